@@ -1,0 +1,5 @@
+import sys
+
+from cursos.cli import main
+
+sys.exit(main())

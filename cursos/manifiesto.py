@@ -1,0 +1,109 @@
+"""Lee el manifiesto de un curso (cursos/<slug>.toml) y comprueba que cuadra con el disco."""
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cursos import RAIZ
+
+
+class ErrorDeManifiesto(Exception):
+    """El manifiesto no se puede usar; el mensaje dice qué corregir."""
+
+
+@dataclass(frozen=True)
+class Leccion:
+    slug: str
+    titulo: str
+    minutos: int
+    desafio: str | None
+    bloque: str
+
+    @property
+    def carpeta(self) -> Path:
+        return RAIZ / "lecciones" / self.slug
+
+    @property
+    def fuente(self) -> Path:
+        """La lección en Markdown de jupytext: de aquí salen el cuaderno y la página."""
+        return self.carpeta / "leccion.md"
+
+    @property
+    def preguntas(self) -> Path:
+        return self.carpeta / "preguntas.toml"
+
+    @property
+    def salidas(self) -> Path:
+        """Lo que la prosa afirma de cada celda; lo comprueban las pruebas."""
+        return self.carpeta / "salidas.toml"
+
+
+@dataclass(frozen=True)
+class Curso:
+    slug: str
+    titulo: str
+    descripcion: str
+    modulos: list[str]
+    bloques: list[dict] = field(default_factory=list)
+    lecciones: list[Leccion] = field(default_factory=list)
+
+    def modulo(self, nombre: str) -> Path:
+        return RAIZ / nombre
+
+    def leccion(self, slug: str) -> Leccion:
+        for leccion in self.lecciones:
+            if leccion.slug == slug:
+                return leccion
+        raise ErrorDeManifiesto(f"el curso {self.slug} no tiene ninguna lección «{slug}»")
+
+
+def _exige(tabla: dict, clave: str, donde: str):
+    if clave not in tabla:
+        raise ErrorDeManifiesto(f"{donde}: falta la clave «{clave}». Añádela al manifiesto.")
+    return tabla[clave]
+
+
+def leer_curso(slug: str = "llm-agents") -> Curso:
+    """El curso descrito en cursos/<slug>.toml, comprobado contra los ficheros."""
+    ruta = RAIZ / "cursos" / f"{slug}.toml"
+    if not ruta.exists():
+        raise ErrorDeManifiesto(f"no existe el manifiesto {ruta}: crea cursos/{slug}.toml")
+    try:
+        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ErrorDeManifiesto(f"{ruta.name} no es TOML válido ({e}). Corrige esa línea.") from e
+    lecciones = []
+    for bloque in _exige(datos, "bloques", ruta.name):
+        donde = f"{ruta.name}, bloque «{bloque.get('slug', '?')}»"
+        for tabla in _exige(bloque, "lecciones", donde):
+            lecciones.append(Leccion(
+                slug=_exige(tabla, "slug", donde),
+                titulo=_exige(tabla, "titulo", donde),
+                minutos=tabla.get("minutos", 30),
+                desafio=tabla.get("desafio"),
+                bloque=_exige(bloque, "slug", ruta.name),
+            ))
+    curso = Curso(
+        slug=_exige(datos, "slug", ruta.name),
+        titulo=_exige(datos, "titulo", ruta.name),
+        descripcion=datos.get("descripcion", ""),
+        modulos=_exige(datos, "modulos", ruta.name),
+        bloques=datos["bloques"],
+        lecciones=lecciones,
+    )
+    _comprueba_ficheros(curso)
+    return curso
+
+
+def _comprueba_ficheros(curso: Curso) -> None:
+    for nombre in curso.modulos:
+        if not curso.modulo(nombre).exists():
+            raise ErrorDeManifiesto(f"el manifiesto nombra el módulo {nombre}, que no existe en la raíz")
+    for leccion in curso.lecciones:
+        if not leccion.fuente.exists():
+            raise ErrorDeManifiesto(
+                f"la lección «{leccion.slug}» no tiene fuente: crea lecciones/{leccion.slug}/leccion.md")
+        if leccion.desafio and not (RAIZ / "desafios" / leccion.desafio).is_dir():
+            raise ErrorDeManifiesto(
+                f"la lección «{leccion.slug}» nombra el desafío «{leccion.desafio}», "
+                f"que no tiene carpeta en desafios/")

@@ -1,0 +1,103 @@
+"""El modelo guionizado: un modelo de mentira que repite una conversación escrita.
+
+Un guion es una lista de turnos. Cada turno dice qué conversación M debe
+recibir el modelo y qué responde a ella. Antes de responder, el modelo compara
+la M que recibe con la del guion, bloque a bloque; si no son iguales, lanza
+DivergenciaDelGuion con el turno y el primer bloque distinto. Por eso repetir
+una traza con él es una comprobación: si tu harness contesta otra cosa, lo dice.
+
+Usa muestra() de harness.py para enseñar los bloques si está cargado; si no,
+los enseña en JSON. Este fichero no usa nada fuera de la biblioteca estándar.
+"""
+
+import copy
+import json
+
+
+class DivergenciaDelGuion(AssertionError):
+    """La conversación recibida no es la que el guion esperaba."""
+
+
+def guion_de(inicio, respuestas, vistos):
+    """Construye el guion a partir de lo que dice el modelo y lo que debe ver.
+
+    inicio: los mensajes del principio (sistema y usuario).
+    respuestas: lo que responde el modelo en cada turno, una lista de bloques.
+    vistos: para cada respuesta, las observaciones que deben volverle (una lista
+        de bloques tool_result) o None si la respuesta no tiene llamadas.
+    """
+    if len(respuestas) != len(vistos):
+        raise ValueError(
+            "el guion tiene %d respuestas y %d listas de observaciones: deben ser tantas como respuestas"
+            % (len(respuestas), len(vistos))
+        )
+    guion, M = [], list(inicio)
+    for respuesta, observaciones in zip(respuestas, vistos):
+        guion.append({"espera": list(M), "responde": respuesta})
+        M.append(("asistente", respuesta))
+        if observaciones:
+            M.append(("usuario", observaciones))
+    return guion
+
+
+def _linea(bloque):
+    """Un bloque en una línea, con muestra() si el harness está cargado."""
+    if bloque is None:
+        return "(nada)"
+    mostrar = globals().get("muestra")
+    if mostrar and isinstance(bloque, dict):
+        return mostrar(bloque)
+    return json.dumps(bloque, ensure_ascii=False, default=repr)
+
+
+def _bloques(contenido):
+    """El contenido de un mensaje como lista: un texto suelto es un solo elemento."""
+    return contenido if isinstance(contenido, list) else [contenido]
+
+
+def primera_diferencia(esperada, recibida):
+    """Describe el primer punto donde dos conversaciones difieren, o None si son iguales."""
+    for n in range(max(len(esperada), len(recibida))):
+        if n >= len(recibida):
+            return "falta el mensaje %d (%s): %s" % (n, esperada[n][0], _linea(_bloques(esperada[n][1])[0]))
+        if n >= len(esperada):
+            return "sobra el mensaje %d (%s): %s" % (n, recibida[n][0], _linea(_bloques(recibida[n][1])[0]))
+        (rol_e, cont_e), (rol_r, cont_r) = esperada[n], recibida[n]
+        if rol_e != rol_r:
+            return "el mensaje %d debería ser de %s y es de %s" % (n, rol_e, rol_r)
+        bloques_e, bloques_r = _bloques(cont_e), _bloques(cont_r)
+        for i in range(max(len(bloques_e), len(bloques_r))):
+            b_e = bloques_e[i] if i < len(bloques_e) else None
+            b_r = bloques_r[i] if i < len(bloques_r) else None
+            if b_e != b_r:
+                return "mensaje %d (%s), bloque %d:\n  esperado: %s\n  recibido: %s" % (
+                    n, rol_e, i, _linea(b_e), _linea(b_r))
+    return None
+
+
+class ModeloGuionizado:
+    """Un modelo que responde según un guion y comprueba cada M que recibe.
+
+    Se usa como cualquier modelo del curso: modelo(M) devuelve la respuesta,
+    una lista de bloques.
+    """
+
+    def __init__(self, guion):
+        self.guion = guion
+        self.turno = 0  # cuántas veces nos han llamado
+
+    def __call__(self, M):
+        self.turno += 1
+        if self.turno > len(self.guion):
+            raise DivergenciaDelGuion(
+                "turno %d: el guion tiene %d turnos y ya se han respondido todos"
+                % (self.turno, len(self.guion))
+            )
+        paso = self.guion[self.turno - 1]
+        diferencia = primera_diferencia(paso["espera"], M)
+        if diferencia:
+            raise DivergenciaDelGuion(
+                "turno %d: la conversación no es la del guion. %s" % (self.turno, diferencia)
+            )
+        # Una copia, para que nadie pueda cambiar el guion tocando la respuesta.
+        return copy.deepcopy(paso["responde"])

@@ -1,0 +1,157 @@
+"""El harness: los bloques de los mensajes, ejecutar y el bucle.
+
+Se carga después de entorno.py y en el mismo espacio de nombres
+(exec(open("harness.py").read())), así que HERRAMIENTAS viene de allí. Por la
+misma razón, si redefines ejecutar en tu cuaderno, el bucle llama a la tuya.
+
+M es la conversación: una lista de pares (rol, contenido). El contenido de los
+mensajes del modelo y de las observaciones es una lista de bloques, que son
+diccionarios como los de la API de Anthropic:
+    {"type": "tool_use", "id": ..., "name": ..., "input": {...}}    una llamada
+    {"type": "text", "text": ...}                                   texto
+    {"type": "tool_result", "tool_use_id": ..., "content": ...}     una observación
+Las observaciones viajan siempre en bloques tool_result, nunca como texto.
+"""
+
+import json
+
+NO_EJECUTADA = "no se ha ejecutado: "
+
+
+# --- Bloques -----------------------------------------------------------------
+
+
+def llamada(id, name, **input):
+    """Un bloque tool_use: el modelo pide una herramienta con unos argumentos."""
+    return {"type": "tool_use", "id": id, "name": name, "input": input}
+
+
+def texto(text):
+    """Un bloque de texto del modelo."""
+    return {"type": "text", "text": text}
+
+
+def resultado(id, contenido):
+    """La observación de una llamada que ha salido bien."""
+    return {"type": "tool_result", "tool_use_id": id, "content": contenido}
+
+
+def error(id, mensaje):
+    """La observación de una llamada que ha fallado o no se ha ejecutado."""
+    return {"type": "tool_result", "tool_use_id": id, "content": mensaje, "is_error": True}
+
+
+def muestra(bloque):
+    """Una línea legible con lo esencial de un bloque."""
+    tipo = bloque.get("type")
+    if tipo == "tool_use":
+        argumentos = json.dumps(bloque.get("input"), ensure_ascii=False)
+        return "llamada   %s %s %s" % (bloque.get("id"), bloque.get("name"), argumentos)
+    if tipo == "tool_result":
+        etiqueta = "error    " if bloque.get("is_error") else "resultado"
+        contenido = json.dumps(bloque.get("content"), ensure_ascii=False)
+        return "%s %s %s" % (etiqueta, bloque.get("tool_use_id"), contenido)
+    if tipo == "text":
+        return "texto     " + json.dumps(bloque.get("text"), ensure_ascii=False)
+    return "bloque desconocido " + json.dumps(bloque, ensure_ascii=False, default=repr)
+
+
+# --- El esquema ----------------------------------------------------------------
+
+TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+
+
+def es_del_tipo(valor, tipo):
+    """¿Es el valor del tipo JSON indicado? En JSON, True no es un número."""
+    if tipo in ("integer", "number"):
+        if isinstance(valor, bool):
+            return False
+        return isinstance(valor, int) if tipo == "integer" else isinstance(valor, (int, float))
+    return isinstance(valor, TIPOS_JSON.get(tipo, object))
+
+
+def problema_de_esquema(argumentos, esquema):
+    """El primer problema de los argumentos frente al esquema, o None si lo cumplen.
+
+    Sólo mira la forma: que sea un objeto, que estén los obligatorios, que no
+    sobre ninguno y que cada uno sea de su tipo.
+    """
+    if not isinstance(argumentos, dict):
+        return "los argumentos no son un objeto"
+    propiedades = esquema.get("properties", {})
+    for nombre in esquema.get("required", []):
+        if nombre not in argumentos:
+            return "falta el argumento «%s»" % nombre
+    for nombre, valor in argumentos.items():
+        if nombre not in propiedades:
+            if esquema.get("additionalProperties", True) is False:
+                return "sobra el argumento «%s»" % nombre
+            continue
+        tipo = propiedades[nombre].get("type")
+        if tipo and not es_del_tipo(valor, tipo):
+            return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
+    return None
+
+
+def problema_de_llamada(ll):
+    """Por qué una llamada no se puede ejecutar tal como viene, o None si se puede."""
+    if not isinstance(ll, dict) or ll.get("type") != "tool_use":
+        return "no es un bloque tool_use"
+    if not isinstance(ll.get("id"), str) or not isinstance(ll.get("name"), str):
+        return "la llamada no trae id o nombre"
+    if ll["name"] not in HERRAMIENTAS:  # noqa: F821 (viene de entorno.py)
+        return "no existe la herramienta «%s»" % ll["name"]
+    esquema = HERRAMIENTAS[ll["name"]]["input_schema"]  # noqa: F821
+    return problema_de_esquema(ll.get("input"), esquema)
+
+
+# --- Ejecutar una llamada ------------------------------------------------------
+
+
+def ejecutar(ll, entorno):
+    """Ejecuta una llamada y devuelve su observación. Nunca lanza.
+
+    Primero el esquema: lo que no lo cumple no se ejecuta y vuelve como un
+    error que empieza por "no se ha ejecutado: ". Lo que lo cumple llega a la
+    función; si la función lanza, su error vuelve como observación.
+    """
+    id = ll.get("id") if isinstance(ll, dict) else None
+    problema = problema_de_llamada(ll)
+    if problema:
+        return error(id, NO_EJECUTADA + problema)
+    funcion = HERRAMIENTAS[ll["name"]]["funcion"]  # noqa: F821
+    try:
+        return resultado(id, funcion(entorno, **ll["input"]))
+    except Exception as e:  # el modelo tiene que enterarse de cualquier fallo
+        return error(id, "%s: %s" % (type(e).__name__, e))
+
+
+# --- El bucle ------------------------------------------------------------------
+
+
+def llamadas_de(respuesta):
+    """Los bloques tool_use de una respuesta del modelo, en orden."""
+    return [b for b in respuesta if b.get("type") == "tool_use"]
+
+
+def texto_de(respuesta):
+    """El texto de una respuesta del modelo, uniendo sus bloques text."""
+    return "".join(b["text"] for b in respuesta if b.get("type") == "text")
+
+
+def bucle(modelo, inicio, entorno, max_turnos):
+    """Conversa hasta que el modelo contesta sin llamadas o se agotan los turnos.
+
+    Devuelve (motivo, final, M): motivo es "fin" si el modelo ha terminado
+    (final es su texto) o "max_turnos" si no (final es None).
+    """
+    M = list(inicio)
+    for _ in range(max_turnos):
+        respuesta = modelo(M)
+        M.append(("asistente", respuesta))
+        llamadas = llamadas_de(respuesta)
+        if not llamadas:
+            return "fin", texto_de(respuesta), M
+        # ejecutar se busca al llamarla: si la redefines, se usa la tuya.
+        M.append(("usuario", [ejecutar(ll, entorno) for ll in llamadas]))
+    return "max_turnos", None, M
