@@ -32,7 +32,7 @@ def guion_de(inicio, respuestas, vistos):
             % (len(respuestas), len(vistos))
         )
     guion, M = [], list(inicio)
-    for respuesta, observaciones in zip(respuestas, vistos):
+    for respuesta, observaciones in zip(respuestas, vistos, strict=True):
         guion.append({"espera": list(M), "responde": respuesta})
         M.append(("asistente", respuesta))
         if observaciones:
