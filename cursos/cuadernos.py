@@ -13,6 +13,7 @@ import nbformat
 
 from cursos import RAIZ
 from cursos.manifiesto import Curso, Leccion
+from cursos.preguntas import como_markdown, preguntas_de
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -25,8 +26,11 @@ def enunciado_del_desafio(leccion: Leccion) -> str | None:
 
 
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
-    """El cuaderno de la lección: su fuente y, al final, el enunciado de su desafío."""
+    """El cuaderno de la lección: su fuente, sus preguntas y el enunciado de su desafío."""
     cuaderno = jupytext.read(leccion.fuente, fmt="md")
+    preguntas = preguntas_de(leccion)
+    if preguntas:
+        cuaderno.cells.append(nbformat.v4.new_markdown_cell(como_markdown(preguntas)))
     enunciado = enunciado_del_desafio(leccion)
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))

@@ -1,0 +1,49 @@
+"""Las preguntas de autoevaluación de una lección, leídas y comprobadas desde preguntas.toml."""
+
+import tomllib
+
+from cursos.manifiesto import ErrorDeManifiesto, Leccion
+
+TIPOS = {
+    "verdadero_falso": "Verdadero o falso",
+    "una": "Elige una respuesta",
+    "varias": "Marca todas las correctas: se califica todo o nada, sin puntuación parcial",
+}
+
+
+def preguntas_de(leccion: Leccion) -> list[dict]:
+    """Las preguntas de la lección, comprobadas; [] si no tiene."""
+    if not leccion.preguntas.exists():
+        return []
+    datos = tomllib.loads(leccion.preguntas.read_text(encoding="utf-8"))
+    preguntas = datos.get("pregunta", [])
+    for pregunta in preguntas:
+        _comprueba(pregunta, leccion.slug)
+    return preguntas
+
+
+def _comprueba(pregunta: dict, slug: str) -> None:
+    donde = f"lecciones/{slug}/preguntas.toml, pregunta «{pregunta.get('id', '?')}»"
+    for clave in ("id", "tipo", "enunciado", "opcion"):
+        if clave not in pregunta:
+            raise ErrorDeManifiesto(f"{donde}: falta «{clave}»")
+    if pregunta["tipo"] not in TIPOS:
+        raise ErrorDeManifiesto(f"{donde}: el tipo debe ser uno de {', '.join(TIPOS)}")
+    correctas = [o for o in pregunta["opcion"] if o.get("correcta")]
+    if not correctas:
+        raise ErrorDeManifiesto(f"{donde}: ninguna opción es correcta")
+    if pregunta["tipo"] != "varias" and len(correctas) != 1:
+        raise ErrorDeManifiesto(f"{donde}: una pregunta de tipo {pregunta['tipo']} tiene una sola correcta")
+    for opcion in pregunta["opcion"]:
+        if not opcion.get("texto") or not opcion.get("explicacion"):
+            raise ErrorDeManifiesto(f"{donde}: cada opción necesita «texto» y «explicacion»")
+
+
+def como_markdown(preguntas: list[dict]) -> str:
+    """Las preguntas en Markdown, sin las soluciones, para leerlas en cualquier cuaderno."""
+    partes = ["## Preguntas\n"]
+    for n, pregunta in enumerate(preguntas, 1):
+        partes.append(f"**{n}. {pregunta['enunciado']}** *({TIPOS[pregunta['tipo']]}.)*\n")
+        partes.extend(f"- {opcion['texto']}" for opcion in pregunta["opcion"])
+        partes.append("")
+    return "\n".join(partes)

@@ -1,0 +1,43 @@
+"""Cada lección del manifiesto, convertida en cuaderno y ejecutada de arriba abajo en un kernel real."""
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from cursos.cuadernos import escribe_cuadernos
+from cursos.manifiesto import leer_curso
+from cursos.salidas import afirmaciones, fallos
+
+CURSO = leer_curso()
+
+
+def texto_de_salidas(celda) -> str:
+    """Lo que una celda ha mostrado: stdout y, si lo hay, el error."""
+    partes = []
+    for salida in celda.get("outputs", []):
+        if salida.output_type == "stream":
+            partes.append(salida.text)
+        elif salida.output_type == "error":
+            partes.append("\n".join(salida.traceback))
+    return "".join(partes)
+
+
+@pytest.fixture(scope="module")
+def cuadernos(tmp_path_factory):
+    carpeta = tmp_path_factory.mktemp("cuadernos")
+    return {ruta.stem: ruta for ruta in escribe_cuadernos(CURSO, carpeta)}
+
+
+@pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
+def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
+    ruta = cuadernos[leccion.slug]
+    cuaderno = nbformat.read(ruta, as_version=4)
+    NotebookClient(cuaderno, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(ruta.parent)}}).execute()
+    codigo = [c for c in cuaderno.cells if c.cell_type == "code"]
+    for celda in codigo:
+        assert not any(s.output_type == "error" for s in celda.outputs), texto_de_salidas(celda)
+    esperadas = afirmaciones(leccion)
+    assert esperadas, "cada lección debe afirmar algo de sus salidas en salidas.toml"
+    for n, lineas in esperadas.items():
+        assert fallos(texto_de_salidas(codigo[n - 1]), lineas) == [], f"celda {n} de {leccion.slug}"

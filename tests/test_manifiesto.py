@@ -1,0 +1,69 @@
+"""El manifiesto del curso y la generación de cuadernos."""
+
+import nbformat
+import pytest
+
+import cursos.manifiesto as manifiesto
+from cursos.cuadernos import cuaderno_de, escribe_cuadernos
+from cursos.manifiesto import ErrorDeManifiesto, leer_curso
+
+
+def test_el_curso_llm_agents():
+    curso = leer_curso("llm-agents")
+    assert (curso.slug, curso.titulo) == ("llm-agents", "Agentes LLM")
+    assert curso.modulos == ["guionizado.py", "entorno.py", "harness.py"]
+    primera = curso.lecciones[0]
+    assert primera.titulo == "Permisos y confianza: la herramienta no es el usuario"
+    assert primera.desafio == "permiso-en-ejecutar"
+
+
+@pytest.fixture
+def raiz_falsa(tmp_path, monkeypatch):
+    (tmp_path / "cursos").mkdir()
+    monkeypatch.setattr(manifiesto, "RAIZ", tmp_path)
+    return tmp_path
+
+
+def test_manifiesto_que_no_existe(raiz_falsa):
+    with pytest.raises(ErrorDeManifiesto, match="crea cursos/otro.toml"):
+        leer_curso("otro")
+
+
+def test_manifiesto_con_toml_roto(raiz_falsa):
+    (raiz_falsa / "cursos" / "roto.toml").write_text("slug = \n", encoding="utf-8")
+    with pytest.raises(ErrorDeManifiesto, match="no es TOML válido"):
+        leer_curso("roto")
+
+
+def test_leccion_sin_fuente(raiz_falsa):
+    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+        (raiz_falsa / nombre).write_text("", encoding="utf-8")
+    (raiz_falsa / "cursos" / "c.toml").write_text(
+        'slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n'
+        '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "nada"\ntitulo = "Nada"\n', encoding="utf-8")
+    with pytest.raises(ErrorDeManifiesto, match="crea lecciones/nada/leccion.md"):
+        leer_curso("c")
+
+
+def test_falta_una_clave(raiz_falsa):
+    (raiz_falsa / "cursos" / "c.toml").write_text('titulo = "C"\nbloques = []\n', encoding="utf-8")
+    with pytest.raises(ErrorDeManifiesto, match="falta la clave «slug»"):
+        leer_curso("c")
+
+
+def test_cuadernos_generados_con_modulos_al_lado(tmp_path):
+    curso = leer_curso()
+    rutas = escribe_cuadernos(curso, tmp_path)
+    assert [r.name for r in rutas] == [f"{lec.slug}.ipynb" for lec in curso.lecciones]
+    assert {"guionizado.py", "entorno.py", "harness.py"} <= {p.name for p in tmp_path.iterdir()}
+    cuaderno = nbformat.read(rutas[0], as_version=4)
+    nbformat.validate(cuaderno)
+    assert all(not c.get("outputs") for c in cuaderno.cells if c.cell_type == "code"), "sin salidas guardadas"
+    textos = "\n".join(c.source for c in cuaderno.cells)
+    assert "## Preguntas" in textos and "el permiso dentro de `ejecutar`" in textos
+
+
+def test_los_cuadernos_salen_identicos_dos_veces():
+    """Ids estables: regenerar no produce cambios espurios."""
+    leccion = leer_curso().lecciones[0]
+    assert nbformat.writes(cuaderno_de(leccion)) == nbformat.writes(cuaderno_de(leccion))
