@@ -13,7 +13,7 @@ import nbformat
 
 from cursos import RAIZ
 from cursos.manifiesto import Curso, Leccion
-from cursos.preguntas import como_markdown, preguntas_de
+from cursos.preguntas import como_json, preguntas_de
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -25,12 +25,24 @@ def enunciado_del_desafio(leccion: Leccion) -> str | None:
     return (RAIZ / "desafios" / leccion.desafio / "enunciado.md").read_text(encoding="utf-8")
 
 
+AUTOEVALUACION = RAIZ / "cursos" / "widgets" / "autoevaluacion.py"
+
+
+def celdas_de_preguntas(leccion: Leccion) -> list:
+    """Un título y una celda que muestra las preguntas con ipywidgets."""
+    codigo = (
+        "# Marca tu respuesta y pulsa «Comprobar»; puedes repetirlas cuantas veces quieras.\n"
+        'exec(open("autoevaluacion.py", encoding="utf-8").read())\n'
+        f'muestra_preguntas("{leccion.slug}.preguntas.json")'
+    )
+    return [nbformat.v4.new_markdown_cell("## Preguntas"), nbformat.v4.new_code_cell(codigo)]
+
+
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
     """El cuaderno de la lección: su fuente, sus preguntas y el enunciado de su desafío."""
     cuaderno = jupytext.read(leccion.fuente, fmt="md")
-    preguntas = preguntas_de(leccion)
-    if preguntas:
-        cuaderno.cells.append(nbformat.v4.new_markdown_cell(como_markdown(preguntas)))
+    if preguntas_de(leccion):
+        cuaderno.cells.extend(celdas_de_preguntas(leccion))
     enunciado = enunciado_del_desafio(leccion)
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))
@@ -52,10 +64,18 @@ def copia_modulos(curso: Curso, destino: Path) -> None:
 
 
 def escribe_cuadernos(curso: Curso, destino: Path) -> list[Path]:
-    """Escribe un cuaderno por lección, con los módulos al lado. Devuelve sus rutas."""
+    """Escribe un cuaderno por lección, con lo que sus celdas abren al lado. Devuelve sus rutas.
+
+    Al lado van los módulos del curso, autoevaluacion.py y <lección>.preguntas.json.
+    Es la única forma de escribir cuadernos: la usan JupyterLite, Jupyter local y las pruebas.
+    """
     copia_modulos(curso, destino)
+    shutil.copy2(AUTOEVALUACION, destino / AUTOEVALUACION.name)
     rutas = []
     for leccion in curso.lecciones:
+        preguntas = preguntas_de(leccion)
+        if preguntas:
+            (destino / f"{leccion.slug}.preguntas.json").write_text(como_json(preguntas), encoding="utf-8")
         ruta = destino / f"{leccion.slug}.ipynb"
         nbformat.write(cuaderno_de(leccion), ruta)
         rutas.append(ruta)

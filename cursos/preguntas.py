@@ -1,5 +1,6 @@
 """Las preguntas de autoevaluación de una lección, leídas y comprobadas desde preguntas.toml."""
 
+import json
 import tomllib
 
 from cursos.manifiesto import ErrorDeManifiesto, Leccion
@@ -39,11 +40,6 @@ def _comprueba(pregunta: dict, slug: str) -> None:
             raise ErrorDeManifiesto(f"{donde}: cada opción necesita «texto» y «explicacion»")
 
 
-def como_markdown(preguntas: list[dict]) -> str:
-    """Las preguntas en Markdown, sin las soluciones, para leerlas en cualquier cuaderno."""
-    partes = ["## Preguntas\n"]
-    for n, pregunta in enumerate(preguntas, 1):
-        partes.append(f"**{n}. {pregunta['enunciado']}** *({TIPOS[pregunta['tipo']]}.)*\n")
-        partes.extend(f"- {opcion['texto']}" for opcion in pregunta["opcion"])
-        partes.append("")
-    return "\n".join(partes)
+def como_json(preguntas: list[dict]) -> str:
+    """Las preguntas tal como las leen el cuaderno y la página."""
+    return json.dumps(preguntas, ensure_ascii=False, indent=1)

@@ -6,6 +6,7 @@ from nbclient import NotebookClient
 
 from cursos.cuadernos import escribe_cuadernos
 from cursos.manifiesto import leer_curso
+from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
 
 CURSO = leer_curso()
@@ -37,6 +38,8 @@ def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
     codigo = [c for c in cuaderno.cells if c.cell_type == "code"]
     for celda in codigo:
         assert not any(s.output_type == "error" for s in celda.outputs), texto_de_salidas(celda)
+    widgets = [s for c in codigo for s in c.outputs if "application/vnd.jupyter.widget-view+json" in s.get("data", {})]
+    assert len(widgets) == len(preguntas_de(leccion)), "cada pregunta se muestra como un widget"
     esperadas = afirmaciones(leccion)
     assert esperadas, "cada lección debe afirmar algo de sus salidas en salidas.toml"
     for n, lineas in esperadas.items():

@@ -60,7 +60,9 @@ def test_cuadernos_generados_con_modulos_al_lado(tmp_path):
     nbformat.validate(cuaderno)
     assert all(not c.get("outputs") for c in cuaderno.cells if c.cell_type == "code"), "sin salidas guardadas"
     textos = "\n".join(c.source for c in cuaderno.cells)
-    assert "## Preguntas" in textos and "el permiso dentro de `ejecutar`" in textos
+    assert 'muestra_preguntas("permisos-y-confianza.preguntas.json")' in textos
+    assert "el permiso dentro de `ejecutar`" in textos
+    assert (tmp_path / "autoevaluacion.py").exists() and (tmp_path / "permisos-y-confianza.preguntas.json").exists()
 
 
 def test_los_cuadernos_salen_identicos_dos_veces():
