@@ -23,6 +23,31 @@ def orden_cuadernos(args) -> int:
     return 0
 
 
+def orden_construir(args) -> int:
+    """Construye el sitio estático: portada, páginas de lección, módulos, Pyodide y JupyterLite."""
+    from cursos.sitio.construir import construir
+
+    segundos = construir(leer_curso(args.curso))
+    print(f"Sitio construido en build/sitio en {segundos:.1f} s. Sírvelo con ./curso servir")
+    return 0
+
+
+def orden_servir(args) -> int:
+    """Construye el sitio si hace falta y lo sirve en 127.0.0.1."""
+    from cursos.sitio import SITIO
+    from cursos.sitio.construir import construir, hace_falta_construir
+    from cursos.sitio.servir import crea_servidor, url_de
+
+    curso = leer_curso(args.curso)
+    if hace_falta_construir(curso):
+        print(f"Sitio construido en {construir(curso):.1f} s.")
+    servidor = crea_servidor(SITIO, args.puerto, args.subruta)
+    print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
+    with servidor:
+        servidor.serve_forever()
+    return 0
+
+
 def orden_pruebas(args) -> int:
     """Pasa ruff y todas las pruebas (CPython, navegador y calificador)."""
     if subprocess.call([sys.executable, "-m", "ruff", "check", str(RAIZ)]) != 0:
@@ -39,6 +64,14 @@ def construye_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cuadernos", help="genera los cuadernos .ipynb de las lecciones")
     p.add_argument("--destino", help="carpeta de salida (build/cuadernos/<curso>)")
     p.set_defaults(funcion=orden_cuadernos)
+
+    p = sub.add_parser("construir", help="construye el sitio estático en build/sitio")
+    p.set_defaults(funcion=orden_construir)
+
+    p = sub.add_parser("servir", help="construye el sitio si hace falta y lo sirve en 127.0.0.1")
+    p.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
+    p.add_argument("--subruta", default="/", help="sirve el sitio bajo esta ruta, p. ej. /curso/ (raíz)")
+    p.set_defaults(funcion=orden_servir)
 
     p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas")
     p.add_argument("pytest", nargs=argparse.REMAINDER, help="argumentos extra para pytest")

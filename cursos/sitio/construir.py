@@ -1,0 +1,71 @@
+"""`curso construir`: del manifiesto y las fuentes de las lecciones a un sitio estático.
+
+Se construye en una carpeta nueva y sólo al final sustituye a la anterior, así que un
+servidor en marcha nunca sirve un sitio a medias.
+"""
+
+import hashlib
+import shutil
+import time
+from pathlib import Path
+
+from cursos import RAIZ
+from cursos.manifiesto import Curso
+from cursos.sitio import RECURSOS, SITIO
+from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
+from cursos.sitio.lite import construye_lite
+from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_leccion
+
+
+def huella_de_las_fuentes(curso: Curso) -> str:
+    """Cambia si cambia cualquier cosa de la que sale el sitio."""
+    ficheros = [RAIZ / "pyproject.toml", RAIZ / "cursos" / f"{curso.slug}.toml",
+                *(curso.modulo(m) for m in curso.modulos)]
+    for carpeta in ("lecciones", "desafios", "cursos/sitio"):
+        ficheros += sorted(p for p in (RAIZ / carpeta).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    h = hashlib.sha256()
+    for ruta in ficheros:
+        h.update(str(ruta.relative_to(RAIZ)).encode() + b"\0" + ruta.read_bytes())
+    return h.hexdigest()
+
+
+def _sello(destino: Path) -> Path:
+    return destino.with_name(destino.name + ".huella")
+
+
+def hace_falta_construir(curso: Curso, destino: Path = SITIO) -> bool:
+    sello = _sello(destino)
+    return not sello.exists() or sello.read_text() != huella_de_las_fuentes(curso)
+
+
+def construir(curso: Curso, destino: Path = SITIO) -> float:
+    """Construye el sitio en destino. Devuelve los segundos que ha tardado."""
+    inicio = time.monotonic()
+    nuevo = destino.with_name(destino.name + ".nuevo")
+    shutil.rmtree(nuevo, ignore_errors=True)
+    nuevo.mkdir(parents=True)
+    pyodide = ruta_en_el_sitio()
+    print("» Pyodide y las ruedas fijadas…")
+    instala_pyodide(nuevo)
+    print("» Páginas…")
+    _escribe_paginas(curso, nuevo, pyodide)
+    print("» JupyterLite…")
+    construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
+    shutil.rmtree(destino, ignore_errors=True)
+    nuevo.rename(destino)
+    _sello(destino).write_text(huella_de_las_fuentes(curso))
+    return time.monotonic() - inicio
+
+
+def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
+    shutil.copytree(RECURSOS, sitio / "recursos", ignore=shutil.ignore_patterns("__pycache__"))
+    (sitio / "recursos" / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
+    (sitio / "index.html").write_text(pagina_de_inicio(curso), encoding="utf-8")
+    carpeta_del_curso = sitio / "courses" / curso.slug
+    carpeta_del_curso.mkdir(parents=True)
+    for nombre in curso.modulos:
+        shutil.copy2(curso.modulo(nombre), carpeta_del_curso / nombre)
+    for leccion in curso.lecciones:
+        pagina = carpeta_del_curso / leccion.slug / "index.html"
+        pagina.parent.mkdir()
+        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide), encoding="utf-8")

@@ -1,0 +1,170 @@
+"""Pyodide y las ruedas de Python que sirve el sitio, descargadas una vez y comprobadas.
+
+Todo sale de fijado.toml: versión y huella de cada pieza. Las descargas se guardan en
+build/descargas/ (salida, se puede borrar) y se comprueban cada vez que se copian, de
+modo que un fichero cambiado o a medio bajar para la construcción con un mensaje claro.
+"""
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+from pathlib import Path
+
+from cursos import RAIZ
+
+FIJADO = Path(__file__).with_name("fijado.toml")
+DESCARGAS = RAIZ / "build" / "descargas"
+VENV_PYODIDE = RAIZ / ".venv-pyodide"
+PYTHON_312 = "/root/.pyenv/versions/3.12.1/bin/python3"
+
+
+class ErrorDeDistribucion(Exception):
+    """Falta una pieza fijada o su huella no cuadra; el mensaje dice cuál."""
+
+
+def fijado() -> dict:
+    return tomllib.loads(FIJADO.read_text(encoding="utf-8"))
+
+
+def _huella(ruta: Path, algoritmo: str = "sha256") -> str:
+    h = hashlib.new(algoritmo)
+    with ruta.open("rb") as f:
+        for trozo in iter(lambda: f.read(1 << 20), b""):
+            h.update(trozo)
+    return h.hexdigest()
+
+
+def _comprueba(ruta: Path, esperada: str, algoritmo: str = "sha256") -> None:
+    real = _huella(ruta, algoritmo)
+    if real != esperada:
+        raise ErrorDeDistribucion(
+            f"{ruta.name}: {algoritmo} {real[:16]}… no es la fijada ({esperada[:16]}…). "
+            f"Bórralo de {ruta.parent} y vuelve a construir; si cambiaste la versión, "
+            f"actualiza también su huella en {FIJADO.name}.")
+
+
+def _version_del_nucleo_lite() -> str:
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+    return PYODIDE_VERSION
+
+
+def paquete_pyodide() -> Path:
+    """La carpeta `package/` del paquete npm pyodide fijado, descargado con `npm pack`."""
+    datos = fijado()["pyodide"]
+    version = datos["version"]
+    if version != _version_del_nucleo_lite():
+        raise ErrorDeDistribucion(
+            f"fijado.toml pide Pyodide {version}, pero jupyterlite-pyodide-kernel espera "
+            f"{_version_del_nucleo_lite()}: las dos cachés no serían la misma.")
+    destino = DESCARGAS / f"pyodide-{version}"
+    tgz = DESCARGAS / f"pyodide-{version}.tgz"
+    if not tgz.exists():
+        DESCARGAS.mkdir(parents=True, exist_ok=True)
+        if shutil.which("npm") is None:
+            raise ErrorDeDistribucion("hace falta npm para descargar Pyodide: instálalo (apt-get install npm)")
+        subprocess.run(["npm", "pack", "--silent", f"pyodide@{version}"], cwd=DESCARGAS, check=True,
+                       stdout=subprocess.DEVNULL)
+    _comprueba(tgz, datos["sha512"], "sha512")
+    if not (destino / "package" / "pyodide.mjs").exists():
+        shutil.rmtree(destino, ignore_errors=True)
+        with tarfile.open(tgz) as tar:
+            tar.extractall(destino, filter="data")
+    return destino / "package"
+
+
+def _ruedas_pypi(nombres: dict[str, str]) -> Path:
+    """Descarga (si faltan) las ruedas de PyPI para Python 3.14 puro, con --require-hashes."""
+    carpeta = DESCARGAS / "ruedas"
+    faltan = {n: h for n, h in nombres.items() if not (carpeta / n).exists()}
+    if faltan:
+        carpeta.mkdir(parents=True, exist_ok=True)
+        requisitos = carpeta / "requisitos.txt"
+        requisitos.write_text("".join(
+            f"{_requisito(n)} --hash=sha256:{h}\n" for n, h in faltan.items()), encoding="utf-8")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+             "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
+             "--abi", "none", "--platform", "any", "-d", str(carpeta), "-r", str(requisitos)],
+            check=True)
+    return carpeta
+
+
+def _requisito(rueda: str) -> str:
+    """«ipython-9.12.0-py3-none-any.whl» → «ipython==9.12.0»."""
+    nombre, version = rueda.split("-")[:2]
+    return f"{nombre}=={version}"
+
+
+def _ruedas_del_nucleo() -> Path:
+    """Las ruedas que la extensión jupyterlite-pyodide-kernel lleva dentro (static/pypi/)."""
+    return (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite"
+            / "pyodide-kernel-extension" / "static" / "pypi")
+
+
+def ruta_en_el_sitio() -> str:
+    """Dónde vive Pyodide dentro del sitio. La versión va en la ruta para poder cachear
+    para siempre: otra versión es otra URL."""
+    return f"pyodide/v{fijado()['pyodide']['version']}/"
+
+
+def instala_pyodide(sitio: Path) -> Path:
+    """Copia a sitio/pyodide/v<versión>/ el núcleo, las ruedas y un lock sólo con ellas."""
+    datos = fijado()
+    destino = sitio / ruta_en_el_sitio()
+    destino.mkdir(parents=True, exist_ok=True)
+    paquete = paquete_pyodide()
+    for nombre in datos["pyodide"]["ficheros"]:
+        shutil.copy2(paquete / nombre, destino / nombre)
+    pypi, nucleo = _ruedas_pypi(datos["ruedas"]["pypi"]), _ruedas_del_nucleo()
+    origenes = {**dict.fromkeys(datos["ruedas"]["pypi"], pypi), **dict.fromkeys(datos["ruedas"]["nucleo"], nucleo)}
+    huellas = {**datos["ruedas"]["pypi"], **datos["ruedas"]["nucleo"]}
+    for nombre, carpeta in origenes.items():
+        if not (carpeta / nombre).exists():
+            raise ErrorDeDistribucion(f"falta la rueda {nombre} en {carpeta}")
+        _comprueba(carpeta / nombre, huellas[nombre])
+        shutil.copy2(carpeta / nombre, destino / nombre)
+    escribe_lock(paquete / "pyodide-lock.json", destino, sorted(origenes))
+    return destino
+
+
+def escribe_lock(lock_original: Path, carpeta: Path, ruedas: list[str]) -> None:
+    """pyodide-lock.json con sólo nuestras ruedas, hecho por `pyodide lockfile add-wheels`.
+
+    Se parte del lock del paquete npm sin ningún paquete: los que trae apuntan a ficheros
+    que no servimos. add-wheels calcula huellas, imports y dependencias de cada rueda y se
+    niega si falta alguna dependencia, así que un lock incompleto no llega al navegador.
+    """
+    lock = json.loads(lock_original.read_text(encoding="utf-8"))
+    lock["packages"] = {}
+    vacio = carpeta / "pyodide-lock-vacio.json"
+    vacio.write_text(json.dumps(lock), encoding="utf-8")
+    try:
+        subprocess.run(
+            [str(_pyodide_cli()), "lockfile", "add-wheels", "--input", str(vacio),
+             "--output", str(carpeta / "pyodide-lock.json"), "--base-path", str(carpeta),
+             *(str(carpeta / r) for r in ruedas)],
+            check=True, stdout=subprocess.DEVNULL)
+    finally:
+        vacio.unlink()
+
+
+def _pyodide_cli() -> Path:
+    """La orden `pyodide` de pyodide-build, en su propio entorno con Python >= 3.12."""
+    cli = VENV_PYODIDE / "bin" / "pyodide"
+    paquetes = fijado()["pyodide_build"]["paquetes"]
+    huella = VENV_PYODIDE / ".fijado"
+    if cli.exists() and huella.exists() and huella.read_text() == " ".join(paquetes):
+        return cli
+    python = PYTHON_312 if Path(PYTHON_312).exists() else shutil.which("python3.12") or shutil.which("python3.13")
+    if not python:
+        raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro")
+    print(f"» Preparando pyodide-build en {VENV_PYODIDE.name} (sólo la primera vez)…")
+    subprocess.run([python, "-m", "venv", str(VENV_PYODIDE)], check=True)
+    subprocess.run([str(VENV_PYODIDE / "bin" / "pip"), "install", "--quiet", *paquetes], check=True)
+    huella.write_text(" ".join(paquetes))
+    return cli
+

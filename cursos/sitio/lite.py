@@ -1,0 +1,70 @@
+"""JupyterLite dentro del sitio: los mismos cuadernos, con el Pyodide del sitio.
+
+JupyterLite se construye con `jupyter lite build` en una carpeta de trabajo nueva cada vez:
+una construcción incremental llegó a perder pyodideUrl y el núcleo se quedó colgado
+pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cursos.cuadernos import escribe_cuadernos
+from cursos.manifiesto import Curso
+
+# Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
+# (sin esto, la primera salida tardaba 27 s en la receta).
+PAQUETES_DEL_NUCLEO = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
+                       "ipywidgets"]
+APLICACIONES = ["lab", "notebooks", "tree"]
+# Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
+# que en JupyterLite no existe y llenarían la consola de errores.
+EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]
+
+
+def configuracion(pyodide: str) -> dict:
+    """jupyter-lite.json. Las URL relativas se resuelven desde la carpeta lite/ del sitio."""
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "Agentes LLM",
+            "litePluginSettings": {
+                "@jupyterlite/pyodide-kernel-extension:kernel": {
+                    "pyodideUrl": f"../{pyodide}pyodide.mjs",
+                    "disablePyPIFallback": True,  # nada de ir a buscar paquetes fuera del sitio
+                    "loadPyodideOptions": {"packages": PAQUETES_DEL_NUCLEO},
+                },
+            },
+        },
+    }
+
+
+# Sin ventanas virtuales, todas las celdas están en la página (cuadernos cortos; y las pruebas
+# las encuentran todas).
+AJUSTES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
+
+
+def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Path:
+    """Construye JupyterLite en sitio/lite con los cuadernos del curso y sus módulos al lado."""
+    shutil.rmtree(trabajo, ignore_errors=True)
+    contenidos = trabajo / "contenidos"
+    # Los módulos van junto a los cuadernos: el núcleo arranca en la carpeta del cuaderno.
+    escribe_cuadernos(curso, contenidos)
+    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide), indent=1), encoding="utf-8")
+    (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
+    salida = sitio / "lite"
+    shutil.rmtree(salida, ignore_errors=True)
+    orden = [str(Path(sys.executable).with_name("jupyter-lite")), "build", "--lite-dir", str(trabajo),
+             "--contents", str(contenidos), "--output-dir", str(salida), "--no-sourcemaps",
+             "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES), "--ignore-sys-prefix",
+             *(f"--LiteBuildConfig.federated_extensions={_extension(e)}" for e in EXTENSIONES)]
+    resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
+    if resultado.returncode != 0:
+        raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
+    return salida
+
+
+def _extension(nombre: str) -> Path:
+    return Path(sys.prefix) / "share" / "jupyter" / "labextensions" / nombre

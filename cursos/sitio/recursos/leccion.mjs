@@ -1,0 +1,120 @@
+// Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
+// en un Web Worker de módulo (trabajador.mjs). Todas las URL se calculan desde la de este
+// fichero, así que el sitio funciona igual en la raíz del dominio que bajo una subruta.
+import { activa } from "./ganchos.mjs";
+
+const RAIZ = new URL("../", import.meta.url);
+const articulo = document.querySelector("article.leccion");
+const estado = articulo.querySelector(".estado");
+const celdas = new Map(JSON.parse(document.getElementById("celdas").textContent)
+  .map((c) => [c.numero, c]));
+const hechas = new Set();      // celdas que han terminado bien en este intérprete
+const enCurso = new Map();     // id de ejecución -> {salida, fin}
+let trabajador = null;
+let ultimoId = 0;
+let cola = Promise.resolve();  // una ejecución detrás de otra, como en un cuaderno
+
+function seccion(numero) {
+  return document.getElementById(`celda-${numero}`);
+}
+
+function arranca() {
+  if (trabajador) return;
+  trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
+  trabajador.onmessage = ({ data }) => recibe(data);
+  trabajador.onerror = (e) => falla(`El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.`);
+  const modulos = JSON.parse(articulo.dataset.modulos).map((nombre) => ({
+    nombre, url: new URL(articulo.dataset.curso + nombre, RAIZ).href }));
+  trabajador.postMessage({
+    tipo: "prepara",
+    pyodide: new URL(articulo.dataset.pyodide, RAIZ).href,
+    ejecutor: new URL("./ejecutor.py", import.meta.url).href,
+    modulos,
+  });
+  estado.textContent = "Descargando y arrancando Python (sólo la primera vez tarda unos segundos)…";
+}
+
+function recibe(mensaje) {
+  if (mensaje.tipo === "listo") {
+    estado.textContent = "Python está listo.";
+  } else if (mensaje.tipo === "fallo") {
+    falla(mensaje.mensaje);
+  } else if (mensaje.tipo === "salida") {
+    escribe(enCurso.get(mensaje.id)?.salida, mensaje.texto, mensaje.flujo === "error");
+  } else if (mensaje.tipo === "fin") {
+    enCurso.get(mensaje.id)?.fin(mensaje.ok);
+    enCurso.delete(mensaje.id);
+  }
+}
+
+// Si Python no arranca, cada celda pendiente lo dice, y el próximo clic lo vuelve a intentar.
+function falla(texto) {
+  estado.textContent = texto;
+  for (const { salida, fin } of enCurso.values()) {
+    escribe(salida, texto + "\n", true);
+    fin(false);
+  }
+  enCurso.clear();
+  trabajador?.terminate();
+  trabajador = null;
+  hechas.clear();
+}
+
+function escribe(salida, texto, esError) {
+  if (!salida) return;
+  const trozo = document.createElement("span");
+  if (esError) trozo.className = "error";
+  trozo.textContent = texto;
+  salida.append(trozo);
+  salida.hidden = false;
+}
+
+function ejecutaUna(numero) {
+  arranca();
+  const caja = seccion(numero);
+  const salida = caja.querySelector(".salida");
+  salida.replaceChildren();
+  salida.hidden = true;
+  caja.dataset.estado = "ejecutando";
+  const id = ++ultimoId;
+  return new Promise((resuelve) => {
+    enCurso.set(id, { salida, fin: (ok) => {
+      caja.dataset.estado = ok ? "hecha" : "error";
+      if (ok) hechas.add(numero); else hechas.delete(numero);
+      resuelve(ok);
+    } });
+    trabajador.postMessage({ tipo: "ejecuta", id, codigo: celdas.get(numero).fuente, nombre: `<celda ${numero}>` });
+  });
+}
+
+// Una celda que usa lo que definen otras ejecuta antes las que aún no se han ejecutado.
+async function ejecutaConLasAnteriores(numero) {
+  for (const anterior of celdas.get(numero).depende_de) {
+    if (!hechas.has(anterior) && !(await ejecutaUna(anterior))) return false;
+  }
+  return ejecutaUna(numero);
+}
+
+async function ejecutaTodas() {
+  for (const numero of celdas.keys()) {
+    if (!(await ejecutaUna(numero))) return false;
+  }
+  return true;
+}
+
+function encola(tarea) {
+  cola = cola.then(tarea);
+  return cola;
+}
+
+articulo.addEventListener("click", (evento) => {
+  const boton = evento.target.closest("button[data-accion]");
+  if (!boton) return;
+  if (boton.dataset.accion === "ejecutar-todo") encola(ejecutaTodas);
+  if (boton.dataset.accion === "ejecutar") {
+    const numero = Number(boton.closest(".celda").dataset.celda);
+    encola(() => ejecutaConLasAnteriores(numero));
+  }
+});
+
+for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho);

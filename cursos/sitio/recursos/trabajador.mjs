@@ -1,0 +1,59 @@
+// Web Worker de módulo de las páginas de lección: carga Pyodide, escribe los módulos del
+// curso en su directorio de trabajo y ejecuta celdas. Trabajar aquí y no en la página
+// hace que la página siga respondiendo mientras Python arranca o calcula.
+// Mensajes que recibe:  {tipo: "prepara", pyodide, ejecutor, modulos: [{nombre, url}]}
+//                       {tipo: "ejecuta", id, codigo, nombre}
+// Mensajes que envía:   {tipo: "listo"} | {tipo: "fallo", mensaje}
+//                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok}
+
+let preparado = null;
+
+self.onmessage = async ({ data }) => {
+  if (data.tipo === "prepara") {
+    preparado ??= prepara(data);
+    preparado.then(() => self.postMessage({ tipo: "listo" }),
+                   (e) => self.postMessage({ tipo: "fallo", mensaje: e.message }));
+  } else if (data.tipo === "ejecuta") {
+    let ejecuta;
+    try {
+      ({ ejecuta } = await preparado);
+    } catch {
+      return self.postMessage({ tipo: "fin", id: data.id, ok: false });  // el fallo ya se ha contado
+    }
+    const escribe = (flujo, texto) => self.postMessage({ tipo: "salida", id: data.id, flujo, texto });
+    const ok = ejecuta(data.codigo, data.nombre, escribe);
+    self.postMessage({ tipo: "fin", id: data.id, ok });
+  }
+};
+
+async function prepara({ pyodide: urlPyodide, ejecutor, modulos }) {
+  // Los módulos se piden a la vez que arranca Pyodide: no añaden espera.
+  const textos = Promise.all([
+    descarga(ejecutor, "el ejecutor de celdas (ejecutor.py)"),
+    ...modulos.map((m) => descarga(m.url, `el módulo del curso ${m.nombre}`)),
+  ]);
+  textos.catch(() => {});  // se atiende abajo; así no sale como rechazo sin atender
+  const { loadPyodide } = await import(urlPyodide + "pyodide.mjs");
+  const [py, [codigoEjecutor, ...fuentes]] = await Promise.all([loadPyodide({ indexURL: urlPyodide }), textos]);
+  // Las celdas cargan los módulos con open("harness.py"): van al directorio de trabajo.
+  modulos.forEach((m, i) => py.FS.writeFile(m.nombre, fuentes[i]));
+  const espacio = py.toPy({});
+  py.runPython(codigoEjecutor, { globals: espacio });
+  return { ejecuta: espacio.get("ejecuta") };
+}
+
+async function descarga(url, que) {
+  let respuesta;
+  try {
+    respuesta = await fetch(url);
+  } catch (e) {
+    throw new Error(`No se ha podido descargar ${que} desde ${url} (${e.message}). ` +
+                    "¿Sigue en marcha el servidor del curso?");
+  }
+  if (!respuesta.ok) {
+    throw new Error(`No se ha podido descargar ${que}: el servidor ha respondido ` +
+                    `${respuesta.status} ${respuesta.statusText} para ${url}. ` +
+                    "Al sitio le falta ese fichero: vuelve a construirlo con ./curso construir.");
+  }
+  return respuesta.text();
+}
