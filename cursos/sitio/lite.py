@@ -25,14 +25,20 @@ EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyte
 
 
 def configuracion(pyodide: str) -> dict:
-    """jupyter-lite.json. Las URL relativas se resuelven desde la carpeta lite/ del sitio."""
+    """jupyter-lite.json.
+
+    pyodideUrl relativa se resuelve desde la página de la aplicación (lite/notebooks/,
+    lite/lab/...), que está siempre un nivel por debajo de lite/: de ahí el ../../.
+    """
     return {
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "Agentes LLM",
+            # window.jupyterapp: las pruebas y el banco de medidas esperan al núcleo a través de él.
+            "exposeAppInBrowser": True,
             "litePluginSettings": {
                 "@jupyterlite/pyodide-kernel-extension:kernel": {
-                    "pyodideUrl": f"../{pyodide}pyodide.mjs",
+                    "pyodideUrl": f"../../{pyodide}pyodide.mjs",
                     "disablePyPIFallback": True,  # nada de ir a buscar paquetes fuera del sitio
                     "loadPyodideOptions": {"packages": PAQUETES_DEL_NUCLEO},
                 },
@@ -63,7 +69,19 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
+    _copia_iconos(salida)
     return salida
+
+
+def _copia_iconos(salida: Path) -> None:
+    """La interfaz Notebook pide static/favicons/*.ico (ocupado, libre), que en Jupyter sirve
+    jupyter_server y que JupyterLite no trae: sin ellos, cada cambio de estado es un 404.
+    Y sus páginas no declaran icono, así que el navegador pide /favicon.ico a la raíz."""
+    import jupyter_server
+
+    estaticos = Path(jupyter_server.__file__).parent / "static"
+    shutil.copytree(estaticos / "favicons", salida / "static" / "favicons")
+    shutil.copy2(estaticos / "favicon.ico", salida.parent / "favicon.ico")
 
 
 def _extension(nombre: str) -> Path:

@@ -1,0 +1,98 @@
+"""Chromium de Debian contra el sitio construido, servido por `curso servir` en 127.0.0.1.
+
+Cada prueba abre un contexto nuevo (caché vacía) vigilado: cualquier petición a otro host,
+petición fallida, respuesta >= 400 o error de consola hace fallar la prueba.
+"""
+
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from cursos.manifiesto import leer_curso
+from cursos.sitio import SITIO
+from cursos.sitio.construir import construir, hace_falta_construir
+from cursos.sitio.servir import crea_servidor, url_de
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGUMENTOS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--no-first-run",
+              # Un nombre que no sea 127.0.0.1 no se resuelve: si algo intenta salir, falla y se ve.
+              "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+
+
+@pytest.fixture(scope="session")
+def curso():
+    return leer_curso()
+
+
+@pytest.fixture(scope="session")
+def sitio(curso):
+    if hace_falta_construir(curso):
+        construir(curso)
+    return SITIO
+
+
+def _sirve(sitio, subruta):
+    servidor = crea_servidor(sitio, 0, subruta)
+    hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
+    hilo.start()
+    return servidor
+
+
+@pytest.fixture(scope="session")
+def url_raiz(sitio):
+    servidor = _sirve(sitio, "/")
+    yield url_de(servidor)
+    servidor.shutdown()
+
+
+@pytest.fixture(scope="session")
+def url_subruta(sitio):
+    servidor = _sirve(sitio, "/curso/")
+    yield url_de(servidor)
+    servidor.shutdown()
+
+
+@pytest.fixture(scope="session")
+def navegador():
+    if not CHROMIUM.exists():
+        pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+        yield navegador
+        navegador.close()
+
+
+class Vigilante:
+    """Apunta todo lo que un sitio autoalojado y sano no debe hacer."""
+
+    def __init__(self, contexto, pagina):
+        self.problemas = []
+        contexto.on("request", self._peticion)
+        contexto.on("requestfailed", lambda r: self.problemas.append(f"fallida: {r.url} ({r.failure})"))
+        contexto.on("response", lambda r: r.status >= 400 and self.problemas.append(f"HTTP {r.status}: {r.url}"))
+        pagina.on("console", self._consola)
+        pagina.on("pageerror", lambda e: self.problemas.append(f"excepción en la página: {e}"))
+        pagina.on("worker", lambda w: w.on("console", self._consola))
+
+    def _peticion(self, peticion):
+        url = urlparse(peticion.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname != "127.0.0.1":
+            self.problemas.append(f"fuera del sitio: {peticion.url}")
+
+    def _consola(self, mensaje):
+        if mensaje.type == "error":
+            self.problemas.append(f"consola: {mensaje.text}")
+
+
+@pytest.fixture
+def pagina(navegador):
+    """Una pestaña en un contexto nuevo, con su vigilante en pagina.vigilante."""
+    contexto = navegador.new_context(viewport={"width": 1280, "height": 900})
+    pagina = contexto.new_page()
+    pagina.vigilante = Vigilante(contexto, pagina)
+    yield pagina
+    contexto.close()

@@ -1,0 +1,42 @@
+"""Las lecciones como cuadernos en JupyterLite: se ejecutan enteras, dicen lo que afirman y
+los widgets de las preguntas se pintan."""
+
+import pytest
+
+from cursos.manifiesto import leer_curso
+from cursos.preguntas import preguntas_de
+from cursos.salidas import afirmaciones, fallos
+
+CURSO = leer_curso()
+ESPERA = 240_000  # ms; techo para no colgarse, no una medida (las medidas están en bench/)
+
+# El núcleo está listo cuando contesta a kernel_info; el indicador de la barra miente (recetas).
+NUCLEO_LISTO = """async () => {
+  const contexto = window.jupyterapp.shell.currentWidget.sessionContext;
+  await contexto.ready;
+  await contexto.session.kernel.info;
+}"""
+TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+  .every(p => /\\[\\d+\\]/.test(p.textContent))"""
+
+
+@pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
+def test_el_cuaderno_se_ejecuta_en_jupyterlite(pagina, url_raiz, leccion):
+    pagina.goto(f"{url_raiz}lite/notebooks/index.html?path={leccion.slug}.ipynb")
+    pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
+    pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
+    pagina.evaluate(NUCLEO_LISTO)
+    pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    pagina.wait_for_function(TODAS_EJECUTADAS, timeout=ESPERA)
+
+    celdas = pagina.locator(".jp-Notebook .jp-CodeCell").all()
+    errores = [i + 1 for i, c in enumerate(celdas) if c.locator(".jp-OutputArea-output[data-mime-type*=error]").count()]
+    assert errores == [], [celdas[i - 1].locator(".jp-Cell-outputArea").inner_text() for i in errores]
+    for numero, lineas in afirmaciones(leccion).items():
+        texto = celdas[numero - 1].locator(".jp-Cell-outputArea").inner_text()
+        assert fallos(texto, lineas) == [], f"celda {numero} de {leccion.slug} en JupyterLite"
+    if preguntas_de(leccion):
+        # Un widget de ipywidgets pintado por el gestor de widgets, no su repr de texto.
+        pagina.wait_for_selector(".jp-OutputArea-output .jupyter-widgets", timeout=ESPERA)
+        assert pagina.locator(".jp-OutputArea-output .jupyter-widgets").count() > 0
+    assert pagina.vigilante.problemas == []

@@ -1,0 +1,74 @@
+"""Las páginas de lección en Chromium: todas sus celdas corren en Pyodide y dicen lo que afirman."""
+
+import pytest
+
+from cursos.manifiesto import leer_curso
+from cursos.preguntas import preguntas_de
+from cursos.salidas import afirmaciones, fallos
+
+CURSO = leer_curso()
+ESPERA = 180_000  # ms; sólo un techo para no colgarse: los tiempos están en bench/
+
+
+def url_de_leccion(base, leccion):
+    return f"{base}courses/{CURSO.slug}/{leccion.slug}/index.html"
+
+
+def espera_celdas(pagina):
+    """Hasta que ninguna celda esté sin ejecutar o ejecutándose."""
+    pagina.wait_for_function(
+        "() => [...document.querySelectorAll('.celda')]"
+        ".every(c => ['hecha', 'error'].includes(c.dataset.estado))", timeout=ESPERA)
+
+
+def salidas(pagina) -> dict[int, tuple[str, str]]:
+    """{número de celda: (estado, texto de su salida)}."""
+    return {int(c.get_attribute("data-celda")): (c.get_attribute("data-estado"), c.locator(".salida").inner_text())
+            for c in pagina.locator(".celda").all()}
+
+
+def comprueba_afirmaciones(leccion, vistas):
+    for numero, lineas in afirmaciones(leccion).items():
+        assert fallos(vistas[numero][1], lineas) == [], f"celda {numero} de {leccion.slug}"
+
+
+@pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
+def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
+    pagina.goto(url_de_leccion(url_raiz, leccion))
+    assert "15 MB" in pagina.locator(".aviso-interprete").inner_text()
+    pagina.click("button[data-accion=ejecutar-todo]")
+    espera_celdas(pagina)
+    vistas = salidas(pagina)
+    assert vistas and all(estado == "hecha" for estado, _ in vistas.values()), vistas
+    comprueba_afirmaciones(leccion, vistas)
+    # Preguntas y desafío pintados, listos para su gancho.
+    assert pagina.locator("[data-gancho=preguntas] .pregunta").count() == len(preguntas_de(leccion))
+    assert pagina.locator("[data-gancho=desafio]").count() == (1 if leccion.desafio else 0)
+    enlace = pagina.locator("a.abrir-lite").get_attribute("href")
+    assert enlace.endswith(f"lite/notebooks/index.html?path={leccion.slug}.ipynb")
+    assert pagina.vigilante.problemas == []
+
+
+def test_bajo_una_subruta_una_celda_ejecuta_antes_las_que_necesita(pagina, url_subruta):
+    leccion = CURSO.lecciones[0]
+    pagina.goto(url_de_leccion(url_subruta, leccion))
+    ultima = pagina.locator(".celda").last
+    assert "se ejecutan antes" in ultima.locator(".depende").inner_text()
+    ultima.locator("button[data-accion=ejecutar]").click()
+    espera_celdas(pagina)
+    vistas = salidas(pagina)
+    assert all(estado == "hecha" for estado, _ in vistas.values()), vistas
+    comprueba_afirmaciones(leccion, vistas)
+    assert pagina.vigilante.problemas == []
+
+
+def test_sin_un_modulo_la_celda_lo_dice_en_espanol(pagina, url_raiz):
+    leccion = CURSO.lecciones[0]
+    pagina.route("**/courses/*/harness.py", lambda ruta: ruta.fulfill(status=404, body="<h1>404</h1>"))
+    pagina.goto(url_de_leccion(url_raiz, leccion))
+    pagina.locator(".celda").first.locator("button[data-accion=ejecutar]").click()
+    pagina.wait_for_selector("#celda-1:is([data-estado=hecha], [data-estado=error])", timeout=ESPERA)
+    estado, texto = salidas(pagina)[1]
+    assert estado == "error"
+    assert "No se ha podido descargar el módulo del curso harness.py" in texto and "404" in texto
+    assert "SyntaxError" not in texto
