@@ -26,8 +26,13 @@ def orden_cuadernos(args) -> int:
 def orden_construir(args) -> int:
     """Construye el sitio estático: portada, páginas de lección, módulos, Pyodide y JupyterLite."""
     from cursos.sitio.construir import construir
+    from cursos.sitio.distribucion import ErrorDeDistribucion
 
-    segundos = construir(leer_curso(args.curso))
+    try:
+        segundos = construir(leer_curso(args.curso))
+    except ErrorDeDistribucion as e:
+        print(f"No se ha podido construir el sitio: {e}", file=sys.stderr)
+        return 2
     print(f"Sitio construido en build/sitio en {segundos:.1f} s. Sírvelo con ./curso servir")
     return 0
 
@@ -35,12 +40,12 @@ def orden_construir(args) -> int:
 def orden_servir(args) -> int:
     """Construye el sitio si hace falta y lo sirve en 127.0.0.1."""
     from cursos.sitio import SITIO
-    from cursos.sitio.construir import construir, hace_falta_construir
+    from cursos.sitio.construir import hace_falta_construir
     from cursos.sitio.servir import crea_servidor, url_de
 
     curso = leer_curso(args.curso)
-    if hace_falta_construir(curso):
-        print(f"Sitio construido en {construir(curso):.1f} s.")
+    if hace_falta_construir(curso) and orden_construir(args) != 0:
+        return 2
     servidor = crea_servidor(SITIO, args.puerto, args.subruta)
     print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
     with servidor:

@@ -47,6 +47,14 @@ def _comprueba(ruta: Path, esperada: str, algoritmo: str = "sha256") -> None:
             f"actualiza también su huella en {FIJADO.name}.")
 
 
+def _ejecuta(orden: list[str], cwd: Path | None = None) -> None:
+    """Ejecuta una herramienta externa; su salida sólo se enseña si falla."""
+    resultado = subprocess.run(orden, cwd=cwd, capture_output=True, text=True)
+    if resultado.returncode != 0:
+        raise ErrorDeDistribucion(f"ha fallado {' '.join(orden[:4])}…:\n{resultado.stdout[-2000:]}"
+                                  f"{resultado.stderr[-2000:]}")
+
+
 def _version_del_nucleo_lite() -> str:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
     return PYODIDE_VERSION
@@ -66,8 +74,7 @@ def paquete_pyodide() -> Path:
         DESCARGAS.mkdir(parents=True, exist_ok=True)
         if shutil.which("npm") is None:
             raise ErrorDeDistribucion("hace falta npm para descargar Pyodide: instálalo (apt-get install npm)")
-        subprocess.run(["npm", "pack", "--silent", f"pyodide@{version}"], cwd=DESCARGAS, check=True,
-                       stdout=subprocess.DEVNULL)
+        _ejecuta(["npm", "pack", "--silent", f"pyodide@{version}"], cwd=DESCARGAS)
     _comprueba(tgz, datos["sha512"], "sha512")
     if not (destino / "package" / "pyodide.mjs").exists():
         shutil.rmtree(destino, ignore_errors=True)
@@ -85,11 +92,10 @@ def _ruedas_pypi(nombres: dict[str, str]) -> Path:
         requisitos = carpeta / "requisitos.txt"
         requisitos.write_text("".join(
             f"{_requisito(n)} --hash=sha256:{h}\n" for n, h in faltan.items()), encoding="utf-8")
-        subprocess.run(
+        _ejecuta(
             [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
              "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
-             "--abi", "none", "--platform", "any", "-d", str(carpeta), "-r", str(requisitos)],
-            check=True)
+             "--abi", "none", "--platform", "any", "-d", str(carpeta), "-r", str(requisitos)])
     return carpeta
 
 
@@ -143,11 +149,10 @@ def escribe_lock(lock_original: Path, carpeta: Path, ruedas: list[str]) -> None:
     vacio = carpeta / "pyodide-lock-vacio.json"
     vacio.write_text(json.dumps(lock), encoding="utf-8")
     try:
-        subprocess.run(
+        _ejecuta(
             [str(_pyodide_cli()), "lockfile", "add-wheels", "--input", str(vacio),
              "--output", str(carpeta / "pyodide-lock.json"), "--base-path", str(carpeta),
-             *(str(carpeta / r) for r in ruedas)],
-            check=True, stdout=subprocess.DEVNULL)
+             *(str(carpeta / r) for r in ruedas)])
     finally:
         vacio.unlink()
 
@@ -163,8 +168,8 @@ def _pyodide_cli() -> Path:
     if not python:
         raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro")
     print(f"» Preparando pyodide-build en {VENV_PYODIDE.name} (sólo la primera vez)…")
-    subprocess.run([python, "-m", "venv", str(VENV_PYODIDE)], check=True)
-    subprocess.run([str(VENV_PYODIDE / "bin" / "pip"), "install", "--quiet", *paquetes], check=True)
+    _ejecuta([python, "-m", "venv", str(VENV_PYODIDE)])
+    _ejecuta([str(VENV_PYODIDE / "bin" / "pip"), "install", "--quiet", *paquetes])
     huella.write_text(" ".join(paquetes))
     return cli
 

@@ -1,0 +1,81 @@
+"""Lo que el sitio hace sin necesitar un navegador: el ejecutor de celdas en CPython, el
+servidor (tipos MIME, caché, subruta) y las páginas generadas."""
+
+import urllib.error
+import urllib.request
+
+import pytest
+
+from cursos.sitio import RECURSOS
+from cursos.sitio.paginas import nombres_de_fuera
+from cursos.sitio.servir import INMUTABLE, normaliza_subruta, politica_de_cache
+
+
+@pytest.fixture
+def ejecutor():
+    espacio = {}
+    exec((RECURSOS / "ejecutor.py").read_text(encoding="utf-8"), espacio)
+    return espacio
+
+
+def ejecuta(ejecutor, codigo, nombre="<celda 1>"):
+    trozos = []
+    ok = ejecutor["ejecuta"](codigo, nombre, lambda flujo, texto: trozos.append((flujo, texto)))
+    return ok, "".join(t for _, t in trozos), {f for f, _ in trozos}
+
+
+def test_las_celdas_comparten_espacio_y_muestran_la_ultima_expresion(ejecutor):
+    assert ejecuta(ejecutor, "x = 40\nprint('hola')")[:2] == (True, "hola\n")
+    assert ejecuta(ejecutor, "x + 2", "<celda 2>")[:2] == (True, "42\n")
+
+
+def test_un_error_se_ve_como_traceback_de_la_celda_sin_el_ejecutor(ejecutor):
+    ok, texto, flujos = ejecuta(ejecutor, "a = 1\nb = a / 0", "<celda 3>")
+    assert not ok and flujos == {"error"}
+    assert 'File "<celda 3>", line 2' in texto and "b = a / 0" in texto and "ZeroDivisionError" in texto
+    assert "_ejecuta" not in texto and "exec(" not in texto
+
+
+def test_un_error_de_sintaxis_tambien_se_lee(ejecutor):
+    ok, texto, _ = ejecuta(ejecutor, "def f(:\n    pass")
+    assert not ok and "SyntaxError" in texto and "<celda 1>" in texto
+
+
+def test_una_celda_que_usa_nombres_de_otra_depende_de_ella():
+    assert nombres_de_fuera("x = 1\nprint(x)") == set()
+    assert nombres_de_fuera("import json\ndef f(a):\n    return json.dumps(a)\nf(2)") == set()
+    assert nombres_de_fuera("print(permiso(ll))") == {"permiso", "ll"}
+
+
+def test_cache_larga_solo_para_lo_que_no_cambia_en_su_url():
+    assert politica_de_cache("pyodide/v314.0.6/pyodide.asm.wasm") == INMUTABLE
+    assert politica_de_cache("pyodide/v314.0.6/ipython-9.12.0-py3-none-any.whl") == INMUTABLE
+    assert politica_de_cache("pyodide/v314.0.6/pyodide-lock.json") == "no-cache"
+    assert politica_de_cache("lite/build/393.d0cf8b3e64df6b99.js") == INMUTABLE
+    assert politica_de_cache("courses/llm-agents/harness.py") == "no-cache"
+    assert politica_de_cache("recursos/leccion.mjs") == "no-cache"
+
+
+def test_subruta_normalizada():
+    assert normaliza_subruta("") == normaliza_subruta("/") == "/"
+    assert normaliza_subruta("curso") == normaliza_subruta("/curso/") == "/curso/"
+
+
+def _cabeceras(url):
+    try:
+        with urllib.request.urlopen(url) as r:
+            return r.status, r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers
+
+
+def test_el_servidor_da_tipos_y_cache_correctos_bajo_la_subruta(url_subruta, sitio):
+    wasm = next(sitio.glob("pyodide/*/pyodide.asm.wasm")).relative_to(sitio)
+    estado, cabeceras = _cabeceras(f"{url_subruta}{wasm}")
+    assert estado == 200 and cabeceras["Content-Type"] == "application/wasm"
+    assert cabeceras["Cache-Control"] == INMUTABLE
+    estado, cabeceras = _cabeceras(f"{url_subruta}{wasm.with_name('pyodide.mjs')}")
+    assert cabeceras["Content-Type"] == "text/javascript"
+    estado, cabeceras = _cabeceras(f"{url_subruta}courses/llm-agents/harness.py")
+    assert estado == 200 and cabeceras["Cache-Control"] == "no-cache"
+    assert _cabeceras(url_subruta.replace("/curso/", "/harness.py"))[0] == 404  # fuera de la subruta
