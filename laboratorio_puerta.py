@@ -398,6 +398,11 @@ ESCENARIOS = [
 
 MODOS = ["vulnerable", "corregido"]
 
+
+def escenario(id):
+    """El escenario con ese id."""
+    return next(e for e in ESCENARIOS if e["id"] == id)
+
 # --- Comprobar y resumir -------------------------------------------------------------
 
 
@@ -449,7 +454,7 @@ def resumen(r):
     motivos = [motivo_de(o) for o in r["observaciones"] if o.get("is_error")]
     for motivo in dict.fromkeys(motivos):  # en orden de aparición, sin repetir
         veces = motivos.count(motivo)
-        partes.append(ETIQUETAS[motivo] + (" (×%d)" % veces if veces > 1 else ""))
+        partes.append(ETIQUETAS.get(motivo, motivo) + (" (×%d)" % veces if veces > 1 else ""))
     return "; ".join(partes)
 
 
