@@ -89,7 +89,7 @@ def write_document(documentos, argumentos):
     return "escrito"
 
 
-HERRAMIENTAS = {"read_document": read_document, "write_document": write_document}
+HERRAMIENTAS_DEL_LABORATORIO = {"read_document": read_document, "write_document": write_document}
 
 # --- El adaptador ----------------------------------------------------------------
 
@@ -123,7 +123,7 @@ def puerta_vulnerable(ll, sesion, admitidas):
     return None
 
 
-def problema_de_esquema(nombre, argumentos):
+def esquema_incorrecto(nombre, argumentos):
     """True si los argumentos no son exactamente los de la herramienta, con sus tipos."""
     esquema = ESQUEMAS.get(nombre)
     if esquema is None or not isinstance(argumentos, dict) or set(argumentos) != set(esquema):
@@ -150,7 +150,7 @@ def puerta_corregida(ll, sesion, admitidas):
         return "schema_invalid"
     if nombre not in sesion["herramientas"]:
         return "tool_not_allowed"
-    if problema_de_esquema(nombre, argumentos):  # aquí cae un campo de «aprobación» añadido
+    if esquema_incorrecto(nombre, argumentos):  # aquí cae un campo de «aprobación» añadido
         return "schema_invalid"
     if argumentos["tenant"] != sesion["tenant"]:
         return "tenant_mismatch"
@@ -185,10 +185,10 @@ def despachar(ll, documentos):
     id, nombre, argumentos = ll["id"], ll.get("name"), ll.get("input")
     if not isinstance(nombre, str) or not isinstance(argumentos, dict):
         return error(id, NO_EJECUTADA + "schema_invalid"), "schema_invalid"
-    if nombre not in HERRAMIENTAS:
+    if nombre not in HERRAMIENTAS_DEL_LABORATORIO:
         return error(id, NO_EJECUTADA + "unknown_tool"), "unknown_tool"
     try:
-        return resultado(id, HERRAMIENTAS[nombre](documentos, argumentos)), None
+        return resultado(id, HERRAMIENTAS_DEL_LABORATORIO[nombre](documentos, argumentos)), None
     except FalloDeHerramienta as e:
         return error(id, str(e)), str(e)
 

@@ -94,7 +94,8 @@ def verificar(laboratorio: Path = LABORATORIO, referencia: Path = REFERENCIA) ->
     fallidas = comprobaciones_fallidas(actual)
     if not lineas and not fallidas:
         return True, [PASA.format(**cuenta)]
-    informe = ["FAIL: %s; la evidencia difiere de la referencia en %d puntos" % (marcador, len(lineas))]
+    puntos = "1 punto" if len(lineas) == 1 else "%d puntos" % len(lineas)
+    informe = ["FAIL: %s; la evidencia difiere de la referencia en %s" % (marcador, puntos)]
     informe += ["  comprobación fallida: " + f for f in fallidas]
     informe += ["  - " + linea for linea in lineas[:MAX_DIFERENCIAS]]
     if len(lineas) > MAX_DIFERENCIAS:
