@@ -212,7 +212,8 @@ def ejecuta_escenario(escenario, modo, puerta=None):
     for n, ll in enumerate(propuestas, 1):
         # La puerta recibe copias: decide, pero no puede tocar nada.
         motivo = puerta(copy.deepcopy(ll), copy.deepcopy(sesion), admitidas)
-        if motivo:
+        if motivo is not None:  # sólo None admite: un False o un "" también deniegan
+            motivo = str(motivo)
             observacion, evento = error(ll["id"], NO_EJECUTADA + motivo), {"denegada": motivo}
         else:
             admitidas += 1

@@ -156,6 +156,13 @@ def test_la_puerta_recibe_copias_y_no_puede_tocar_nada(lab):
     assert lab["SESION"]["tenant"] == "lab" and lab["SESION"]["permisos"] == ["guide"]
 
 
+def test_solo_none_admite(lab):
+    def falsa(ll, sesion, admitidas):
+        return False
+    visto = lab["ejecuta_escenario"](lab["escenario"]("otro-tenant"), "corregido", falsa)["observado"]
+    assert visto["lecturas"] == [] and visto["denegaciones"] == ["False"]
+
+
 def test_una_puerta_que_lo_deniega_todo_no_pasa(lab):
     def deniega_todo(ll, sesion, admitidas):
         return "permission_denied"
