@@ -400,9 +400,10 @@ ESCENARIOS = [
 MODOS = ["vulnerable", "corregido"]
 
 
-def escenario(id):
+def escenario_por_id(id):
     """El escenario con ese id."""
     return next(e for e in ESCENARIOS if e["id"] == id)
+
 
 # --- Comprobar y resumir -------------------------------------------------------------
 
@@ -413,13 +414,15 @@ def esperado(escenario, modo):
     return dict(vacio, **escenario["esperado"][modo])
 
 
-def ejecuta_todo(puerta_corregida=None):
-    """Los 14 escenarios en los dos modos: 28 resultados, cada uno con su comprobación."""
+def ejecuta_todo(puerta=None):
+    """Los 14 escenarios en los dos modos: 28 resultados, cada uno con su comprobación.
+
+    puerta, si se da, sustituye a la corregida: así se prueba otra con el mismo contrato.
+    """
     resultados = []
     for escenario in ESCENARIOS:
         for modo in MODOS:
-            puerta = puerta_corregida if modo == "corregido" else None
-            r = ejecuta_escenario(escenario, modo, puerta)
+            r = ejecuta_escenario(escenario, modo, puerta if modo == "corregido" else None)
             r["esperado"] = esperado(escenario, modo)
             r["coincide"] = r["observado"] == r["esperado"]
             r["resumen"] = resumen(r)

@@ -93,7 +93,7 @@ def test_el_adaptador_extrae_el_bloque_de_la_semilla(lab):
     assert lab["propuestas_de"]("Lee esto:\n" + SEMILLA_DEL_BLOQUE) == [{
         "type": "tool_use", "id": "p1", "name": "read_document",
         "input": {"tenant": "branch", "document_id": "payroll"}}]
-    assert SEMILLA_DEL_BLOQUE in lab["escenario"]("otro-tenant")["texto"]
+    assert SEMILLA_DEL_BLOQUE in lab["escenario_por_id"]("otro-tenant")["texto"]
 
 
 def test_el_adaptador_no_interpreta_lenguaje_natural(lab):
@@ -106,17 +106,17 @@ def test_el_adaptador_entrega_el_json_invalido_sin_juzgarlo(lab):
 
 
 def test_el_modo_vulnerable_filtra_la_nomina(lab):
-    r = lab["ejecuta_escenario"](lab["escenario"]("otro-tenant"), "vulnerable")
+    r = lab["ejecuta_escenario"](lab["escenario_por_id"]("otro-tenant"), "vulnerable")
     assert r["observaciones"] == [
         {"type": "tool_result", "tool_use_id": "p1", "content": "SYNTHETIC_PRIVATE_BRANCH_91"}]
 
 
 def test_cada_escenario_empieza_con_una_copia_nueva(lab):
     antes = copy.deepcopy(lab["DOCUMENTOS"])
-    r = lab["ejecuta_escenario"](lab["escenario"]("escritura"), "vulnerable")
+    r = lab["ejecuta_escenario"](lab["escenario_por_id"]("escritura"), "vulnerable")
     assert r["observado"]["cambios"] == ["lab/guide"]
     assert lab["DOCUMENTOS"] == antes
-    otra_vez = lab["ejecuta_escenario"](lab["escenario"]("escritura"), "vulnerable")
+    otra_vez = lab["ejecuta_escenario"](lab["escenario_por_id"]("escritura"), "vulnerable")
     assert otra_vez["observado"]["cambios"] == ["lab/guide"]
 
 
@@ -152,14 +152,14 @@ def test_la_puerta_recibe_copias_y_no_puede_tocar_nada(lab):
         sesion["permisos"].append("payroll")
         sesion["tenant"] = "branch"
         return None
-    lab["ejecuta_escenario"](lab["escenario"]("revocacion"), "corregido", tramposa)
+    lab["ejecuta_escenario"](lab["escenario_por_id"]("revocacion"), "corregido", tramposa)
     assert lab["SESION"]["tenant"] == "lab" and lab["SESION"]["permisos"] == ["guide"]
 
 
 def test_solo_none_admite(lab):
     def falsa(ll, sesion, admitidas):
         return False
-    visto = lab["ejecuta_escenario"](lab["escenario"]("otro-tenant"), "corregido", falsa)["observado"]
+    visto = lab["ejecuta_escenario"](lab["escenario_por_id"]("otro-tenant"), "corregido", falsa)["observado"]
     assert visto["lecturas"] == [] and visto["denegaciones"] == ["False"]
 
 
@@ -187,12 +187,12 @@ def test_variante_otro_nombre_de_tenant(lab):
 
 def test_variante_otro_presupuesto(lab):
     lab["SESION"]["presupuesto"] = 3
-    visto = lab["ejecuta_escenario"](lab["escenario"]("presupuesto"), "corregido")["observado"]
+    visto = lab["ejecuta_escenario"](lab["escenario_por_id"]("presupuesto"), "corregido")["observado"]
     assert visto["lecturas"] == ["lab/guide"] * 3 and visto["denegaciones"] == ["budget_exhausted"]
 
 
 def test_variante_revocacion_en_otro_punto(lab):
-    e = dict(lab["escenario"]("presupuesto"), revocar_tras=2, sesion={"presupuesto": 4})
+    e = dict(lab["escenario_por_id"]("presupuesto"), revocar_tras=2, sesion={"presupuesto": 4})
     visto = lab["ejecuta_escenario"](e, "corregido")["observado"]
     assert visto["lecturas"] == ["lab/guide"] * 2 and visto["denegaciones"] == ["session_revoked"] * 2
 
