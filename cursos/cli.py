@@ -56,14 +56,17 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
     p.set_defaults(funcion=orden_laboratorio)
 
-    p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas")
-    p.add_argument("pytest", nargs=argparse.REMAINDER, help="argumentos extra para pytest")
+    p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas; lo que siga va a pytest (-q, -k …)")
     p.set_defaults(funcion=orden_pruebas)
     return parser
 
 
 def main(argv=None) -> int:
-    args = construye_parser().parse_args(argv)
+    parser = construye_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.orden != "pruebas":
+        parser.error("no se entiende: " + " ".join(extra))
+    args.pytest = extra
     try:
         return args.funcion(args)
     except ErrorDeManifiesto as e:
