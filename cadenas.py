@@ -175,9 +175,16 @@ def clave_de_hechos(nombre, registro):
 
 
 def resumen_de_operacion(clave, ll, registro):
-    """Un resumen opaco de la operación: el mismo en cada reintento, sin enseñar la entrada."""
+    """Un resumen opaco de la operación: el mismo en cada reintento, sin enseñar la entrada.
+
+    La operación es el valor del argumento que declara el registro o, si no hay,
+    el id de la llamada. Una clave declarada sólo vale si la herramienta también
+    la respeta: payment_submit no paga dos veces con la misma clave_operacion.
+    """
     argumento = registro.get("operacion")
-    operacion = ll["input"].get(argumento) if argumento else ll["id"]
+    operacion = ll["input"].get(argumento) if argumento else None
+    if operacion is None:
+        operacion = ll["id"]
     return hashlib.sha256(("%s|%s" % (clave, operacion)).encode("utf-8")).hexdigest()[:16]
 
 
@@ -258,7 +265,8 @@ def anota_paso(ejecucion, nuevos, registros, puerta=None):
     ejecución; sin puerta a quien preguntar, no hay aprobación.
     """
     llamadas = [b for rol, contenido in nuevos if rol == "asistente" for b in llamadas_de(contenido)]  # noqa: F821
-    observaciones = {b["tool_use_id"]: b for rol, contenido in nuevos if rol == "usuario" for b in contenido}
+    observaciones = {b["tool_use_id"]: b for rol, contenido in nuevos
+                     if rol == "usuario" and isinstance(contenido, list) for b in contenido}
     for ll in llamadas:
         obs, registro, aprobacion = observaciones.get(ll["id"]), registros.get(ll["name"]), None
         if registro and registro.get("puerta_de_salida") and obs and not obs.get("is_error") and puerta:
