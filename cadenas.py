@@ -12,8 +12,8 @@ ha hecho ya la ejecución. Este fichero añade lo que falta para ver la cadena:
 4. El punto de control: block, require_approval, warn o allow, con su evidencia.
 
 Se carga después de guionizado.py, entorno.py y harness.py, en el mismo espacio
-de nombres (exec(open("cadenas.py").read())): usa bucle, error, resultado y
-llamadas_de de harness.py. Sólo biblioteca estándar.
+de nombres (exec(open("cadenas.py").read())): usa leer de entorno.py y bucle,
+ejecutar y llamadas_de de harness.py. Sólo biblioteca estándar.
 """
 
 import hashlib
@@ -70,7 +70,7 @@ def customer_export(entorno, segmento, record_count, destino):
 
 def payment_submit(entorno, beneficiary_id, amount, concepto, clave_operacion):
     """Prepara un pago en el lote. Con la misma clave de operación no paga dos veces."""
-    if clave_operacion in entorno["lote.txt"].split():
+    if clave_operacion in [linea.split()[0] for linea in entorno["lote.txt"].splitlines()]:
         return "el pago %s ya estaba en el lote" % clave_operacion
     entorno["lote.txt"] += "%s %s %s\n" % (clave_operacion, beneficiary_id, amount)
     return "pago %s en el lote: %s a %s" % (clave_operacion, amount, beneficiary_id)
@@ -237,6 +237,8 @@ def acumula(ejecucion, observacion):
         return False  # de otro inquilino o de otra ejecución: no es nuestra
     if observacion["operacion"] in ejecucion["operaciones"]:
         return False  # un reintento de una operación ya contada
+    # Con la lista llena se sigue contando: mejor contar dos veces un reintento
+    # que dejar de ver operaciones nuevas.
     if len(ejecucion["operaciones"]) < LIMITE_DE_OPERACIONES:
         ejecucion["operaciones"].append(observacion["operacion"])
     hechos = ejecucion["tools"].setdefault(observacion["herramienta"], hechos_vacios())

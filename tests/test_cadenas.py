@@ -96,6 +96,13 @@ def test_un_reintento_con_la_misma_clave_cuenta_una_vez(c):
     assert ejecucion["tools"]["payment_submit"]["calls"] == 2
 
 
+def test_las_operaciones_recordadas_tienen_tope_y_no_se_deja_de_contar(c):
+    c["LIMITE_DE_OPERACIONES"] = 2
+    ejecucion = ejecucion_con(c, [pago(c, 1), pago(c, 2), pago(c, 3), pago(c, 3, id="p03-bis")])
+    assert len(ejecucion["operaciones"]) == 2
+    assert ejecucion["tools"]["payment_submit"]["calls"] == 4, "pasado el tope, cuenta de más, nunca de menos"
+
+
 def test_sin_clave_declarada_la_operacion_es_el_id_de_la_llamada(c):
     ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
     leer = c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos")
