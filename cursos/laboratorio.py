@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cursos import RAIZ
 
-LABORATORIO = RAIZ / "laboratorio_puerta.py"
+LABORATORIO = RAIZ / "lecciones" / "la-propuesta-no-es-el-permiso" / "laboratorio_puerta.py"
 REFERENCIA = RAIZ / "lecciones" / "la-propuesta-no-es-el-permiso" / "evidencia.json"
 PASA = "PASS: {coinciden}/{total} checks; complete evidence identical"
 MAX_DIFERENCIAS = 40  # las primeras bastan para ver qué ha cambiado

@@ -20,7 +20,7 @@ BENEFICIARIOS = ["bene-2201", "bene-2207", "bene-2213"]
 def c():
     """Un espacio como el de la lección: los tres módulos, cadenas.py y sus herramientas."""
     espacio = carga_modulos()
-    exec((RAIZ / "cadenas.py").read_text(encoding="utf-8"), espacio)
+    exec((RAIZ / "lecciones" / "cadenas-peligrosas" / "cadenas.py").read_text(encoding="utf-8"), espacio)
     espacio["HERRAMIENTAS"].update(espacio["HERRAMIENTAS_DE_OPERACIONES"])
     espacio["REGISTROS"] = espacio["registros_de"](espacio["HERRAMIENTAS"])
     return espacio
