@@ -122,7 +122,8 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str) -> str:
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
         celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}
                                      for c in celdas]),
-        modulos_json=json.dumps(curso.modulos))
+        modulos_json=json.dumps(curso.modulos),
+        preguntas_json=_json_en_script(preguntas_de(leccion)))
 
 
 def pagina_de_inicio(curso: Curso) -> str:

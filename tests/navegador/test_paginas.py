@@ -41,8 +41,9 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     vistas = salidas(pagina)
     assert vistas and all(estado == "hecha" for estado, _ in vistas.values()), vistas
     comprueba_afirmaciones(leccion, vistas)
-    # Preguntas y desafío pintados, listos para su gancho.
+    # Preguntas pintadas y activadas por su gancho (autoevaluacion.js); el desafío, pintado.
     assert pagina.locator("[data-gancho=preguntas] .pregunta").count() == len(preguntas_de(leccion))
+    assert pagina.locator("[data-gancho=preguntas] button.comprobar").count() == len(preguntas_de(leccion))
     assert pagina.locator("[data-gancho=desafio]").count() == (1 if leccion.desafio else 0)
     enlace = pagina.locator("a.abrir-lite").get_attribute("href")
     assert enlace.endswith(f"lite/notebooks/index.html?path={leccion.slug}.ipynb")
