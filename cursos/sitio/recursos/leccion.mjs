@@ -1,8 +1,6 @@
 // Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
 // en un Web Worker de módulo (trabajador.mjs). Todas las URL se calculan desde la de este
 // fichero, así que el sitio funciona igual en la raíz del dominio que bajo una subruta.
-import { activa } from "./ganchos.mjs";
-
 const RAIZ = new URL("../", import.meta.url);
 const articulo = document.querySelector("article.leccion");
 const estado = articulo.querySelector(".estado");
@@ -117,4 +115,13 @@ articulo.addEventListener("click", (evento) => {
   }
 });
 
-for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho);
+// Quien pone el puntero o el foco en un botón de ejecutar va a pulsarlo: arrancar Python ya
+// adelanta la espera. Sólo entonces, no al cargar: quien sólo lee no descarga el intérprete.
+for (const evento of ["pointerover", "focusin"]) {
+  articulo.addEventListener(evento, (e) => e.target.closest("button[data-accion]") && arranca());
+}
+
+// Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
+import("./ganchos.mjs").then(({ activa }) => {
+  for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho);
+});

@@ -1,0 +1,160 @@
+"""Banco de medidas del sitio (no es una prueba): tiempo hasta la primera salida de una celda.
+
+    .venv/bin/python bench/sitio.py [--veces 3] [--leccion permisos-y-confianza]
+
+En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
+vacía) y en templado (otra visita con el mismo perfil):
+  suelo     una página mínima que sólo carga Pyodide en un worker de módulo e imprime;
+  lección   la página de la lección, pulsando «Ejecutar todo» nada más cargar;
+  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno.
+El tiempo va desde el inicio de la navegación hasta que aparece la primera salida (reloj
+de la página, performance.now()). Los bytes son los que el servidor ha enviado hasta ese
+momento. Imprime medianas y la razón de cada caso con el suelo medido en la misma vuelta.
+"""
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from cursos.manifiesto import leer_curso
+from cursos.sitio import SITIO
+from cursos.sitio.construir import construir, hace_falta_construir
+from cursos.sitio.distribucion import ruta_en_el_sitio
+from cursos.sitio.servir import crea_servidor, url_de
+
+ARGUMENTOS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+ESPERA = 300_000
+
+# El suelo: lo mínimo que hace falta para ver una salida de Python con Pyodide en un worker.
+SUELO_HTML = """<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>suelo</title>
+<pre id="salida"></pre>
+<script type="module">
+const w = new Worker(new URL("./suelo.mjs", import.meta.url), { type: "module" });
+w.onmessage = ({ data }) => { document.getElementById("salida").textContent = data; };
+</script>"""
+SUELO_MJS = """const { loadPyodide } = await import("../{pyodide}pyodide.mjs");
+const py = await loadPyodide({ indexURL: new URL("../{pyodide}", import.meta.url).href });
+py.setStdout({ batched: (s) => self.postMessage(s) });
+py.runPython("print('hola desde Pyodide')");
+"""
+
+NUCLEO_LISTO = """async () => {
+  const contexto = window.jupyterapp.shell.currentWidget.sessionContext;
+  await contexto.ready;
+  await contexto.session.kernel.info;
+}"""
+PRIMERA_SALIDA = {
+    "suelo": "() => document.getElementById('salida')?.textContent ? performance.now() : false",
+    "leccion": "() => [...document.querySelectorAll('.celda .salida')].some(s => s.textContent)"
+               " ? performance.now() : false",
+    "lite": "() => [...document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output')]"
+            ".some(s => s.textContent.trim()) ? performance.now() : false",
+}
+
+
+def escribe_suelo(sitio: Path) -> Path:
+    carpeta = sitio / "banco-suelo"
+    carpeta.mkdir(exist_ok=True)
+    (carpeta / "index.html").write_text(SUELO_HTML, encoding="utf-8")
+    (carpeta / "suelo.mjs").write_text(SUELO_MJS.replace("{pyodide}", ruta_en_el_sitio()), encoding="utf-8")
+    return carpeta
+
+
+def arranca(pagina, caso: str) -> None:
+    """Lo que haría quien abre la página: pedir la ejecución en cuanto puede."""
+    if caso == "leccion":
+        pagina.click("button[data-accion=ejecutar-todo]")
+    elif caso == "lite":
+        # «Run all» antes de que el núcleo exista no encola nada: se espera a que conteste,
+        # como espera quien ve el indicador del núcleo; ese arranque cuenta en el tiempo.
+        pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
+        pagina.evaluate(NUCLEO_LISTO)
+        pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
+    """(segundos hasta la primera salida, bytes enviados hasta entonces)."""
+    viejas = list(contexto.pages)
+    pagina = contexto.new_page()
+    for vieja in viejas:  # después de abrir la nueva: sin ventanas, Chromium se cerraría
+        vieja.close()
+    servidor.bytes_enviados = 0
+    pagina.goto(url)
+    arranca(pagina, caso)
+    ms = pagina.wait_for_function(PRIMERA_SALIDA[caso], timeout=ESPERA, polling=20).json_value()
+    return ms / 1000, servidor.bytes_enviados
+
+
+def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
+    perfil = tempfile.mkdtemp(prefix="banco-perfil-")
+    contexto = p.chromium.launch_persistent_context(
+        perfil, executable_path="/usr/bin/chromium", headless=True, args=ARGUMENTOS)
+    try:
+        frio, enviados = mide(contexto, servidor, url, caso)
+        templado, enviados_t = mide(contexto, servidor, url, caso)
+    finally:
+        contexto.close()
+        shutil.rmtree(perfil, ignore_errors=True)
+    for clave, valor in (("frio", frio), ("templado", templado), ("bytes", enviados), ("bytes_t", enviados_t)):
+        medidas[caso, clave].append(valor)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--veces", type=int, default=3, help="repeticiones de cada medida (3)")
+    parser.add_argument("--leccion", help="slug de la lección (la primera del curso)")
+    casos = ["suelo", "leccion", "lite"]
+    parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
+                        help="qué medir (los tres; el suelo hace falta para las razones)")
+    args = parser.parse_args()
+    curso = leer_curso()
+    leccion = curso.leccion(args.leccion) if args.leccion else curso.lecciones[0]
+    if hace_falta_construir(curso):
+        print(f"(construido en {construir(curso):.1f} s)")
+    suelo = escribe_suelo(SITIO)
+    servidor = crea_servidor(SITIO, 0)
+    threading.Thread(target=servidor.serve_forever, daemon=True).start()
+    base = url_de(servidor)
+    todas = {"suelo": f"{base}banco-suelo/index.html",
+             "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
+             "lite": f"{base}lite/notebooks/index.html?path={leccion.slug}.ipynb"}
+    urls = {caso: todas[caso] for caso in todas if caso in args.casos}
+    medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
+    try:
+        with sync_playwright() as p:
+            for vuelta in range(args.veces):
+                # Intercalados y en orden rotado: el ruido de la máquina les toca a todos por igual.
+                orden = list(urls)[vuelta % len(urls):] + list(urls)[:vuelta % len(urls)]
+                for caso in orden:
+                    url = urls[caso]
+                    mide_frio_y_templado(p, servidor, url, caso, medidas)
+                    print(f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
+                          f"templado {medidas[caso, 'templado'][-1]:5.2f} s", file=sys.stderr, flush=True)
+    finally:
+        servidor.shutdown()
+        shutil.rmtree(suelo, ignore_errors=True)
+    imprime_tabla(medidas, leccion.slug, args.veces)
+    return 0
+
+
+def imprime_tabla(medidas, slug, veces) -> None:
+    mediana = {k: statistics.median(v) for k, v in medidas.items()}
+    print(f"\nPrimera salida, mediana de {veces} (lección {slug}); razón = caso / suelo")
+    print(f"| {'caso':8} | frío (s) | templado (s) | ×suelo frío | ×suelo templado | MB frío | MB templado |")
+    print("|----------|---------:|-------------:|------------:|----------------:|--------:|------------:|")
+    for caso in dict.fromkeys(k[0] for k in medidas):
+        frio, templado = mediana[caso, "frio"], mediana[caso, "templado"]
+        print(f"| {caso:8} | {frio:8.2f} | {templado:12.2f} | {frio / mediana['suelo', 'frio']:11.2f} | "
+              f"{templado / mediana['suelo', 'templado']:15.2f} | {mediana[caso, 'bytes'] / 1e6:7.1f} | "
+              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
