@@ -111,30 +111,43 @@ def _ruedas_del_nucleo() -> Path:
             / "pyodide-kernel-extension" / "static" / "pypi")
 
 
-def ruta_en_el_sitio() -> str:
-    """Dónde vive Pyodide dentro del sitio. La versión va en la ruta para poder cachear
-    para siempre: otra versión es otra URL."""
-    return f"pyodide/v{fijado()['pyodide']['version']}/"
+def ruta_en_el_sitio(bytecode: bool = True) -> str:
+    """Dónde vive Pyodide dentro del sitio. La versión (y si lleva bytecode) va en la ruta
+    para poder cachear para siempre: otro contenido es otra URL."""
+    return f"pyodide/v{fijado()['pyodide']['version']}{'-pyc' if bytecode else ''}/"
 
 
-def instala_pyodide(sitio: Path) -> Path:
-    """Copia a sitio/pyodide/v<versión>/ el núcleo, las ruedas y un lock sólo con ellas."""
+def instala_pyodide(sitio: Path, bytecode: bool = True) -> Path:
+    """Copia a sitio/pyodide/v<versión>/ el núcleo, las ruedas y un lock sólo con ellas.
+
+    Con bytecode, la biblioteca estándar y las ruedas van ya compiladas para el Python de
+    Pyodide (ver bytecode.py).
+    """
     datos = fijado()
-    destino = sitio / ruta_en_el_sitio()
+    destino = sitio / ruta_en_el_sitio(bytecode)
     destino.mkdir(parents=True, exist_ok=True)
     paquete = paquete_pyodide()
-    for nombre in datos["pyodide"]["ficheros"]:
-        shutil.copy2(paquete / nombre, destino / nombre)
-    pypi, nucleo = _ruedas_pypi(datos["ruedas"]["pypi"]), _ruedas_del_nucleo()
-    origenes = {**dict.fromkeys(datos["ruedas"]["pypi"], pypi), **dict.fromkeys(datos["ruedas"]["nucleo"], nucleo)}
-    huellas = {**datos["ruedas"]["pypi"], **datos["ruedas"]["nucleo"]}
-    for nombre, carpeta in origenes.items():
-        if not (carpeta / nombre).exists():
-            raise ErrorDeDistribucion(f"falta la rueda {nombre} en {carpeta}")
-        _comprueba(carpeta / nombre, huellas[nombre])
-        shutil.copy2(carpeta / nombre, destino / nombre)
-    escribe_lock(paquete / "pyodide-lock.json", destino, sorted(origenes))
+    ficheros = [paquete / nombre for nombre in datos["pyodide"]["ficheros"]] + _ruedas_comprobadas(datos)
+    if bytecode:
+        from cursos.sitio.bytecode import compila
+        a_compilar = [f for f in ficheros if f.suffix in (".whl", ".zip")]
+        ficheros = [f for f in ficheros if f not in a_compilar] + compila(a_compilar, paquete)
+    for fichero in ficheros:
+        shutil.copy2(fichero, destino / fichero.name)
+    escribe_lock(paquete / "pyodide-lock.json", destino, sorted(f.name for f in ficheros if f.suffix == ".whl"))
     return destino
+
+
+def _ruedas_comprobadas(datos: dict) -> list[Path]:
+    """Las ruedas fijadas (PyPI y las del núcleo de JupyterLite), con su huella comprobada."""
+    pypi, nucleo = _ruedas_pypi(datos["ruedas"]["pypi"]), _ruedas_del_nucleo()
+    huellas = {**{pypi / n: h for n, h in datos["ruedas"]["pypi"].items()},
+               **{nucleo / n: h for n, h in datos["ruedas"]["nucleo"].items()}}
+    for ruta, huella in huellas.items():
+        if not ruta.exists():
+            raise ErrorDeDistribucion(f"falta la rueda {ruta.name} en {ruta.parent}")
+        _comprueba(ruta, huella)
+    return list(huellas)
 
 
 def escribe_lock(lock_original: Path, carpeta: Path, ruedas: list[str]) -> None:
