@@ -57,10 +57,27 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     return time.monotonic() - inicio
 
 
+def _escribe_recursos(sitio: Path) -> str:
+    """Copia css, js y ejecutor.py a recursos-<huella>/ y devuelve esa ruta.
+
+    Con la huella del contenido en la ruta se pueden cachear para siempre: la página, que
+    sí se revalida, es la que apunta a la versión nueva. Así una visita repetida no espera
+    a revalidar cada fichero antes de arrancar Python.
+    """
+    temporal = sitio / "recursos"
+    shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__"))
+    (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
+    h = hashlib.sha256()
+    for ruta in sorted(temporal.iterdir()):
+        h.update(ruta.name.encode() + b"\0" + ruta.read_bytes())
+    nombre = f"recursos-{h.hexdigest()[:12]}"
+    temporal.rename(sitio / nombre)
+    return nombre + "/"
+
+
 def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
-    shutil.copytree(RECURSOS, sitio / "recursos", ignore=shutil.ignore_patterns("__pycache__"))
-    (sitio / "recursos" / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
-    (sitio / "index.html").write_text(pagina_de_inicio(curso), encoding="utf-8")
+    recursos = _escribe_recursos(sitio)
+    (sitio / "index.html").write_text(pagina_de_inicio(curso, recursos), encoding="utf-8")
     carpeta_del_curso = sitio / "courses" / curso.slug
     carpeta_del_curso.mkdir(parents=True)
     for nombre in curso.modulos:
@@ -68,4 +85,4 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
     for leccion in curso.lecciones:
         pagina = carpeta_del_curso / leccion.slug / "index.html"
         pagina.parent.mkdir()
-        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide), encoding="utf-8")
+        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")

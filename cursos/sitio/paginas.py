@@ -109,13 +109,13 @@ def _json_en_script(valor) -> markupsafe.Markup:
     return markupsafe.Markup(json.dumps(valor, ensure_ascii=False).replace("<", "\\u003c"))
 
 
-def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str) -> str:
+def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: str) -> str:
     bloques = bloques_de(leccion)
     enunciado = enunciado_del_desafio(leccion)
     celdas = [b.celda for b in bloques if b.celda]
     posicion = curso.lecciones.index(leccion)
     return _PLANTILLAS.get_template("leccion.html").render(
-        raiz="../../../", curso=curso, leccion=leccion, bloques=bloques,
+        raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
         desafio=markdown(enunciado) if enunciado else None, preguntas=preguntas_para_la_pagina(leccion),
         pyodide=pyodide,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
@@ -126,7 +126,8 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str) -> str:
         preguntas_json=_json_en_script(preguntas_de(leccion)))
 
 
-def pagina_de_inicio(curso: Curso) -> str:
+def pagina_de_inicio(curso: Curso, recursos: str) -> str:
     bloques = [{"titulo": b["titulo"], "lecciones": [lc for lc in curso.lecciones if lc.bloque == b["slug"]]}
                for b in curso.bloques]
-    return _PLANTILLAS.get_template("inicio.html").render(raiz="", curso=curso, bloques=bloques)
+    return _PLANTILLAS.get_template("inicio.html").render(raiz="", recursos=recursos, curso=curso,
+                                                                bloques=bloques)

@@ -2,7 +2,8 @@
 
 Tipos MIME correctos (.wasm tiene que ser application/wasm para compilarse en streaming;
 .mjs, JavaScript) y caché larga para lo que no cambia nunca en la misma URL: Pyodide y las
-ruedas (su versión va en la ruta) y los ficheros de JupyterLite con huella en el nombre.
+ruedas (su versión va en la ruta), los recursos de las páginas (recursos-<huella>/) y los
+ficheros de JupyterLite con huella en el nombre.
 Lo demás se revalida en cada visita (no-cache + Last-Modified → 304).
 """
 
@@ -13,7 +14,7 @@ import threading
 from pathlib import Path
 
 INMUTABLE = "public, max-age=31536000, immutable"
-_CON_HUELLA = re.compile(r"\.[0-9a-f]{16,}\.(js|css)$")
+_CON_HUELLA = re.compile(r"(\.[0-9a-f]{16,}\.(js|css)$)|(^recursos-[0-9a-f]{12}/)")
 
 
 def politica_de_cache(ruta: str) -> str:

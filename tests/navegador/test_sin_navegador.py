@@ -53,7 +53,8 @@ def test_cache_larga_solo_para_lo_que_no_cambia_en_su_url():
     assert politica_de_cache("pyodide/v314.0.6/pyodide-lock.json") == "no-cache"
     assert politica_de_cache("lite/build/393.d0cf8b3e64df6b99.js") == INMUTABLE
     assert politica_de_cache("courses/llm-agents/harness.py") == "no-cache"
-    assert politica_de_cache("recursos/leccion.mjs") == "no-cache"
+    assert politica_de_cache("recursos-0123456789ab/leccion.mjs") == INMUTABLE
+    assert politica_de_cache("courses/llm-agents/permisos-y-confianza/index.html") == "no-cache"
 
 
 def test_subruta_normalizada():

@@ -18,6 +18,7 @@ function seccion(numero) {
 
 function arranca() {
   if (trabajador) return;
+  performance.mark("python-pedido");  // las marcas las lee bench/sitio.py
   trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
   trabajador.onmessage = ({ data }) => recibe(data);
   trabajador.onerror = (e) => falla(`El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.`);
@@ -34,6 +35,8 @@ function arranca() {
 
 function recibe(mensaje) {
   if (mensaje.tipo === "listo") {
+    performance.mark("python-listo");
+    recuerdaQueEstaEnCache();
     estado.textContent = "Python está listo.";
   } else if (mensaje.tipo === "fallo") {
     falla(mensaje.mensaje);
@@ -115,8 +118,19 @@ articulo.addEventListener("click", (evento) => {
   }
 });
 
+// Una vez descargado, Pyodide queda en la caché del navegador (URL inmutable): en las visitas
+// siguientes arrancar al abrir la página no descarga nada y la primera celda sale antes.
+const CLAVE_CACHE = "curso-agentes-llm:pyodide";
+function recuerdaQueEstaEnCache() {
+  try { localStorage.setItem(CLAVE_CACHE, articulo.dataset.pyodide); } catch { /* sin almacenamiento */ }
+}
+function estaEnCache() {
+  try { return localStorage.getItem(CLAVE_CACHE) === articulo.dataset.pyodide; } catch { return false; }
+}
+if (estaEnCache()) arranca();
+
 // Quien pone el puntero o el foco en un botón de ejecutar va a pulsarlo: arrancar Python ya
-// adelanta la espera. Sólo entonces, no al cargar: quien sólo lee no descarga el intérprete.
+// adelanta la espera. La primera vez, sólo entonces: quien sólo lee no descarga el intérprete.
 for (const evento of ["pointerover", "focusin"]) {
   articulo.addEventListener(evento, (e) => e.target.closest("button[data-accion]") && arranca());
 }
