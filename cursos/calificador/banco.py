@@ -1,0 +1,207 @@
+"""Las pruebas del desafío en el proceso de confianza, con el ejecutar del alumno en otro proceso.
+
+Aquí viven el modelo guionizado, el entorno, las herramientas, permiso, preguntar
+y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas de la carpeta del
+curso y no de la entrega). Del proceso del alumno sólo llegan valores JSON: lo que
+devuelve su ejecutar y las peticiones que hace a los apoderados. Cada prueba
+decide con lo que ve aquí: cuántas veces se ha preguntado, qué funciones han
+corrido y cómo ha quedado el entorno.
+"""
+
+import contextlib
+import json
+import os
+import select
+import time
+
+from cursos import RAIZ
+from cursos.calificador.aislamiento import Aislamiento, termina
+from cursos.calificador.cuaderno import Entrega
+from cursos.calificador.fuente import MODULOS, Desafio
+
+MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
+MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a ejecutar
+PLAZO = 10.0  # segundos de reloj por entrega, todas las pruebas juntas
+MAXIMO_ARRANQUES = 3
+
+
+class SinRespuesta(Exception):
+    """El proceso del alumno no contesta: ha terminado, se ha colgado o habla mal."""
+
+
+def modulos() -> list[list[str]]:
+    return [[n, (RAIZ / n).read_text(encoding="utf-8")] for n in MODULOS]
+
+
+def espacio_de_pruebas(desafio: Desafio) -> dict:
+    """Los tres módulos, las pruebas y las variaciones ocultas, en un espacio de nombres propio."""
+    g = {"__name__": "__pruebas__"}
+    for nombre, fuente in modulos():
+        exec(compile(fuente, nombre, "exec"), g)
+    for nombre in ("pruebas.py", "ocultas.py"):
+        exec(compile(desafio.lee(nombre), nombre, "exec"), g)
+    return g
+
+
+def _excepcion(nombre: str, mensaje: str) -> Exception:
+    """Una excepción que se llama como la que ha lanzado el alumno (sólo el nombre y el texto)."""
+    clase = type(nombre if nombre.isidentifier() else "Excepcion", (Exception,), {})
+    return clase(mensaje)
+
+
+class Hijo:
+    """El proceso del alumno y el canal: una línea JSON por mensaje, con plazo."""
+
+    def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
+        self.limite, self.plazo = limite, plazo
+        self.proceso = aislamiento.arranca(plazo)
+        self.resto = b""
+        self.envia(inicio)
+        listo = self.recibe()
+        if listo.get("listo") is not True:
+            raise SinRespuesta("el proceso de tu código no ha arrancado")
+
+    def envia(self, mensaje) -> None:
+        try:
+            self.proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
+            self.proceso.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal?)") from None
+
+    def recibe(self) -> dict:
+        fd = self.proceso.stdout.fileno()
+        while b"\n" not in self.resto:
+            queda = self.limite - time.monotonic()
+            if queda <= 0:
+                raise SinRespuesta("tu código ha superado el tiempo (%g s para todas las pruebas)" % self.plazo)
+            if not select.select([fd], [], [], queda)[0]:
+                continue
+            trozo = os.read(fd, 65536)
+            if not trozo:
+                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, memoria, CPU?)")
+            self.resto += trozo
+            if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
+                raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB")
+        linea, self.resto = self.resto.split(b"\n", 1)
+        try:
+            mensaje = json.loads(linea)
+        except (ValueError, RecursionError):
+            raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
+        if not isinstance(mensaje, dict):
+            raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON")
+        return mensaje
+
+    def cierra(self) -> None:
+        termina(self.proceso)
+
+
+class BancoRemoto:
+    """Lo que pruebas.py llama «banco»: instala una mesa y hace de ejecutar en el espacio de pruebas."""
+
+    def __init__(self, aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float):
+        self.aislamiento, self.espacio, self.entrega = aislamiento, espacio, entrega
+        self.plazo, self.limite = plazo, time.monotonic() + plazo
+        self.hijo, self.arranques, self.mesa = None, 0, None
+        self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
+
+    def _esquemas(self) -> dict:
+        return {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
+
+    def _hijo(self) -> Hijo:
+        if self.sin_tiempo:
+            raise SinRespuesta(self.sin_tiempo)
+        if self.hijo is None:
+            if self.arranques >= MAXIMO_ARRANQUES:
+                raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
+            self.arranques += 1
+            inicio = {"modulos": modulos(), "herramientas": self._esquemas(), "celdas": self.entrega.celdas}
+            self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+        return self.hijo
+
+    def cierra(self) -> None:
+        if self.hijo:
+            self.hijo.cierra()
+            self.hijo = None
+
+    @contextlib.contextmanager
+    def instala(self, mesa):
+        self.mesa = mesa
+        try:
+            yield
+        finally:
+            self.mesa = None
+
+    def bucle_intacto(self):
+        if self.entrega.cambia_el_bucle:
+            return "tu código redefine %s" % self.entrega.cambia_el_bucle
+        return None
+
+    def ejecutar(self, ll, entorno):
+        """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve su observación."""
+        try:
+            hijo = self._hijo()
+            hijo.envia({"ll": ll, "herramientas": self._esquemas()})
+            for _ in range(MAXIMO_PETICIONES):
+                mensaje = hijo.recibe()
+                if "observacion" in mensaje:
+                    return mensaje["observacion"]
+                if "excepcion" in mensaje:
+                    raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
+                hijo.envia(self.atiende(mensaje))
+            raise SinRespuesta("tu ejecutar ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
+        except SinRespuesta as e:
+            self.cierra()
+            if "tiempo" in str(e):
+                self.sin_tiempo = str(e)
+            raise
+
+    def atiende(self, mensaje: dict) -> dict:
+        """Una petición a un apoderado, resuelta aquí con la mesa de la prueba."""
+        args, kwargs = mensaje.get("args"), mensaje.get("kwargs")
+        if not isinstance(args, list) or not isinstance(kwargs, dict):
+            raise SinRespuesta("petición mal formada")
+        que, mesa = mensaje.get("pide"), self.mesa
+        try:
+            if que == "permiso":
+                return {"valor": mesa.permiso(*args, **kwargs)}
+            if que == "preguntar":
+                return {"valor": mesa.preguntar(*args, **kwargs)}
+            if que == "herramienta" and mensaje.get("nombre") in mesa.herramientas:
+                if not args or args[0] != {"entorno_de_ejecutar": True}:
+                    raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
+                funcion = mesa.herramientas[mensaje["nombre"]]["funcion"]
+                return {"valor": funcion(mesa.entorno, *args[1:], **kwargs)}
+            raise SinRespuesta("petición desconocida")
+        except SinRespuesta:
+            raise
+        except Exception as e:
+            return {"lanza": [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)
+                                                 for a in e.args]]}
+
+
+def _tipo_y_texto(valor) -> tuple[str, str]:
+    texto = str(valor)[:500]
+    nombre, _, resto = texto.partition(": ")
+    return (nombre, resto) if nombre.isidentifier() else ("Excepcion", texto)
+
+
+def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega,
+                  plazo: float = PLAZO) -> dict[str, str | None]:
+    """{prueba: None si pasa, o el mensaje de por qué no}, con el ejecutar del alumno aislado."""
+    banco = BancoRemoto(aislamiento, espacio, entrega, plazo)
+    espacio["ejecutar"] = banco.ejecutar
+    resultados = {}
+    try:
+        for nombre, (_, prueba) in espacio["PRUEBAS"].items():
+            datos = (espacio["VARIACIONES"],) if nombre == "variaciones" else ()
+            try:
+                prueba(banco, *datos)
+                resultados[nombre] = None
+            except espacio["Fallo"] as e:
+                resultados[nombre] = str(e)
+            except SinRespuesta as e:
+                resultados[nombre] = str(e)
+    finally:
+        banco.cierra()
+        espacio.pop("ejecutar", None)
+    return resultados
