@@ -41,12 +41,14 @@ def grafica(ruta: Path, filas: list[dict], pruebas: list[str], puntos: dict[str,
 
     matplotlib.use("Agg")  # sin pantalla
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     suspensos = suspensos_por_prueba(filas, pruebas, puntos)
     fig, eje = plt.subplots(figsize=(7, 0.45 * len(pruebas) + 1.4))
     barras = eje.barh(pruebas[::-1], [suspensos[p] for p in pruebas[::-1]], color="#c0392b")
     eje.bar_label(barras, padding=3)
     eje.set_xlim(0, max(len(filas), 1) * 1.1)
+    eje.xaxis.set_major_locator(MaxNLocator(integer=True))
     eje.set_xlabel(f"alumnos que no la pasan (de {len(filas)})")
     eje.set_title(titulo)
     fig.tight_layout()
