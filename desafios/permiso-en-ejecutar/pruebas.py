@@ -335,8 +335,9 @@ def prueba_variaciones(banco, variaciones):
         mesa = Mesa(v["entorno"], v.get("clases"), v.get("tabla"), v.get("usuario", ("lista.txt",)))
         try:
             conversa(banco, mesa, v["inicio"], v["respuestas"])
-        except Fallo as e:
-            raise Fallo("variación %d de %d: %s" % (n, len(variaciones), e)) from None
+        except Fallo:  # sin detalles: son las pruebas ocultas
+            raise Fallo("la variación oculta %d de %d no pasa. ¿Usa tu ejecutar permiso(ll) y preguntar(ll), "
+                        "y no una tabla o unas respuestas fijas?" % (n, len(variaciones))) from None
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
