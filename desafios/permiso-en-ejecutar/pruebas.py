@@ -224,6 +224,11 @@ def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
     exige(final == texto_de(respuestas[-1]), "el texto final debía ser %r y es %r",
           texto_de(respuestas[-1]), final)
     exige(mesa.entorno == sombra, "al terminar, el entorno debía ser %r y es %r", sombra, mesa.entorno)
+    preguntadas = [b["id"] for r in respuestas for b in r if b.get("type") == "tool_use" and mesa.pregunta(b)]
+    recibidas = [a[0].get("id") if a and isinstance(a[0], dict) else a for a, _ in mesa.preguntas]
+    exige(recibidas == preguntadas and all(len(a) == 1 and not k for a, k in mesa.preguntas),
+          "preguntar debía llamarse una vez con cada una de %s (sólo con la llamada) y se ha llamado con %s",
+          preguntadas or "ninguna", recibidas or "ninguna")
     return M
 
 
