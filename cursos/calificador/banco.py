@@ -9,6 +9,7 @@ corrido y cómo ha quedado el entorno.
 """
 
 import contextlib
+import functools
 import json
 import os
 import select
@@ -29,17 +30,22 @@ class SinRespuesta(Exception):
     """El proceso del alumno no contesta: ha terminado, se ha colgado o habla mal."""
 
 
-def modulos() -> list[list[str]]:
-    return [[n, (RAIZ / n).read_text(encoding="utf-8")] for n in MODULOS]
+@functools.cache
+def modulos() -> tuple[tuple[str, str], ...]:
+    return tuple((n, (RAIZ / n).read_text(encoding="utf-8")) for n in MODULOS)
+
+
+@functools.cache
+def _compilados(desafio: Desafio) -> tuple:
+    fuentes = [*modulos(), *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
+    return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
 
 def espacio_de_pruebas(desafio: Desafio) -> dict:
-    """Los tres módulos, las pruebas y las variaciones ocultas, en un espacio de nombres propio."""
+    """Los tres módulos, las pruebas y las variaciones ocultas, en un espacio de nombres nuevo."""
     g = {"__name__": "__pruebas__"}
-    for nombre, fuente in modulos():
-        exec(compile(fuente, nombre, "exec"), g)
-    for nombre in ("pruebas.py", "ocultas.py"):
-        exec(compile(desafio.lee(nombre), nombre, "exec"), g)
+    for codigo in _compilados(desafio):
+        exec(codigo, g)
     return g
 
 

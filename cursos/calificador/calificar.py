@@ -6,6 +6,9 @@ el cuaderno calificado a autograded/ (para `nbgrader generate_feedback`) y una
 fila al CSV. Lo que falle con un alumno le da 0 con su motivo; los demás siguen.
 """
 
+import copy
+import functools
+import json
 import sys
 import time
 from dataclasses import dataclass
@@ -72,9 +75,14 @@ def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
         f"✘ {nombre} (0 de {puntos} puntos): {mensaje}"])
 
 
+@functools.cache
+def _visible(desafio: Desafio) -> nbformat.NotebookNode:
+    return cuaderno_fuente(desafio, ocultas=False)
+
+
 def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) -> None:
     """autograded/<alumno>/<desafio>/: el cuaderno del alumno con los resultados de confianza."""
-    cuaderno = cuaderno_fuente(desafio, ocultas=False)
+    cuaderno = copy.deepcopy(_visible(desafio))
     puntos = desafio.puntos()
     for celda in cuaderno.cells:
         gid = celda.metadata["nbgrader"]["grade_id"]
@@ -87,7 +95,9 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Entrega no calificable: {c.motivo}.**"))
     destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
     destino.mkdir(parents=True, exist_ok=True)
-    nbformat.write(cuaderno, destino / desafio.cuaderno)
+    # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
+    with (destino / desafio.cuaderno).open("w", encoding="utf-8") as f:
+        json.dump(cuaderno, f, ensure_ascii=False, indent=1)
 
 
 def fila(c: Calificacion, puntos: dict[str, int]) -> dict:

@@ -5,6 +5,7 @@ solución), pruebas.py y ocultas.py. El cuaderno se genera siempre; no se edita.
 """
 
 import ast
+import functools
 import os
 import shutil
 import subprocess
@@ -48,12 +49,16 @@ class Desafio:
 
     def puntos(self) -> dict[str, int]:
         """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
-        arbol = ast.parse(self.lee("pruebas.py"))
-        for nodo in arbol.body:
-            if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == "PRUEBAS":
-                return {ast.literal_eval(k): ast.literal_eval(v.elts[0]) for k, v in zip(
-                    nodo.value.keys, nodo.value.values, strict=True)}
-        raise ValueError("pruebas.py no tiene la tabla PRUEBAS")
+        return dict(_puntos(self.lee("pruebas.py")))
+
+
+@functools.cache
+def _puntos(pruebas: str) -> tuple[tuple[str, int], ...]:
+    for nodo in ast.parse(pruebas).body:
+        if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == "PRUEBAS":
+            return tuple((ast.literal_eval(k), ast.literal_eval(v.elts[0])) for k, v in zip(
+                nodo.value.keys, nodo.value.values, strict=True))
+    raise ValueError("pruebas.py no tiene la tabla PRUEBAS")
 
 
 def _meta(grade_id: str, *, solucion=False, nota=False, puntos=0) -> dict:
@@ -110,11 +115,12 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     return cuaderno
 
 
-def celdas_fijas(desafio: Desafio) -> list[tuple[str, str, str]]:
+@functools.cache
+def celdas_fijas(desafio: Desafio) -> tuple[tuple[str, str, str], ...]:
     """(grade_id, tipo, fuente visible) de las celdas bloqueadas, en orden: el alumno no las toca."""
-    return [(c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source)
+    return tuple((c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source)
             for c in cuaderno_fuente(desafio, ocultas=False).cells
-            if c.metadata["nbgrader"]["locked"]]
+            if c.metadata["nbgrader"]["locked"])
 
 
 def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:

@@ -43,17 +43,20 @@ def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, flo
     """puntos: {prueba: puntos}. Una transacción por alumno: o todo o nada."""
     cuaderno = desafio.cuaderno.removesuffix(".ipynb")
     try:
-        libro.update_or_create_student(alumno)
+        try:
+            libro.find_student(alumno)
+        except MissingEntry:  # update_or_create_student escribiría aunque ya exista
+            libro.add_student(alumno)
         try:
             libro.find_submission(desafio.slug, alumno)
         except MissingEntry:
             with warnings.catch_warnings():  # SAWarning de nbgrader al crear la entrega: inofensivo
                 warnings.simplefilter("ignore")
                 libro.add_submission(desafio.slug, alumno)
+        notas = {n.name: n for n in libro.find_submission_notebook(cuaderno, desafio.slug, alumno).grades}
         for prueba, valor in puntos.items():
-            nota = libro.find_grade(f"prueba_{prueba}", cuaderno, desafio.slug, alumno)
-            nota.auto_score = valor
-            nota.needs_manual_grade = False
+            notas[f"prueba_{prueba}"].auto_score = valor
+            notas[f"prueba_{prueba}"].needs_manual_grade = False
         libro.db.commit()
     except Exception:
         libro.db.rollback()
