@@ -61,6 +61,7 @@ class Hijo:
     def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
         self.limite, self.plazo = limite, plazo
         self.proceso = aislamiento.arranca(plazo)
+        os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
         self.envia(inicio)
         listo = self.recibe()
@@ -68,19 +69,28 @@ class Hijo:
             raise SinRespuesta("el proceso de tu código no ha arrancado")
 
     def envia(self, mensaje) -> None:
-        try:
-            self.proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
-            self.proceso.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal?)") from None
+        """Escribe sin bloquear: un proceso que no lee no puede colgar al calificador."""
+        datos, fd = json.dumps(mensaje).encode() + b"\n", self.proceso.stdin.fileno()
+        while datos:
+            if not select.select([], [fd], [], self._queda())[1]:
+                continue
+            try:
+                datos = datos[os.write(fd, datos):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal?)") from None
+
+    def _queda(self) -> float:
+        queda = self.limite - time.monotonic()
+        if queda <= 0:
+            raise SinRespuesta("tu código ha superado el tiempo (%g s para todas las pruebas)" % self.plazo)
+        return queda
 
     def recibe(self) -> dict:
         fd = self.proceso.stdout.fileno()
         while b"\n" not in self.resto:
-            queda = self.limite - time.monotonic()
-            if queda <= 0:
-                raise SinRespuesta("tu código ha superado el tiempo (%g s para todas las pruebas)" % self.plazo)
-            if not select.select([fd], [], [], queda)[0]:
+            if not select.select([fd], [], [], self._queda())[0]:
                 continue
             trozo = os.read(fd, 65536)
             if not trozo:

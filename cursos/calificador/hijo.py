@@ -119,7 +119,14 @@ def atiende(canal, g, orden):
         observacion = g["ejecutar"](orden["ll"], ENTORNO_REMOTO)
         canal.envia({"observacion": observacion})
     except BaseException as e:  # también SystemExit: ejecutar no debe terminar el proceso
-        canal.envia({"excepcion": "%s: %s" % (type(e).__name__, e)})
+        canal.envia({"excepcion": describe(e)})
+
+
+def describe(e):
+    try:
+        return "%s: %s" % (type(e).__name__, e)
+    except BaseException:  # una excepción cuyo str también lanza
+        return "%s: (sin texto)" % type(e).__name__
 
 
 def main():
@@ -141,7 +148,7 @@ def main():
         try:
             exec(compile(fuente, "<celda %d>" % n, "exec"), g)
         except BaseException as e:
-            errores.append("celda %d: %s: %s" % (n, type(e).__name__, e))
+            errores.append("celda %d: %s" % (n, describe(e)))
     canal.envia({"listo": True, "errores": errores})
     while True:
         atiende(canal, g, canal.recibe())

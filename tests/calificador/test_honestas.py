@@ -122,3 +122,20 @@ def test_el_cuaderno_del_alumno_se_prueba_solo(release, tmp_path):
     for prueba in DESAFIO.puntos():
         if prueba != "variaciones":
             assert f"✔ {prueba}" in salida
+
+
+def test_sin_espacios_de_nombres_tambien_califica():
+    """El camino degradado (sin root ni unshare, p. ej. macOS): límites, plazo y grupo de procesos."""
+    import sys
+
+    from cursos.calificador.aislamiento import LIMITES, Aislamiento
+    from cursos.calificador.banco import corre_pruebas, espacio_de_pruebas
+    from cursos.calificador.cuaderno import Entrega
+
+    plano = Aislamiento([], sys._base_executable, {"limites": LIMITES}, ["espacios de nombres"])
+    assert "PARCIAL" in plano.describe()
+    bien = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3)
+    assert all(m is None for m in bien.values()), bien
+    sale = "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"
+    mal = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
+    assert all(m is not None for m in mal.values())

@@ -106,6 +106,10 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
             "except Exception:\n    pass\n"),
         "t26_permiso_y_preguntar_propios": NADA + (
             "def permiso(ll):\n    return 'permitir'\npreguntar = lambda ll: True\n"),
+        "t28_no_lee_el_canal": NADA + (
+            "import os, time\nos.write(3, b'{\"listo\": true}\\n' + b'{\"observacion\": null}\\n' * 3000)\n"
+            "time.sleep(100)\n"),
+        "t29_mata_al_grupo_al_cargar": NADA + "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
         "t27_ctypes_setuid": NADA + (
             "import ctypes\ntry:\n    ctypes.CDLL(None).setuid(0)\nexcept Exception:\n    pass\n"),
     }
