@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cursos import RAIZ
+from cursos import RAIZ, laboratorio
 from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 
 SALIDA = RAIZ / "build"
@@ -21,6 +21,15 @@ def orden_cuadernos(args) -> int:
         print("escrito", ruta.relative_to(RAIZ) if ruta.is_relative_to(RAIZ) else ruta)
     print(f"Ábrelos con Jupyter desde {destino}: los módulos del curso están a su lado.")
     return 0
+
+
+def orden_laboratorio(args) -> int:
+    """Repite el laboratorio de las dos puertas y compara su evidencia con la guardada."""
+    rutas = {"laboratorio": Path(args.laboratorio), "referencia": Path(args.referencia)}
+    accion = laboratorio.verificar if args.accion == "verificar" else laboratorio.regenerar
+    pasa, lineas = accion(**rutas)
+    print("\n".join(lineas))
+    return 0 if pasa else 1
 
 
 def orden_pruebas(args) -> int:
@@ -75,14 +84,24 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--plazo", type=float, default=10.0, help="segundos por entrega, todas las pruebas (10)")
     p.set_defaults(funcion=orden_calificar)
 
-    p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas")
-    p.add_argument("pytest", nargs=argparse.REMAINDER, help="argumentos extra para pytest")
+    p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
+    p.add_argument("accion", choices=["verificar", "regenerar"],
+                   help="verificar: repite los 14 escenarios y compara; regenerar: reescribe la referencia")
+    p.add_argument("--laboratorio", default=str(laboratorio.LABORATORIO), help="código del laboratorio")
+    p.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
+    p.set_defaults(funcion=orden_laboratorio)
+
+    p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas; lo que siga va a pytest (-q, -k …)")
     p.set_defaults(funcion=orden_pruebas)
     return parser
 
 
 def main(argv=None) -> int:
-    args = construye_parser().parse_args(argv)
+    parser = construye_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.orden != "pruebas":
+        parser.error("no se entiende: " + " ".join(extra))
+    args.pytest = extra
     try:
         return args.funcion(args)
     except ErrorDeManifiesto as e:

@@ -43,12 +43,17 @@ class Curso:
     slug: str
     titulo: str
     descripcion: str
-    modulos: list[str]
+    rutas_de_modulos: dict[str, Path]  # nombre de fichero -> dónde está en el repositorio
     bloques: list[dict] = field(default_factory=list)
     lecciones: list[Leccion] = field(default_factory=list)
 
+    @property
+    def modulos(self) -> list[str]:
+        """Los nombres con que las celdas abren los módulos, en el orden del manifiesto."""
+        return list(self.rutas_de_modulos)
+
     def modulo(self, nombre: str) -> Path:
-        return RAIZ / nombre
+        return self.rutas_de_modulos[nombre]
 
     def leccion(self, slug: str) -> Leccion:
         for leccion in self.lecciones:
@@ -87,7 +92,7 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         slug=_exige(datos, "slug", ruta.name),
         titulo=_exige(datos, "titulo", ruta.name),
         descripcion=datos.get("descripcion", ""),
-        modulos=_exige(datos, "modulos", ruta.name),
+        rutas_de_modulos=_rutas_de_modulos(_exige(datos, "modulos", ruta.name), ruta.name),
         bloques=datos["bloques"],
         lecciones=lecciones,
     )
@@ -95,10 +100,21 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
     return curso
 
 
+def _rutas_de_modulos(rutas: list[str], manifiesto: str) -> dict[str, Path]:
+    """{nombre de fichero: ruta}; dos módulos no pueden llamarse igual, porque van a la misma carpeta."""
+    nombres = {}
+    for ruta in rutas:
+        nombre = Path(ruta).name
+        if nombre in nombres:
+            raise ErrorDeManifiesto(f"{manifiesto}: dos módulos se llaman {nombre}; cambia el nombre de uno")
+        nombres[nombre] = RAIZ / ruta
+    return nombres
+
+
 def _comprueba_ficheros(curso: Curso) -> None:
-    for nombre in curso.modulos:
-        if not curso.modulo(nombre).exists():
-            raise ErrorDeManifiesto(f"el manifiesto nombra el módulo {nombre}, que no existe en la raíz")
+    for nombre, ruta in curso.rutas_de_modulos.items():
+        if not ruta.exists():
+            raise ErrorDeManifiesto(f"el manifiesto nombra el módulo {nombre}, que no existe en {ruta.parent}")
     for leccion in curso.lecciones:
         if not leccion.fuente.exists():
             raise ErrorDeManifiesto(

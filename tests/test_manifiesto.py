@@ -11,7 +11,9 @@ from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 def test_el_curso_llm_agents():
     curso = leer_curso("llm-agents")
     assert (curso.slug, curso.titulo) == ("llm-agents", "Agentes LLM")
-    assert curso.modulos == ["guionizado.py", "entorno.py", "harness.py"]
+    assert curso.modulos[:3] == ["guionizado.py", "entorno.py", "harness.py"]
+    assert "cadenas.py" in curso.modulos, "el laboratorio de «Cadenas peligrosas» viaja con los cuadernos"
+    assert "laboratorio_puerta.py" in curso.modulos
     primera = curso.lecciones[0]
     assert primera.titulo == "Permisos y confianza: la herramienta no es el usuario"
     assert primera.desafio == "permiso-en-ejecutar"

@@ -1,0 +1,389 @@
+"""cadenas.py: el acumulador, la proyección, las tres plantillas, el evaluador y el punto de control."""
+
+import json
+import math
+
+import pytest
+
+from cursos import RAIZ
+from cursos.manifiesto import leer_curso
+from cursos.preguntas import preguntas_de
+
+from .conftest import carga_modulos
+
+DATOS = RAIZ / "tests" / "cadenas"
+IMPORTES = [480, 350, 410, 295, 480, 375, 320, 460, 390, 345, 430, 285]
+BENEFICIARIOS = ["bene-2201", "bene-2207", "bene-2213"]
+
+
+@pytest.fixture
+def c():
+    """Un espacio como el de la lección: los tres módulos, cadenas.py y sus herramientas."""
+    espacio = carga_modulos()
+    exec((RAIZ / "lecciones" / "cadenas-peligrosas" / "cadenas.py").read_text(encoding="utf-8"), espacio)
+    espacio["HERRAMIENTAS"].update(espacio["HERRAMIENTAS_DE_OPERACIONES"])
+    espacio["REGISTROS"] = espacio["registros_de"](espacio["HERRAMIENTAS"])
+    return espacio
+
+
+def pago(c, n, id=None, **cambios):
+    entrada = dict(beneficiary_id=BENEFICIARIOS[(n - 1) % 3], amount=IMPORTES[(n - 1) % 12],
+                   concepto="Factura F-%d" % (1000 + n), clave_operacion="pago-%02d" % n)
+    entrada.update(cambios)
+    return c["llamada"](id or "p%02d" % n, "payment_submit", **entrada)
+
+
+def anota(c, ejecucion, ll, obs=None, aprobacion=None):
+    """Anota una llamada completada (o con la observación dada) en la ejecución."""
+    obs = obs if obs is not None else c["resultado"](ll["id"], "ok")
+    return c["anota_llamada"](ejecucion, ll, obs, c["REGISTROS"].get(ll["name"]), aprobacion)
+
+
+def ejecucion_con(c, llamadas, id="run-1"):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", id)
+    for ll in llamadas:
+        anota(c, ejecucion, ll)
+    return ejecucion
+
+
+def politica(c, configuracion=None):
+    return c["politica"](c["reglas_de_cadenas_peligrosas"](configuracion or c["CONFIGURACION"]))
+
+
+# --- Lo que la fuente fija ---------------------------------------------------------
+
+
+def test_la_politica_generada_es_la_de_la_fuente_campo_a_campo(c):
+    fuente = (DATOS / "politica_de_la_fuente.json").read_text(encoding="utf-8")
+    generada = politica(c)
+    assert generada == json.loads(fuente)
+    # También en el orden de los campos: el mismo texto JSON.
+    assert json.dumps(generada, indent=2, ensure_ascii=False) == fuente.strip()
+
+
+def test_los_hechos_de_la_fuente_salen_del_acumulador(c):
+    llamadas = [c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
+                c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="hola")]
+    llamadas += [pago(c, n) for n in range(1, 13)]
+    ejecucion = ejecucion_con(c, llamadas)
+    assert {"tools": ejecucion["tools"]} == json.loads((DATOS / "hechos_de_la_fuente.json").read_text())
+
+
+def test_doce_llamadas_total_4620_maximo_480(c):
+    assert (len(IMPORTES), sum(IMPORTES), max(IMPORTES)) == (12, 4620, 480)
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+    registro = c["punto_de_control"](politica(c), ejecucion)
+    assert registro["ruleId"] == "run-tool-chain-repeated-low-value-actions"
+    assert registro["reasonCodes"] == ["run_chain_repeated_low_value"]
+    assert registro["evaluatedFields"] == {
+        "context.run.tools.payment_submit.calls": 12,
+        "context.run.tools.payment_submit.numericSums.amount": 4620,
+        "context.run.tools.payment_submit.numericMaximums.amount": 480,
+    }
+
+
+# --- El acumulador ---------------------------------------------------------------------
+
+
+def test_un_reintento_con_la_misma_clave_cuenta_una_vez(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    assert anota(c, ejecucion, pago(c, 6)) is True
+    assert anota(c, ejecucion, pago(c, 6, id="p06-bis")) is False  # otro id, la misma clave
+    assert anota(c, ejecucion, pago(c, 6)) is False  # la misma llamada entregada dos veces
+    hechos = ejecucion["tools"]["payment_submit"]
+    assert (hechos["calls"], hechos["numericSums"]["amount"]) == (1, 375)
+    assert anota(c, ejecucion, pago(c, 7)) is True
+    assert ejecucion["tools"]["payment_submit"]["calls"] == 2
+
+
+def test_las_operaciones_recordadas_tienen_tope_y_no_se_deja_de_contar(c):
+    c["LIMITE_DE_OPERACIONES"] = 2
+    ejecucion = ejecucion_con(c, [pago(c, 1), pago(c, 2), pago(c, 3), pago(c, 3, id="p03-bis")])
+    assert len(ejecucion["operaciones"]) == 2
+    assert ejecucion["tools"]["payment_submit"]["calls"] == 4, "pasado el tope, cuenta de más, nunca de menos"
+
+
+def test_sin_clave_declarada_la_operacion_es_el_id_de_la_llamada(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    leer = c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos")
+    assert anota(c, ejecucion, leer) and not anota(c, ejecucion, leer)
+    assert anota(c, ejecucion, c["llamada"]("s2", "secret_read", secret_id="clave-api-pagos"))
+    assert ejecucion["tools"]["secret_read"]["calls"] == 2
+
+
+def test_solo_cuentan_las_llamadas_completadas(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    fallida = pago(c, 1)
+    assert anota(c, ejecucion, fallida, c["error"]("p01", "no se ha ejecutado: permiso denegado")) is False
+    assert c["anota_llamada"](ejecucion, fallida, None, c["REGISTROS"]["payment_submit"]) is False
+    assert ejecucion["tools"] == {}
+    # Y un reintento que sí se completa cuenta: el fallo no se recordó como operación.
+    assert anota(c, ejecucion, fallida) is True
+
+
+def test_lo_que_falla_dentro_de_ejecutar_no_cuenta(c):
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-1"), dict(c["ENTORNO_DE_OPERACIONES"])
+    ll = c["llamada"]("s1", "secret_read", secret_id="no-existe")
+    obs = c["ejecutar"](ll, entorno)
+    assert obs["is_error"]
+    assert anota(c, ejecucion, ll, obs) is False
+
+
+def test_solo_cruzan_los_campos_declarados(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    observacion = c["proyecta"](pago(c, 1), c["resultado"]("p01", "ok"), c["REGISTROS"]["payment_submit"], ejecucion)
+    assert observacion["valores"] == {"beneficiary_id": "bene-2201"}
+    assert observacion["numeros"] == {"amount": 480}
+    texto = json.dumps(observacion)
+    assert "Factura" not in texto and "pago-01" not in texto, "ni texto libre ni la clave en claro"
+    assert set(observacion) == {"inquilino", "ejecucion", "herramienta", "operacion", "valores", "numeros"}
+
+
+def test_una_herramienta_sin_registro_no_deja_hechos(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    assert anota(c, ejecucion, c["llamada"]("t1", "leer", ruta="lista.txt")) is False
+    assert ejecucion["tools"] == {}
+
+
+def test_una_herramienta_registrada_siempre_cuenta_calls(c):
+    ejecucion = ejecucion_con(c, [c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos")])
+    vacios = {"argValues": {}, "numericSums": {}, "numericMaximums": {}}
+    assert ejecucion["tools"] == {"secret_read": dict(calls=1, **vacios)}
+
+
+def test_como_mucho_32_valores_sin_repetir(c):
+    llamadas = [pago(c, n, beneficiary_id="bene-%d" % (n % 40)) for n in range(1, 61)]
+    valores = ejecucion_con(c, llamadas)["tools"]["payment_submit"]["argValues"]["beneficiary_id"]
+    assert len(valores) == c["LIMITE_DE_VALORES"] == 32
+    assert len(set(valores)) == len(valores)
+    assert valores[:3] == ["bene-1", "bene-2", "bene-3"], "en el orden en que llegaron"
+
+
+@pytest.mark.parametrize("valor", ["480", True, math.inf, -math.inf, math.nan, None])
+def test_solo_cruzan_numeros_finitos(c, valor):
+    hechos = ejecucion_con(c, [pago(c, 1, amount=valor)])["tools"]["payment_submit"]
+    assert hechos["calls"] == 1
+    assert hechos["numericSums"] == {} and hechos["numericMaximums"] == {}
+
+
+def test_los_numeros_finitos_suman_y_guardan_el_maximo(c):
+    hechos = ejecucion_con(c, [pago(c, 1, amount=10.5), pago(c, 2, amount=-3), pago(c, 3, amount=7)])
+    hechos = hechos["tools"]["payment_submit"]
+    assert hechos["numericSums"]["amount"] == 14.5 and hechos["numericMaximums"]["amount"] == 10.5
+
+
+@pytest.mark.parametrize("valor", ["Factura de marzo para bene-2201", "", "a" * 65, 2201, ["bene-2201"]])
+def test_solo_cruzan_valores_con_forma_de_identificador(c, valor):
+    hechos = ejecucion_con(c, [pago(c, 1, beneficiary_id=valor)])["tools"]["payment_submit"]
+    assert hechos["argValues"] == {} and hechos["calls"] == 1
+
+
+def exportacion(c, id="c2", destino="analitica-interna"):
+    return c["llamada"](id, "customer_export", segmento="activos", record_count=620, destino=destino)
+
+
+def aprobacion(puerta="pantalla-segura", llamada="c2", decision="aprobar"):
+    return {"puerta": puerta, "llamada": llamada, "decision": decision}
+
+
+@pytest.mark.parametrize("decision", [
+    None,
+    aprobacion(decision="rechazar"),
+    aprobacion(puerta="otra-puerta"),
+    aprobacion(llamada="c9"),
+    {"decision": "aprobar"},
+])
+def test_una_salida_con_puerta_solo_cuenta_si_su_puerta_la_aprueba(c, decision):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    assert anota(c, ejecucion, exportacion(c), aprobacion=decision) is False
+    assert ejecucion["tools"] == {}
+
+
+def test_una_salida_aprobada_por_su_puerta_cuenta(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    assert anota(c, ejecucion, exportacion(c), aprobacion=aprobacion()) is True
+    hechos = ejecucion["tools"]["customer_export"]
+    assert hechos["numericSums"] == {"record_count": 620}
+    assert hechos["argValues"] == {"segmento": ["activos"], "destino": ["analitica-interna"]}
+
+
+def test_observaciones_de_otro_inquilino_u_otra_ejecucion_se_rechazan(c):
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
+    registro = c["REGISTROS"]["payment_submit"]
+    for otra in (c["nueva_ejecucion"]("otro-inquilino", "run-1"), c["nueva_ejecucion"]("inquilino-demo", "run-2")):
+        observacion = c["proyecta"](pago(c, 1), c["resultado"]("p01", "ok"), registro, otra)
+        assert c["acumula"](ejecucion, observacion) is False
+    assert ejecucion["tools"] == {}
+
+
+def test_un_registro_con_mas_de_32_campos_se_rechaza(c):
+    campos = ["campo%d" % i for i in range(33)]
+    with pytest.raises(ValueError, match="más de 32"):
+        c["registros_de"]({"x": {"metadata": {"run_fact_arg_keys": campos, "run_fact_numeric_keys": []}}})
+    assert c["registros_de"]({"x": {"metadata": {"run_fact_arg_keys": campos[:32]}}})
+
+
+def test_la_clave_de_hechos_es_la_declarada_o_el_nombre_saneado(c):
+    assert c["clave_de_hechos"]("payments.Submit-v2", {}) == "payments_submit_v2"
+    assert c["clave_de_hechos"]("payments.submit", {"run_fact_key": "payment_submit"}) == "payment_submit"
+
+
+# --- Las plantillas y el evaluador ------------------------------------------------------
+
+
+def test_las_plantillas_siguen_la_configuracion(c):
+    config = json.loads(json.dumps(c["CONFIGURACION"]))
+    config["secreto_y_envio"].update(herramienta_de_secreto="vault_get", resultado="require_approval",
+                                     grupo_aprobador="sec")
+    config["acciones_repetidas"].update(herramienta="refund", campo_de_importe="eur", llamadas_minimas=3,
+                                        resultado="warn")
+    r1, r2, r3 = c["reglas_de_cadenas_peligrosas"](config)
+    assert r1["then"]["decision"] == "require_approval" and r1["then"]["approverGroup"] == "sec"
+    assert r1["evidence"]["evaluatedFields"][0] == "context.run.tools.vault_get.calls"
+    assert r3["then"] == {"decision": "warn", "reason": r3["then"]["reason"],
+                          "reasonCodes": ["run_chain_repeated_low_value"]}, "sin grupo si no se aprueba"
+    assert r3["when"]["expression"]["and"][0] == {">=": [{"var": "context.run.tools.refund.calls"}, 3]}
+    assert r3["evidence"]["evaluatedFields"][2] == "context.run.tools.refund.numericMaximums.eur"
+    assert [r["ruleId"] for r in (r1, r2, r3)] == [
+        "run-tool-chain-secret-then-external", "run-tool-chain-enumeration-then-export",
+        "run-tool-chain-repeated-low-value-actions"]
+
+
+def test_el_evaluador(c):
+    evalua, datos = c["evalua"], {"context": {"run": {"tools": {"a": {"calls": 2}}}}}
+    var = {"var": "context.run.tools.a.calls"}
+    assert evalua({">": [var, 1]}, datos) is True
+    assert evalua({"and": [{">": [var, 1]}, {"<=": [var, 1]}]}, datos) is False
+    assert evalua({"or": [{">": [var, 5]}, {"==": [var, 2]}]}, datos) is True
+    assert evalua({"!": [{">": [var, 5]}]}, datos) is True
+    falta = {"var": "context.run.tools.b.numericMaximums.amount"}
+    assert evalua({"<=": [falta, 500]}, datos) is False, "un hecho que falta no cumple nada"
+    assert evalua({">": [falta, 0]}, datos) is False
+    with pytest.raises(ValueError, match="operador desconocido"):
+        evalua({"in": [var, [1, 2]]}, datos)
+
+
+@pytest.mark.parametrize("pagos, coincide", [
+    (list(range(1, 13)), True),  # doce pequeños: 4620, máximo 480
+    (list(range(1, 10)), False),  # nueve: no llegan a diez llamadas
+    (list(range(1, 11)), False),  # diez, pero 3905 no llega a 4000
+])
+def test_la_regla_de_acciones_repetidas(c, pagos, coincide):
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in pagos])
+    assert (c["punto_de_control"](politica(c), ejecucion)["decision"] == "require_approval") is coincide
+
+
+def test_un_pago_grande_no_es_una_cadena_de_pagos_pequenos(c):
+    grande = pago(c, 99, amount=1500)
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 10)] + [grande])
+    hechos = ejecucion["tools"]["payment_submit"]
+    assert (hechos["calls"], hechos["numericSums"]["amount"], hechos["numericMaximums"]["amount"]) == (10, 5060, 1500)
+    assert c["punto_de_control"](politica(c), ejecucion)["decision"] == "allow"
+
+
+# --- El punto de control -----------------------------------------------------------------
+
+
+def secreto_y_envio(c):
+    return [c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
+            c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="x")]
+
+
+def test_block_termina_la_ejecucion_en_cualquier_orden(c):
+    for llamadas in (secreto_y_envio(c), secreto_y_envio(c)[::-1]):
+        ejecucion = ejecucion_con(c, llamadas)
+        registro = c["punto_de_control"](politica(c), ejecucion)
+        assert (registro["decision"], ejecucion["estado"]) == ("block", "bloqueada")
+        assert registro["reasonCodes"] == ["run_chain_secret_then_external"]
+
+
+def test_una_cadena_partida_en_dos_ejecuciones_escapa(c):
+    leer, enviar = secreto_y_envio(c)
+    for llamadas, id in (([leer], "run-a"), ([enviar], "run-b")):
+        ejecucion = ejecucion_con(c, llamadas, id)
+        assert c["punto_de_control"](politica(c), ejecucion)["decision"] == "allow"
+        assert ejecucion["estado"] == "en_curso"
+
+
+def test_la_evidencia_de_una_decision(c):
+    ejecucion = ejecucion_con(c, secreto_y_envio(c), "run-7")
+    registro = c["punto_de_control"](politica(c), ejecucion)
+    assert registro == {
+        "ejecucion": "run-7", "policyId": "pol_run_tool_chain_checkpoints", "policyVersion": "1.0.0",
+        "ruleId": "run-tool-chain-secret-then-external", "decision": "block",
+        "reason": "The run retrieved a secret and reached an external destination before this checkpoint.",
+        "reasonCodes": ["run_chain_secret_then_external"], "mode": "deterministic",
+        "evaluatedFields": {"context.run.tools.secret_read.calls": 1, "context.run.tools.external_send.calls": 1},
+    }
+    assert ejecucion["decisiones"] == [registro]
+
+
+def test_la_aprobacion_pausa_hasta_una_decision_autorizada(c):
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+    c["punto_de_control"](politica(c), ejecucion)
+    assert ejecucion["estado"] == "en_pausa"
+    ajeno = {"aprobador": "luis", "grupos": ["security_reviewers"], "decision": "aprobar"}
+    assert c["resuelve"](ejecucion, ajeno) == "en_pausa"
+    del_grupo = {"aprobador": "ana", "grupos": ["payments_reviewers"], "decision": "aprobar"}
+    assert c["resuelve"](ejecucion, del_grupo) == "en_curso"
+    respuestas = ejecucion["decisiones"][-1]["respuestas"]
+    assert [(r["aprobador"], r["autorizada"]) for r in respuestas] == [("luis", False), ("ana", True)]
+
+
+def test_un_rechazo_autorizado_termina_la_ejecucion(c):
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+    c["punto_de_control"](politica(c), ejecucion)
+    rechazo = {"aprobador": "ana", "grupos": ["payments_reviewers"], "decision": "rechazar"}
+    assert c["resuelve"](ejecucion, rechazo) == "rechazada"
+
+
+def test_warn_deja_seguir_con_un_aviso(c):
+    config = json.loads(json.dumps(c["CONFIGURACION"]))
+    config["acciones_repetidas"]["resultado"] = "warn"
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+    registro = c["punto_de_control"](politica(c, config), ejecucion)
+    assert (registro["decision"], ejecucion["estado"], ejecucion["avisos"]) == ("warn", "en_curso", [registro])
+
+
+def test_un_motor_inalcanzable_cierra_en_fallo(c):
+    def motor_caido(expresion, contexto):
+        raise ConnectionError("sin respuesta")
+
+    ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")  # sin hechos: se habría permitido
+    registro = c["punto_de_control"](politica(c), ejecucion, motor_caido)
+    assert (registro["decision"], ejecucion["estado"]) == ("block", "bloqueada")
+
+
+def test_si_coinciden_varias_manda_la_mas_grave(c):
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 13)] + secreto_y_envio(c))
+    assert c["punto_de_control"](politica(c), ejecucion)["decision"] == "block"
+
+
+# --- Por el bucle, con el modelo guionizado --------------------------------------------
+
+
+def test_los_pagos_por_el_bucle_con_un_reintento(c):
+    inicio = [("usuario", "Paga las doce facturas.")]
+    respuestas = [[pago(c, n) for n in (1, 2, 3, 4, 5, 6)], [pago(c, 6, id="p06-bis")] +
+                  [pago(c, n) for n in range(7, 13)], [c["texto"]("Hecho.")]]
+    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas,
+                                                 c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"])))
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-1"), dict(c["ENTORNO_DE_OPERACIONES"])
+    motivo, final, M = c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"], politica(c))
+    esperado = json.loads((DATOS / "hechos_de_la_fuente.json").read_text())["tools"]["payment_submit"]
+    assert ejecucion["tools"]["payment_submit"] == esperado
+    assert ejecucion["estado"] == "en_pausa" and modelo.turno == 2, "el control tras el paso 2 pausa"
+    assert len(entorno["lote.txt"].splitlines()) == 12
+
+
+def test_las_claves_de_las_preguntas_salen_del_codigo(c):
+    preguntas = {p["id"]: p for p in preguntas_de(leer_curso().leccion("cadenas-peligrosas"))}
+    assert len(preguntas) == 5
+    correcta = next(o["texto"] for o in preguntas["pago-grande"]["opcion"] if o["correcta"])
+    assert "1500" in correcta
+    ejecucion = ejecucion_con(c, [pago(c, n) for n in range(1, 10)] + [pago(c, 99, amount=1500)])
+    assert sum(IMPORTES[:9]) == 3560 and ejecucion["tools"]["payment_submit"]["numericMaximums"]["amount"] == 1500
+    cruzan = {o["texto"] for o in preguntas["que-cruza"]["opcion"] if o["correcta"]}
+    observacion = c["proyecta"](pago(c, 1), c["resultado"]("p01", "ok"), c["REGISTROS"]["payment_submit"], ejecucion)
+    assert cruzan == {"bene-2201, en argValues.beneficiary_id", "480, en numericSums.amount y numericMaximums.amount"}
+    assert observacion["valores"] == {"beneficiary_id": "bene-2201"} and observacion["numeros"] == {"amount": 480}
