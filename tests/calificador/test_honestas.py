@@ -139,3 +139,19 @@ def test_sin_espacios_de_nombres_tambien_califica():
     sale = "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"
     mal = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
     assert all(m is not None for m in mal.values())
+
+
+def test_nbgrader_genera_la_respuesta_al_alumno(filas, curso):
+    """generate_feedback de nbgrader funciona con lo que deja el calificador en autograded/."""
+    import subprocess
+    import sys
+
+    from cursos.calificador.fuente import con_herramientas_del_venv
+
+    con_herramientas_del_venv()
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug,
+                    "--log-level=ERROR"], cwd=curso, check=True)
+    html = (curso / "feedback" / "none_es_si" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
+    assert "✘ nadie" in html and "7" in html
+    html = (curso / "feedback" / "x_stub" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
+    assert "falta la solución" in html
