@@ -12,6 +12,7 @@ los límites y el grupo de procesos, y se dice qué falta.
 import functools
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -104,20 +105,47 @@ def _unshare_disponible(como_usuario: bool) -> bool:
     return _funciona(["unshare", *usuario, *ESPACIOS, "true"])
 
 
-def detecta(extra: tuple[Path, ...] = ()) -> Aislamiento:
-    """El mejor aislamiento posible aquí, y la lista de lo que falta."""
+def candidatos(extra: tuple[Path, ...] = ()) -> list[Aislamiento]:
+    """Los encierros posibles aquí, del mejor al peor."""
+    lista = []
     es_root = hasattr(os, "geteuid") and os.geteuid() == 0
     python = _python_para_nobody() if es_root else None
     if es_root and python and _unshare_disponible(False):
         config = {"tapar": _tapar(python, list(extra)), "limites": {**LIMITES, **LIMITE_PROCESOS},
                   "uid": NOBODY, "gid": NOBODY}
-        return Aislamiento(["unshare", *ESPACIOS], python, config)
+        lista.append(Aislamiento(["unshare", *ESPACIOS], python, config))
     python = python or sys._base_executable
     faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
               "el código del alumno corre con tu usuario"]
     if sys.platform.startswith("linux") and _unshare_disponible(True):
         config = {"tapar": _tapar(python, list(extra)), "limites": LIMITES}
-        return Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan)
-    faltan += ["espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
-               "ficheros y sus procesos con setsid pueden sobrevivir"]
-    return Aislamiento([], python, {"limites": LIMITES}, faltan)
+        lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan))
+    faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
+              "ficheros y sus procesos con setsid pueden sobrevivir"]
+    lista.append(Aislamiento([], python, {"limites": LIMITES}, faltan))
+    return lista
+
+
+def arranca_bien(aislamiento: Aislamiento) -> bool:
+    """¿Llega el proceso a estar listo con este encierro? (un montaje puede fallar en un contenedor)"""
+    proceso = aislamiento.arranca(5)
+    try:
+        proceso.stdin.write(b'{"modulos": [], "herramientas": {}, "celdas": []}\n')
+        proceso.stdin.flush()
+        listo = select.select([proceso.stdout], [], [], 10)[0] and proceso.stdout.readline()
+        return bool(listo) and json.loads(listo).get("listo") is True
+    except (OSError, ValueError):
+        return False
+    finally:
+        termina(proceso)
+
+
+def detecta(extra: tuple[Path, ...] = ()) -> Aislamiento:
+    """El mejor encierro que de verdad arranca aquí; su describe() dice lo que falta."""
+    descartados = []
+    for aislamiento in candidatos(extra):
+        if not aislamiento.prefijo or arranca_bien(aislamiento):
+            aislamiento.faltan = [*descartados, *aislamiento.faltan] if aislamiento.faltan else []
+            return aislamiento
+        descartados.append("el encierro con %s no arranca aquí" % " ".join(aislamiento.prefijo[:2]))
+    raise AssertionError("la última opción no necesita nada")
