@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,11 +49,16 @@ class Aislamiento:
     def arranca(self, plazo: float) -> subprocess.Popen:
         """El proceso del alumno, con un límite de CPU de plazo segundos (más el arranque)."""
         config = dict(self.config, limites=dict(self.config["limites"], RLIMIT_CPU=int(plazo) + 2))
-        return subprocess.Popen(
+        carpeta = None
+        if "tapar" not in config:  # sin montajes propios, una carpeta de trabajo temporal
+            carpeta = config["carpeta"] = tempfile.mkdtemp(prefix="calificador-")
+        proceso = subprocess.Popen(
             [*self.prefijo, self.python, "-I", "-S", "-c", HIJO, json.dumps(config)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True, cwd="/",
             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        proceso.carpeta = carpeta
+        return proceso
 
 
 def termina(proceso: subprocess.Popen) -> None:
@@ -66,6 +72,8 @@ def termina(proceso: subprocess.Popen) -> None:
     for tubo in (proceso.stdin, proceso.stdout):
         if tubo:
             tubo.close()
+    if getattr(proceso, "carpeta", None):
+        shutil.rmtree(proceso.carpeta, ignore_errors=True)
 
 
 def _python_para_nobody() -> str | None:
@@ -130,7 +138,7 @@ def arranca_bien(aislamiento: Aislamiento) -> bool:
     """¿Llega el proceso a estar listo con este encierro? (un montaje puede fallar en un contenedor)"""
     proceso = aislamiento.arranca(5)
     try:
-        proceso.stdin.write(b'{"modulos": [], "herramientas": {}, "celdas": []}\n')
+        proceso.stdin.write(b'{"modulos": [], "celdas": []}\n')
         proceso.stdin.flush()
         listo = select.select([proceso.stdout], [], [], 10)[0] and proceso.stdout.readline()
         return bool(listo) and json.loads(listo).get("listo") is True

@@ -43,7 +43,7 @@ def _compilados(desafio: Desafio) -> tuple:
 
 def espacio_de_pruebas(desafio: Desafio) -> dict:
     """Los tres módulos, las pruebas y las variaciones ocultas, en un espacio de nombres nuevo."""
-    g = {"__name__": "__pruebas__"}
+    g = {"__name__": "__pruebas__", "__partida__": desafio.lee("partida.py")}
     for codigo in _compilados(desafio):
         exec(codigo, g)
     return g
@@ -116,6 +116,7 @@ class BancoRemoto:
 
     def __init__(self, aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float):
         self.aislamiento, self.espacio, self.entrega = aislamiento, espacio, entrega
+        self.partida = espacio["__partida__"]
         self.plazo, self.limite = plazo, time.monotonic() + plazo
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
@@ -130,7 +131,7 @@ class BancoRemoto:
             if self.arranques >= MAXIMO_ARRANQUES:
                 raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {"modulos": modulos(), "herramientas": self._esquemas(), "celdas": self.entrega.celdas}
+            inicio = {"modulos": modulos(), "celdas": [self.partida, *self.entrega.celdas]}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
         return self.hijo
 

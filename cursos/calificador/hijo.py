@@ -133,18 +133,22 @@ def main():
     config = json.loads(sys.argv[1])
     if config.get("tapar") is not None:
         tapa(config["tapar"])
-        os.chdir("/tmp")
+        os.chdir("/tmp")  # un tmpfs propio
+    elif config.get("carpeta"):
+        os.chdir(config["carpeta"])
     limita(config.get("limites", {}))
     if config.get("uid") is not None:
         hazte(config["uid"], config["gid"])
     canal = Canal()
     inicio = canal.recibe()
-    g = {"__name__": "__main__", "__builtins__": builtins}
+    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno,
+    # con el permiso y el usuario de la lección. Sólo al final entran los apoderados.
     for nombre, fuente in inicio["modulos"]:
-        exec(compile(fuente, nombre, "exec"), g)
-    instala(g, canal, inicio["herramientas"])
+        with open(nombre, "w", encoding="utf-8") as f:
+            f.write(fuente)
+    g = {"__name__": "__main__", "__builtins__": builtins}
     errores = []
-    for n, fuente in enumerate(inicio["celdas"], 1):
+    for n, fuente in enumerate(inicio["celdas"]):
         try:
             exec(compile(fuente, "<celda %d>" % n, "exec"), g)
         except BaseException as e:

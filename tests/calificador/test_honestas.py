@@ -21,6 +21,9 @@ RUIDOSA = ("import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=s
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDOSA, 10),
+    "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
+                                "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n"
+                                "exec(open('solucion.py').read()) if False else None\n" + SOLUCION, 10),
     "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
