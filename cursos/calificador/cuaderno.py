@@ -103,6 +103,17 @@ def _nombres_que_define(arbol: ast.AST) -> set[str]:
     return nombres
 
 
+def _sin_magias(fuente: str) -> str:
+    """Las órdenes de IPython (%time, !ls, %%capture) no son Python: fuera del cuaderno no se ejecutan."""
+    if fuente.lstrip().startswith("%%"):
+        return ""
+    lineas = []
+    for linea in fuente.split("\n"):
+        resto = linea.lstrip()
+        lineas.append(linea[:len(linea) - len(resto)] + "pass" if resto[:1] in ("%", "!") else linea)
+    return "\n".join(lineas)
+
+
 def lee_entrega(desafio: Desafio, ruta: Path) -> Entrega:
     """La entrega lista para calificar, o EntregaInvalida con el motivo."""
     celdas = lee_json(ruta)["cells"]
@@ -112,7 +123,7 @@ def lee_entrega(desafio: Desafio, ruta: Path) -> Entrega:
     if not solucion or solucion[0].get("cell_type") != "code":
         raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado o cambiado de tipo"
                               % CELDA_SOLUCION)
-    codigo = [_fuente(c) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in fijas]
+    codigo = [_sin_magias(_fuente(c)) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in fijas]
     if sum(map(len, codigo)) > MAXIMO_CODIGO:
         raise EntregaInvalida("tu código ocupa más de %d caracteres" % MAXIMO_CODIGO)
     fuente_solucion = _fuente(solucion[0])

@@ -21,6 +21,8 @@ RUIDOSA = ("import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=s
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDOSA, 10),
+    "bien_con_magias": ("%load_ext autoreload\n!ls\n" + SOLUCION.replace(
+        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    %time 1\n"), 10),
     "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
                                 "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n"
                                 "exec(open('solucion.py').read()) if False else None\n" + SOLUCION, 10),
