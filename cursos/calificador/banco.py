@@ -1,8 +1,8 @@
 """Las pruebas del desafío en el proceso de confianza, con el ejecutar del alumno en otro proceso.
 
 Aquí viven el modelo guionizado, el entorno, las herramientas, permiso, preguntar
-y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas de la carpeta del
-curso y no de la entrega). Del proceso del alumno sólo llegan valores JSON: lo que
+y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas del repositorio y
+no de la entrega ni de source/). Del proceso del alumno sólo llegan valores JSON: lo que
 devuelve su ejecutar y las peticiones que hace a los apoderados. Cada prueba
 decide con lo que ve aquí: cuántas veces se ha preguntado, qué funciones han
 corrido y cómo ha quedado el entorno.
@@ -63,10 +63,13 @@ class Hijo:
         self.proceso = aislamiento.arranca(plazo)
         os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
-        self.envia(inicio)
-        listo = self.recibe()
-        if listo.get("listo") is not True:
-            raise SinRespuesta("el proceso de tu código no ha arrancado")
+        try:
+            self.envia(inicio)
+            if self.recibe().get("listo") is not True:
+                raise SinRespuesta("el proceso de tu código no ha arrancado")
+        except SinRespuesta:
+            self.cierra()  # que no quede nada vivo de un arranque fallido
+            raise
 
     def envia(self, mensaje) -> None:
         """Escribe sin bloquear: un proceso que no lee no puede colgar al calificador."""

@@ -9,8 +9,10 @@ fila al CSV. Lo que falle con un alumno le da 0 con su motivo; los demás siguen
 import copy
 import functools
 import json
+import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,8 @@ from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, cuaderno_fuente
+
+A_LA_VEZ = min(2, os.cpu_count() or 1)
 
 
 @dataclass
@@ -106,23 +110,35 @@ def fila(c: Calificacion, puntos: dict[str, int]) -> dict:
             "motivo": c.motivo, **obtenidos}
 
 
-def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True) -> list[dict]:
-    """Califica todas las entregas del desafío; devuelve las filas del CSV."""
+def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
+                        plazo: float) -> Calificacion:
+    try:
+        return califica_una(desafio, aislamiento, alumno, carpeta, plazo)
+    except Exception as e:  # un fallo del calificador con un alumno no para a los demás
+        motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
+        return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
+
+
+def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
+             a_la_vez: int = A_LA_VEZ) -> list[dict]:
+    """Califica todas las entregas del desafío; devuelve las filas del CSV.
+
+    Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
+    tiempo es esperar al proceso del alumno. El libro, el CSV y autograded/ se escriben aquí,
+    de una en una y en orden.
+    """
     gradebook = libro.abre(curso_nbgrader, desafio)
     aislamiento = detecta((curso_nbgrader, Path.cwd()))
     print("»", aislamiento.describe(), file=sys.stderr)
     puntos = desafio.puntos()
     filas, inicio = [], time.monotonic()
     carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
-    with gradebook:
-        for alumno, carpeta in tqdm(carpetas, desc="Calificando", unit="entrega", disable=not progreso):
-            try:
-                c = califica_una(desafio, aislamiento, alumno, carpeta, plazo)
-            except Exception as e:  # un fallo del calificador con un alumno no para a los demás
-                motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
-                c = Calificacion(alumno, dict.fromkeys(puntos, motivo), motivo)
+    with gradebook, ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
+        calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo), carpetas)
+        for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
+                      disable=not progreso):
             f = fila(c, puntos)
-            libro.anota(gradebook, desafio, alumno, {p: f[p] for p in puntos})
+            libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
             escribe_calificado(curso_nbgrader, desafio, c)
             filas.append(f)
     segundos = time.monotonic() - inicio
