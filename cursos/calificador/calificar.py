@@ -157,4 +157,7 @@ def _informa(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], puntos: 
         informe.grafica(carpeta / f"{desafio.slug}.png", filas, pruebas, puntos,
                         f"{desafio.slug}: alumnos que no pasan cada prueba")
         print(f"{segundos:.2f} s en total, {segundos / len(filas):.3f} s por entrega.")
-    print(f"CSV y gráfica en {carpeta}/{desafio.slug}.csv y .png; notas en {curso_nbgrader}/gradebook.db")
+    if not filas:
+        print(f"No hay entregas en {curso_nbgrader}/submitted/<alumno>/{desafio.slug}/.")
+    print(f"CSV{' y gráfica' if filas else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if filas else ''}; "
+          f"notas en {curso_nbgrader}/gradebook.db")
