@@ -37,15 +37,24 @@ def modulos() -> tuple[tuple[str, str], ...]:
 
 @functools.cache
 def _compilados(desafio: Desafio) -> tuple:
-    fuentes = [*modulos(), *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
+    fuentes = [*modulos(), ("partida", _partida_sin_cargas(desafio)),
+               *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
     return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
 
+def _partida_sin_cargas(desafio: Desafio) -> str:
+    """El código de partida sin las líneas que cargan los módulos de disco: aquí ya están cargados."""
+    return "\n".join(linea for linea in desafio.partida().splitlines() if not linea.startswith("exec(open("))
+
+
 def espacio_de_pruebas(desafio: Desafio) -> dict:
-    """Los tres módulos, las pruebas y las variaciones ocultas, en un espacio de nombres nuevo."""
-    g = {"__name__": "__pruebas__", "__partida__": desafio.lee("partida.py")}
+    """Los tres módulos, el código de partida (la traza), las pruebas y las variaciones ocultas."""
+    # La traza de la lección imprime: aquí, en silencio (un print propio y no redirect_stdout,
+    # que cambia sys.stdout para todos los hilos).
+    g = {"__name__": "__pruebas__", "__partida__": desafio.partida(), "print": lambda *a, **k: None}
     for codigo in _compilados(desafio):
         exec(codigo, g)
+    del g["print"]
     return g
 
 

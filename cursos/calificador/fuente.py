@@ -1,7 +1,8 @@
 """Del desafío en desafios/<slug>/ al cuaderno fuente de nbgrader, y de ahí a la versión del alumno.
 
-Una sola fuente: enunciado.md, partida.py, solucion.py (con la región de la
-solución), pruebas.py y ocultas.py. El cuaderno se genera siempre; no se edita.
+Una sola fuente: enunciado.md, desafio.toml (qué celdas de la lección son el código
+de partida), solucion.py (con la región de la solución), pruebas.py y ocultas.py.
+El cuaderno se genera siempre; no se edita.
 """
 
 import ast
@@ -10,9 +11,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import jupytext
 import nbformat
 
 from cursos import RAIZ
@@ -47,9 +50,21 @@ class Desafio:
         """El nombre del cuaderno, igual en source/, release/ y submitted/."""
         return f"{self.slug}.ipynb"
 
+    def partida(self) -> str:
+        """El código de partida: las celdas de la lección que nombra desafio.toml, sin copiarlas."""
+        return _partida(self.lee("desafio.toml"))
+
     def puntos(self) -> dict[str, int]:
         """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
         return dict(_puntos(self.lee("pruebas.py")))
+
+
+@functools.cache
+def _partida(toml: str) -> str:
+    datos = tomllib.loads(toml)
+    fuente = RAIZ / "lecciones" / datos["leccion"] / "leccion.md"
+    celdas = [c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code"]
+    return "\n\n".join(celdas[n - 1] for n in datos["celdas_de_partida"])
 
 
 @functools.cache
@@ -95,7 +110,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     """El cuaderno fuente de nbgrader (con la solución y las pruebas ocultas)."""
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
-        _codigo(desafio.lee("partida.py"), "partida"),
+        _codigo(desafio.partida(), "partida"),
         _texto("### Tu solución\n\nCompleta `ejecutar` en la celda siguiente y pasa las pruebas de abajo.",
                "tu-solucion"),
         _codigo(desafio.lee("solucion.py"), CELDA_SOLUCION, solucion=True),

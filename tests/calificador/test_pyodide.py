@@ -47,7 +47,7 @@ def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path):
     programa = tmp_path / "desafio.mjs"
     programa.write_text(PROGRAMA, encoding="utf-8")
     modulos = {n: (RAIZ / n).read_text(encoding="utf-8") for n in MODULOS}
-    modulos |= {n: DESAFIO.lee(n) for n in ("partida.py", "pruebas.py")}
+    modulos |= {"partida.py": DESAFIO.partida(), "pruebas.py": DESAFIO.lee("pruebas.py")}
     entrada = {"modulos": modulos, "soluciones": [SOLUCION, ORIGINAL]}
     hecho = subprocess.run([node, str(programa), str(nucleo)], input=json.dumps(entrada), capture_output=True,
                            text=True, timeout=300, check=True)
