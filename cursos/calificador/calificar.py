@@ -59,7 +59,8 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
                  plazo: float) -> Calificacion:
     pruebas = list(desafio.puntos())
     try:
-        entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio))
+        repartido = carpeta.parent.parent.parent / "release" / desafio.slug / desafio.cuaderno
+        entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio), repartido)
     except EntregaInvalida as e:
         return Calificacion(alumno, dict.fromkeys(pruebas, str(e)), str(e))
     except OSError as e:

@@ -65,7 +65,7 @@ def lee_json(ruta: Path) -> dict:
     return datos
 
 
-def _comprueba_fijas(desafio: Desafio, celdas: list[dict]) -> None:
+def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
     """Las celdas bloqueadas siguen ahí, iguales, del mismo tipo y en el mismo orden."""
     posiciones = {}
     for i, celda in enumerate(celdas):
@@ -75,7 +75,7 @@ def _comprueba_fijas(desafio: Desafio, celdas: list[dict]) -> None:
                 raise EntregaInvalida("la celda «%s» está repetida" % gid)
             posiciones[gid] = i
     anterior = -1
-    for gid, tipo, fuente in celdas_fijas(desafio):
+    for gid, tipo, fuente in fijas:
         if gid not in posiciones:
             raise EntregaInvalida("falta la celda «%s» (bloqueada): se ha borrado o le han quitado sus "
                                   "metadatos; descarga el desafío otra vez y copia tu solución" % gid)
@@ -114,11 +114,14 @@ def _sin_magias(fuente: str) -> str:
     return "\n".join(lineas)
 
 
-def lee_entrega(desafio: Desafio, ruta: Path) -> Entrega:
-    """La entrega lista para calificar, o EntregaInvalida con el motivo."""
+def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> Entrega:
+    """La entrega lista para calificar, o EntregaInvalida con el motivo.
+
+    repartido: el cuaderno de release/, con el que se comparan las celdas bloqueadas.
+    """
     celdas = lee_json(ruta)["cells"]
-    _comprueba_fijas(desafio, celdas)
-    fijas = {gid for gid, _, _ in celdas_fijas(desafio)}
+    _comprueba_fijas(celdas_fijas(desafio, repartido), celdas)
+    fijas = {gid for gid, _, _ in celdas_fijas(desafio, repartido)}
     solucion = [c for c in celdas if _grade_id(c) == CELDA_SOLUCION]
     if not solucion or solucion[0].get("cell_type") != "code":
         raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado o cambiado de tipo"

@@ -130,12 +130,30 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     return cuaderno
 
 
+def celdas_fijas(desafio: Desafio, repartido: Path | None = None) -> tuple[tuple[str, str, str], ...]:
+    """(grade_id, tipo, fuente visible) de las celdas bloqueadas, en orden: el alumno no las toca.
+
+    Si está el cuaderno repartido (release/), de él: es el que tienen los alumnos, aunque
+    la lección haya cambiado después. Si no, el que se generaría ahora.
+    """
+    if repartido is not None and repartido.is_file():
+        return _fijas_de(repartido, repartido.stat().st_mtime_ns)
+    return _fijas_de_ahora(desafio)
+
+
 @functools.cache
-def celdas_fijas(desafio: Desafio) -> tuple[tuple[str, str, str], ...]:
-    """(grade_id, tipo, fuente visible) de las celdas bloqueadas, en orden: el alumno no las toca."""
-    return tuple((c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source)
-            for c in cuaderno_fuente(desafio, ocultas=False).cells
-            if c.metadata["nbgrader"]["locked"])
+def _fijas_de_ahora(desafio: Desafio) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(cuaderno_fuente(desafio, ocultas=False))
+
+
+@functools.cache
+def _fijas_de(ruta: Path, _version: int) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(nbformat.read(ruta, as_version=4))
+
+
+def _fijas(cuaderno) -> tuple[tuple[str, str, str], ...]:
+    return tuple((c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source) for c in cuaderno.cells
+                 if c.metadata.get("nbgrader", {}).get("locked"))
 
 
 def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:

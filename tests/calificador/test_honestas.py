@@ -160,3 +160,17 @@ def test_nbgrader_genera_la_respuesta_al_alumno(filas, curso):
     assert "✘ nadie" in html and "7" in html
     html = (curso / "feedback" / "x_stub" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
     assert "falta la solución" in html
+
+
+def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, tmp_path):
+    """Las celdas bloqueadas se comparan con release/, el cuaderno que tienen los alumnos."""
+    curso = curso_nuevo(release, tmp_path / "curso")
+    ruta = curso / "release" / DESAFIO.slug / DESAFIO.cuaderno
+    repartido = nbformat.read(ruta, as_version=4)
+    repartido.cells[1].source += "\n# una versión anterior de la lección"
+    nbformat.write(repartido, ruta)
+    entrega(curso, "con_lo_repartido", con_solucion(repartido, SOLUCION))
+    entrega(curso, "con_otro_cuaderno", con_solucion(release[1], SOLUCION))
+    filas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
+    assert filas["con_lo_repartido"]["puntos"] == 10, filas["con_lo_repartido"]["motivo"]
+    assert filas["con_otro_cuaderno"]["puntos"] == 0 and "partida" in filas["con_otro_cuaderno"]["motivo"]
