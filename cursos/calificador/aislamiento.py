@@ -125,13 +125,28 @@ def candidatos(extra: tuple[Path, ...] = ()) -> list[Aislamiento]:
     python = python or sys._base_executable
     faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
               "el código del alumno corre con tu usuario"]
+    limites = {**LIMITES, **_procesos_de_mas(64)}
     if sys.platform.startswith("linux") and _unshare_disponible(True):
-        config = {"tapar": _tapar(python, list(extra)), "limites": LIMITES}
+        config = {"tapar": _tapar(python, list(extra)), "limites": limites}
         lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan))
     faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
               "ficheros y sus procesos con setsid pueden sobrevivir"]
-    lista.append(Aislamiento([], python, {"limites": LIMITES}, faltan))
+    lista.append(Aislamiento([], python, {"limites": limites}, faltan))
     return lista
+
+
+def _procesos_de_mas(cuantos: int) -> dict:
+    """RLIMIT_NPROC cuenta todos los procesos del usuario: con el tuyo, los que ya tienes y unos más."""
+    if not os.path.isdir("/proc"):
+        return {}
+    uid = os.getuid()
+    mios = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            mios += os.stat(f"/proc/{pid}").st_uid == uid
+        except OSError:
+            pass
+    return {"RLIMIT_NPROC": mios + cuantos}
 
 
 def arranca_bien(aislamiento: Aislamiento) -> bool:
