@@ -127,7 +127,7 @@ class BancoRemoto:
     """Lo que pruebas.py llama «banco»: instala una mesa y hace de ejecutar en el espacio de pruebas."""
 
     def __init__(self, aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float):
-        self.aislamiento, self.espacio, self.entrega = aislamiento, espacio, entrega
+        self.aislamiento, self.entrega = aislamiento, entrega
         self.partida = espacio["__partida__"]
         self.plazo, self.limite = plazo, time.monotonic() + plazo
         self.hijo, self.arranques, self.mesa = None, 0, None

@@ -7,7 +7,7 @@ entrega que las ha tocado no es la que el alumno ha visto pasar.
 
 import ast
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from cursos.calificador.fuente import CELDA_SOLUCION, STUB, Desafio, celdas_fijas
@@ -26,7 +26,6 @@ class Entrega:
     celdas: list[str]  # el código del alumno, en orden: la solución y las celdas que haya añadido
     solucion: str
     cambia_el_bucle: str | None = None  # qué nombre del bucle redefine, si alguno
-    avisos: list[str] = field(default_factory=list)
 
 
 def _fuente(celda: dict) -> str:
