@@ -74,8 +74,11 @@ class Hijo:
         self.resto = b""
         try:
             self.envia(inicio)
-            if self.recibe().get("listo") is not True:
+            listo = self.recibe()
+            if listo.get("listo") is not True:
                 raise SinRespuesta("el proceso de tu código no ha arrancado")
+            errores = listo.get("errores")
+            self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
         except SinRespuesta:
             self.cierra()  # que no quede nada vivo de un arranque fallido
             raise
@@ -131,6 +134,7 @@ class BancoRemoto:
         self.partida = espacio["__partida__"]
         self.plazo, self.limite = plazo, time.monotonic() + plazo
         self.hijo, self.arranques, self.mesa = None, 0, None
+        self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
 
     def _esquemas(self) -> dict:
@@ -145,6 +149,7 @@ class BancoRemoto:
             self.arranques += 1
             inicio = {"modulos": modulos(), "celdas": [self.partida, *self.entrega.celdas]}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
         return self.hijo
 
     def cierra(self) -> None:
@@ -214,9 +219,12 @@ def _tipo_y_texto(valor) -> tuple[str, str]:
     return (nombre, resto) if nombre.isidentifier() else ("Excepcion", texto)
 
 
-def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega,
-                  plazo: float = PLAZO) -> dict[str, str | None]:
-    """{prueba: None si pasa, o el mensaje de por qué no}, con el ejecutar del alumno aislado."""
+def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float = PLAZO,
+                  avisos: list | None = None) -> dict[str, str | None]:
+    """{prueba: None si pasa, o el mensaje de por qué no}, con el ejecutar del alumno aislado.
+
+    En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse.
+    """
     banco = BancoRemoto(aislamiento, espacio, entrega, plazo)
     espacio["ejecutar"] = banco.ejecutar
     resultados = {}
@@ -233,4 +241,6 @@ def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega,
     finally:
         banco.cierra()
         espacio.pop("ejecutar", None)
+    if avisos is not None:
+        avisos.extend(banco.errores_al_cargar)
     return resultados

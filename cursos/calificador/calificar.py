@@ -67,9 +67,12 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
         motivo = f"no se ha podido leer la entrega: {e.strerror or e}"
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
-    resultados = corre_pruebas(aislamiento, espacio_de_pruebas(desafio), entrega, plazo)
+    avisos = []
+    resultados = corre_pruebas(aislamiento, espacio_de_pruebas(desafio), entrega, plazo, avisos)
     fallan = [p for p, m in resultados.items() if m]
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
+    if fallan and avisos:
+        motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
     return Calificacion(alumno, resultados, motivo, entrega.solucion)
 
 

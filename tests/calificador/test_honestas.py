@@ -40,6 +40,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         "    decision = permiso(ll)\n",
         '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 5),
     "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
+    "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
 }
 
 
@@ -174,3 +175,7 @@ def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, t
     filas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
     assert filas["con_lo_repartido"]["puntos"] == 10, filas["con_lo_repartido"]["motivo"]
     assert filas["con_otro_cuaderno"]["puntos"] == 0 and "partida" in filas["con_otro_cuaderno"]["motivo"]
+
+
+def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):
+    assert "al cargar tu código, celda 1: NameError" in filas["falla_al_cargar"]["motivo"]
