@@ -70,6 +70,29 @@ def orden_pruebas(args) -> int:
     return subprocess.call([sys.executable, "-m", "pytest", *args.pytest], cwd=RAIZ)
 
 
+def orden_desafio(args) -> int:
+    """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
+    from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+
+    release = genera_version_del_alumno(Desafio(args.desafio), Path(args.nbgrader))
+    print(f"Versión del alumno en {release} (el cuaderno y los tres módulos).")
+    return 0
+
+
+def orden_calificar(args) -> int:
+    """Califica submitted/<alumno>/<desafio>/ con el código del alumno aislado."""
+    from cursos.calificador.calificar import califica
+    from cursos.calificador.fuente import Desafio
+    from cursos.calificador.libro import LibroSinDesafio
+
+    try:
+        califica(Path(args.nbgrader), Desafio(args.desafio), args.plazo)
+    except LibroSinDesafio as e:
+        print(f"No se puede calificar: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def construye_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="curso", description="Herramientas del curso «Agentes LLM».")
     parser.add_argument("--curso", default="llm-agents", help="slug del manifiesto en cursos/ (llm-agents)")
@@ -86,6 +109,18 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
     p.add_argument("--subruta", default="/", help="sirve el sitio bajo esta ruta, p. ej. /curso/ (raíz)")
     p.set_defaults(funcion=orden_servir)
+
+    nbgrader = str(SALIDA / "nbgrader")
+    p = sub.add_parser("desafio", help="genera el desafío en formato nbgrader (fuente y versión del alumno)")
+    p.add_argument("--desafio", default="permiso-en-ejecutar", help="carpeta en desafios/")
+    p.add_argument("--nbgrader", default=nbgrader, help="carpeta del curso de nbgrader (build/nbgrader)")
+    p.set_defaults(funcion=orden_desafio)
+
+    p = sub.add_parser("calificar", help="califica las entregas con el código del alumno aislado")
+    p.add_argument("--desafio", default="permiso-en-ejecutar", help="carpeta en desafios/")
+    p.add_argument("--nbgrader", default=nbgrader, help="carpeta del curso de nbgrader (build/nbgrader)")
+    p.add_argument("--plazo", type=float, default=10.0, help="segundos por entrega, todas las pruebas (10)")
+    p.set_defaults(funcion=orden_calificar)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument("accion", choices=["verificar", "regenerar"],

@@ -1,0 +1,100 @@
+"""Banco de tiempos (no es una prueba): `curso calificar` frente a `nbgrader autograde`, en la misma ejecución.
+
+Genera N entregas honestas (bien, mal y con errores), las califica con las dos
+herramientas en dos copias del mismo curso, comprueba que las notas coinciden y
+dice los segundos por entrega y la razón.
+
+    .venv/bin/python bench/califica.py            # 200 entregas
+    .venv/bin/python bench/califica.py --n 40     # más rápido
+"""
+
+import argparse
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cursos.calificador.calificar import califica  # noqa: E402
+from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, genera_version_del_alumno  # noqa: E402
+from cursos.calificador.libro import url_del_libro  # noqa: E402
+
+DESAFIO = Desafio("permiso-en-ejecutar")
+SOLUCION = DESAFIO.lee("solucion.py")
+VARIANTES = {
+    "bien": SOLUCION,
+    "bien_comentada": SOLUCION.replace("    decision = permiso(ll)\n", "    decision = permiso(ll)  # primero\n"),
+    "none_es_si": SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"),
+    "sin_permisos": SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1],
+    "deniega_todo": SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'),
+    "lanza": "def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n",
+    "nombre_mal": SOLUCION.replace("decision = permiso(ll)", "decision = permisos(ll)"),
+}
+PESOS = {"bien": 6, "bien_comentada": 4, "none_es_si": 2, "sin_permisos": 2, "deniega_todo": 2, "lanza": 2,
+         "nombre_mal": 2}
+
+
+def genera_entregas(curso: Path, n: int, semilla: int = 7) -> dict[str, str]:
+    release = nbformat.read(curso / "release" / DESAFIO.slug / DESAFIO.cuaderno, as_version=4)
+    azar = random.Random(semilla)
+    tipos = {}
+    for i in range(n):
+        tipo = azar.choices(list(PESOS), weights=list(PESOS.values()))[0]
+        nb = nbformat.from_dict(release)
+        for celda in nb.cells:
+            if celda.metadata.get("nbgrader", {}).get("grade_id") == CELDA_SOLUCION:
+                celda.source = VARIANTES[tipo]
+        carpeta = curso / "submitted" / f"alumno{i:03d}" / DESAFIO.slug
+        carpeta.mkdir(parents=True)
+        nbformat.write(nb, carpeta / DESAFIO.cuaderno)
+        tipos[f"alumno{i:03d}"] = tipo
+    return tipos
+
+
+def notas_del_libro(curso: Path) -> dict[str, float]:
+    with Gradebook(url_del_libro(curso)) as libro:
+        return {s.student.id: s.score for s in libro.assignment_submissions(DESAFIO.slug)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200, help="entregas (200)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        nuestro, plano = Path(tmp) / "nuestro", Path(tmp) / "nbgrader"
+        genera_version_del_alumno(DESAFIO, nuestro)
+        tipos = genera_entregas(nuestro, args.n)
+        shutil.copytree(nuestro, plano)
+
+        inicio = time.perf_counter()
+        califica(nuestro, DESAFIO, progreso=True)
+        t_nuestro = time.perf_counter() - inicio
+
+        inicio = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "nbgrader", "autograde", DESAFIO.slug, "--log-level=ERROR"],
+                       cwd=plano, check=True)
+        t_plano = time.perf_counter() - inicio
+
+        a, b = notas_del_libro(nuestro), notas_del_libro(plano)
+        distintas = {k: (a[k], b.get(k), tipos[k]) for k in a if a[k] != b.get(k)}
+        print(f"\n{args.n} entregas honestas: " + ", ".join(
+            f"{t} {sum(1 for x in tipos.values() if x == t)}" for t in PESOS))
+        print(f"curso calificar:    {t_nuestro:7.2f} s  ({t_nuestro / args.n:.3f} s por entrega)")
+        print(f"nbgrader autograde: {t_plano:7.2f} s  ({t_plano / args.n:.3f} s por entrega)")
+        print(f"razón: {t_plano / t_nuestro:.1f} veces más rápido")
+        if distintas:
+            print("¡Notas distintas!", distintas)
+            return 1
+        print("Las notas coinciden en las", args.n, "entregas.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""Cómo se arranca el proceso del alumno y qué mecanismos de encierro hay en esta máquina.
+
+Como root (Linux): `unshare` crea espacios de nombres nuevos de procesos, red,
+montajes e IPC; dentro, hijo.py tapa las carpetas con datos con un tmpfs vacío,
+pone límites (CPU, memoria, tamaño de fichero, procesos, descriptores) y se hace
+nobody antes de leer el código del alumno. Al terminar se mata al proceso que
+encabeza el espacio de procesos, y con él muere todo lo que haya lanzado.
+Sin root se prueba lo mismo con un espacio de usuario; si tampoco, sólo quedan
+los límites y el grupo de procesos, y se dice qué falta.
+"""
+
+import functools
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cursos import RAIZ
+
+HIJO = (Path(__file__).parent / "hijo.py").read_text(encoding="utf-8")
+NOBODY = 65534
+ESPACIOS = ["--pid", "--fork", "--kill-child", "--net", "--mount", "--ipc", "--uts"]
+TAPAR = ["/work", "/home", "/root", "/tmp", "/var/tmp", "/dev/shm", "/run", "/srv", "/mnt", "/media",
+         "/opt", "/var/lib", "/var/log", "/var/mail", "/var/spool", "/var/backups", "/var/cache"]
+LIMITES = {"RLIMIT_AS": 1 << 30, "RLIMIT_FSIZE": 1 << 20, "RLIMIT_NOFILE": 64,
+           "RLIMIT_CORE": 0}
+LIMITE_PROCESOS = {"RLIMIT_NPROC": 64}  # cuenta por usuario: sólo si el hijo tiene el suyo
+
+
+@dataclass
+class Aislamiento:
+    prefijo: list[str]
+    python: str
+    config: dict
+    faltan: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        if not self.faltan:
+            return ("aislamiento completo: usuario nobody, sin red, espacios de procesos y montajes propios, "
+                    "carpetas con datos tapadas, límites de CPU, memoria, ficheros y procesos")
+        return "aislamiento PARCIAL, falta: " + "; ".join(self.faltan)
+
+    def arranca(self, plazo: float) -> subprocess.Popen:
+        """El proceso del alumno, con un límite de CPU de plazo segundos (más el arranque)."""
+        config = dict(self.config, limites=dict(self.config["limites"], RLIMIT_CPU=int(plazo) + 2))
+        carpeta = None
+        if "tapar" not in config:  # sin montajes propios, una carpeta de trabajo temporal
+            carpeta = config["carpeta"] = tempfile.mkdtemp(prefix="calificador-")
+        proceso = subprocess.Popen(
+            [*self.prefijo, self.python, "-I", "-S", "-c", HIJO, json.dumps(config)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True, cwd="/",
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        proceso.carpeta = carpeta
+        return proceso
+
+
+def termina(proceso: subprocess.Popen) -> None:
+    """Mata el grupo entero (y, con unshare, el espacio de procesos entero)."""
+    try:
+        os.killpg(proceso.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proceso.kill()
+    proceso.wait()
+    for tubo in (proceso.stdin, proceso.stdout):
+        if tubo:
+            tubo.close()
+    if getattr(proceso, "carpeta", None):
+        shutil.rmtree(proceso.carpeta, ignore_errors=True)
+
+
+def _python_para_nobody() -> str | None:
+    """Un intérprete que nobody pueda ejecutar (el de pyenv suele estar dentro de /root)."""
+    for candidato in ("/usr/bin/python3", "/usr/local/bin/python3", sys._base_executable):
+        ruta = os.path.realpath(candidato)
+        if os.path.exists(ruta) and _legible_por_todos(ruta):
+            return candidato
+    return None
+
+
+def _legible_por_todos(ruta: str) -> bool:
+    partes = Path(ruta).parents
+    return all(os.stat(p).st_mode & 0o001 for p in partes) and os.stat(ruta).st_mode & 0o005 == 0o005
+
+
+def _funciona(orden: list[str]) -> bool:
+    try:
+        return subprocess.run(orden, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _tapar(python: str, extra: list[Path]) -> list[str]:
+    """Las carpetas que se tapan, sin tocar las que llevan al intérprete."""
+    interprete = os.path.realpath(python)
+    carpetas = set(TAPAR) | {str(p.resolve()) for p in extra} | {str(RAIZ)}
+    return sorted(c for c in carpetas
+                  if not (interprete + "/").startswith(c.rstrip("/") + "/") and c != "/")
+
+
+@functools.cache
+def _unshare_disponible(como_usuario: bool) -> bool:
+    if not shutil.which("unshare"):
+        return False
+    usuario = ["--user", "--map-root-user"] if como_usuario else []
+    return _funciona(["unshare", *usuario, *ESPACIOS, "true"])
+
+
+def candidatos(extra: tuple[Path, ...] = ()) -> list[Aislamiento]:
+    """Los encierros posibles aquí, del mejor al peor."""
+    lista = []
+    es_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    python = _python_para_nobody() if es_root else None
+    if es_root and python and _unshare_disponible(False):
+        config = {"tapar": _tapar(python, list(extra)), "limites": {**LIMITES, **LIMITE_PROCESOS},
+                  "uid": NOBODY, "gid": NOBODY}
+        lista.append(Aislamiento(["unshare", *ESPACIOS], python, config))
+    python = python or sys._base_executable
+    faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
+              "el código del alumno corre con tu usuario"]
+    limites = {**LIMITES, **_procesos_de_mas(64)}
+    if sys.platform.startswith("linux") and _unshare_disponible(True):
+        config = {"tapar": _tapar(python, list(extra)), "limites": limites}
+        lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan))
+    faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
+              "ficheros y sus procesos con setsid pueden sobrevivir"]
+    lista.append(Aislamiento([], python, {"limites": limites}, faltan))
+    return lista
+
+
+def _procesos_de_mas(cuantos: int) -> dict:
+    """RLIMIT_NPROC cuenta todos los procesos del usuario: con el tuyo, los que ya tienes y unos más."""
+    if not os.path.isdir("/proc"):
+        return {}
+    uid = os.getuid()
+    mios = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            mios += os.stat(f"/proc/{pid}").st_uid == uid
+        except OSError:
+            pass
+    return {"RLIMIT_NPROC": mios + cuantos}
+
+
+def arranca_bien(aislamiento: Aislamiento) -> bool:
+    """¿Llega el proceso a estar listo con este encierro? (un montaje puede fallar en un contenedor)"""
+    proceso = aislamiento.arranca(5)
+    try:
+        proceso.stdin.write(b'{"modulos": [], "celdas": []}\n')
+        proceso.stdin.flush()
+        listo = select.select([proceso.stdout], [], [], 10)[0] and proceso.stdout.readline()
+        return bool(listo) and json.loads(listo).get("listo") is True
+    except (OSError, ValueError):
+        return False
+    finally:
+        termina(proceso)
+
+
+def detecta(extra: tuple[Path, ...] = ()) -> Aislamiento:
+    """El mejor encierro que de verdad arranca aquí; su describe() dice lo que falta."""
+    descartados = []
+    for aislamiento in candidatos(extra):
+        if not aislamiento.prefijo or arranca_bien(aislamiento):
+            aislamiento.faltan = [*descartados, *aislamiento.faltan] if aislamiento.faltan else []
+            return aislamiento
+        descartados.append("el encierro con %s no arranca aquí" % " ".join(aislamiento.prefijo[:2]))
+    raise AssertionError("la última opción no necesita nada")

@@ -1,0 +1,246 @@
+"""Las pruebas del desafío en el proceso de confianza, con el ejecutar del alumno en otro proceso.
+
+Aquí viven el modelo guionizado, el entorno, las herramientas, permiso, preguntar
+y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas del repositorio y
+no de la entrega ni de source/). Del proceso del alumno sólo llegan valores JSON: lo que
+devuelve su ejecutar y las peticiones que hace a los apoderados. Cada prueba
+decide con lo que ve aquí: cuántas veces se ha preguntado, qué funciones han
+corrido y cómo ha quedado el entorno.
+"""
+
+import contextlib
+import functools
+import json
+import os
+import select
+import time
+
+from cursos import RAIZ
+from cursos.calificador.aislamiento import Aislamiento, termina
+from cursos.calificador.cuaderno import Entrega
+from cursos.calificador.fuente import MODULOS, Desafio
+
+MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
+MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a ejecutar
+PLAZO = 10.0  # segundos de reloj por entrega, todas las pruebas juntas
+MAXIMO_ARRANQUES = 3
+
+
+class SinRespuesta(Exception):
+    """El proceso del alumno no contesta: ha terminado, se ha colgado o habla mal."""
+
+
+@functools.cache
+def modulos() -> tuple[tuple[str, str], ...]:
+    return tuple((n, (RAIZ / n).read_text(encoding="utf-8")) for n in MODULOS)
+
+
+@functools.cache
+def _compilados(desafio: Desafio) -> tuple:
+    fuentes = [*modulos(), ("partida", _partida_sin_cargas(desafio)),
+               *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
+    return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
+
+
+def _partida_sin_cargas(desafio: Desafio) -> str:
+    """El código de partida sin las líneas que cargan los módulos de disco: aquí ya están cargados."""
+    return "\n".join(linea for linea in desafio.partida().splitlines() if not linea.startswith("exec(open("))
+
+
+def espacio_de_pruebas(desafio: Desafio) -> dict:
+    """Los tres módulos, el código de partida (la traza), las pruebas y las variaciones ocultas."""
+    # La traza de la lección imprime: aquí, en silencio (un print propio y no redirect_stdout,
+    # que cambia sys.stdout para todos los hilos).
+    g = {"__name__": "__pruebas__", "__partida__": desafio.partida(), "print": lambda *a, **k: None}
+    for codigo in _compilados(desafio):
+        exec(codigo, g)
+    del g["print"]
+    return g
+
+
+def _excepcion(nombre: str, mensaje: str) -> Exception:
+    """Una excepción que se llama como la que ha lanzado el alumno (sólo el nombre y el texto)."""
+    clase = type(nombre if nombre.isidentifier() else "Excepcion", (Exception,), {})
+    return clase(mensaje)
+
+
+class Hijo:
+    """El proceso del alumno y el canal: una línea JSON por mensaje, con plazo."""
+
+    def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
+        self.limite, self.plazo = limite, plazo
+        self.proceso = aislamiento.arranca(plazo)
+        os.set_blocking(self.proceso.stdin.fileno(), False)
+        self.resto = b""
+        try:
+            self.envia(inicio)
+            listo = self.recibe()
+            if listo.get("listo") is not True:
+                raise SinRespuesta("el proceso de tu código no ha arrancado")
+            errores = listo.get("errores")
+            self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
+        except SinRespuesta:
+            self.cierra()  # que no quede nada vivo de un arranque fallido
+            raise
+
+    def envia(self, mensaje) -> None:
+        """Escribe sin bloquear: un proceso que no lee no puede colgar al calificador."""
+        datos, fd = json.dumps(mensaje).encode() + b"\n", self.proceso.stdin.fileno()
+        while datos:
+            if not select.select([], [fd], [], self._queda())[1]:
+                continue
+            try:
+                datos = datos[os.write(fd, datos):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal?)") from None
+
+    def _queda(self) -> float:
+        queda = self.limite - time.monotonic()
+        if queda <= 0:
+            raise SinRespuesta("tu código ha superado el tiempo (%g s para todas las pruebas)" % self.plazo)
+        return queda
+
+    def recibe(self) -> dict:
+        fd = self.proceso.stdout.fileno()
+        while b"\n" not in self.resto:
+            if not select.select([fd], [], [], self._queda())[0]:
+                continue
+            trozo = os.read(fd, 65536)
+            if not trozo:
+                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, memoria, CPU?)")
+            self.resto += trozo
+            if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
+                raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB")
+        linea, self.resto = self.resto.split(b"\n", 1)
+        try:
+            mensaje = json.loads(linea)
+        except (ValueError, RecursionError):
+            raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
+        if not isinstance(mensaje, dict):
+            raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON")
+        return mensaje
+
+    def cierra(self) -> None:
+        termina(self.proceso)
+
+
+class BancoRemoto:
+    """Lo que pruebas.py llama «banco»: instala una mesa y hace de ejecutar en el espacio de pruebas."""
+
+    def __init__(self, aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float):
+        self.aislamiento, self.entrega = aislamiento, entrega
+        self.partida = espacio["__partida__"]
+        self.plazo, self.limite = plazo, time.monotonic() + plazo
+        self.hijo, self.arranques, self.mesa = None, 0, None
+        self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
+        self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
+
+    def _esquemas(self) -> dict:
+        return {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
+
+    def _hijo(self) -> Hijo:
+        if self.sin_tiempo:
+            raise SinRespuesta(self.sin_tiempo)
+        if self.hijo is None:
+            if self.arranques >= MAXIMO_ARRANQUES:
+                raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
+            self.arranques += 1
+            inicio = {"modulos": modulos(), "celdas": [self.partida, *self.entrega.celdas]}
+            self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
+        return self.hijo
+
+    def cierra(self) -> None:
+        if self.hijo:
+            self.hijo.cierra()
+            self.hijo = None
+
+    @contextlib.contextmanager
+    def instala(self, mesa):
+        self.mesa = mesa
+        try:
+            yield
+        finally:
+            self.mesa = None
+
+    def bucle_intacto(self):
+        if self.entrega.cambia_el_bucle:
+            return "tu código redefine %s" % self.entrega.cambia_el_bucle
+        return None
+
+    def ejecutar(self, ll, entorno):
+        """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve su observación."""
+        try:
+            hijo = self._hijo()
+            hijo.envia({"ll": ll, "herramientas": self._esquemas()})
+            for _ in range(MAXIMO_PETICIONES):
+                mensaje = hijo.recibe()
+                if "observacion" in mensaje:
+                    return mensaje["observacion"]
+                if "excepcion" in mensaje:
+                    raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
+                hijo.envia(self.atiende(mensaje))
+            raise SinRespuesta("tu ejecutar ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
+        except SinRespuesta as e:
+            self.cierra()
+            if "tiempo" in str(e):
+                self.sin_tiempo = str(e)
+            raise
+
+    def atiende(self, mensaje: dict) -> dict:
+        """Una petición a un apoderado, resuelta aquí con la mesa de la prueba."""
+        args, kwargs = mensaje.get("args"), mensaje.get("kwargs")
+        if not isinstance(args, list) or not isinstance(kwargs, dict):
+            raise SinRespuesta("petición mal formada")
+        que, mesa = mensaje.get("pide"), self.mesa
+        try:
+            if que == "permiso":
+                return {"valor": mesa.permiso(*args, **kwargs)}
+            if que == "preguntar":
+                return {"valor": mesa.preguntar(*args, **kwargs)}
+            if que == "herramienta" and mensaje.get("nombre") in mesa.herramientas:
+                if not args or args[0] != {"entorno_de_ejecutar": True}:
+                    raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
+                funcion = mesa.herramientas[mensaje["nombre"]]["funcion"]
+                return {"valor": funcion(mesa.entorno, *args[1:], **kwargs)}
+            raise SinRespuesta("petición desconocida")
+        except SinRespuesta:
+            raise
+        except Exception as e:
+            return {"lanza": [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)
+                                                 for a in e.args]]}
+
+
+def _tipo_y_texto(valor) -> tuple[str, str]:
+    texto = str(valor)[:500]
+    nombre, _, resto = texto.partition(": ")
+    return (nombre, resto) if nombre.isidentifier() else ("Excepcion", texto)
+
+
+def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float = PLAZO,
+                  avisos: list | None = None) -> dict[str, str | None]:
+    """{prueba: None si pasa, o el mensaje de por qué no}, con el ejecutar del alumno aislado.
+
+    En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse.
+    """
+    banco = BancoRemoto(aislamiento, espacio, entrega, plazo)
+    espacio["ejecutar"] = banco.ejecutar
+    resultados = {}
+    try:
+        for nombre, (_, prueba) in espacio["PRUEBAS"].items():
+            datos = (espacio["VARIACIONES"],) if nombre == "variaciones" else ()
+            try:
+                prueba(banco, *datos)
+                resultados[nombre] = None
+            except espacio["Fallo"] as e:
+                resultados[nombre] = str(e)
+            except SinRespuesta as e:
+                resultados[nombre] = str(e)
+    finally:
+        banco.cierra()
+        espacio.pop("ejecutar", None)
+    if avisos is not None:
+        avisos.extend(banco.errores_al_cargar)
+    return resultados

@@ -1,0 +1,167 @@
+"""`curso calificar`: califica submitted/<alumno>/<desafio>/<cuaderno>.ipynb con notas de fiar.
+
+Por cada alumno: se lee la entrega sin ejecutarla (cuaderno.py), su código corre
+aislado y las pruebas deciden aquí (banco.py); la nota va al libro de nbgrader,
+el cuaderno calificado a autograded/ (para `nbgrader generate_feedback`) y una
+fila al CSV. Lo que falle con un alumno le da 0 con su motivo; los demás siguen.
+"""
+
+import copy
+import functools
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from tqdm import tqdm
+
+from cursos.calificador import informe, libro
+from cursos.calificador.aislamiento import Aislamiento, detecta
+from cursos.calificador.banco import PLAZO, corre_pruebas, espacio_de_pruebas
+from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
+from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, cuaderno_fuente
+
+A_LA_VEZ = min(2, os.cpu_count() or 1)
+
+
+@dataclass
+class Calificacion:
+    alumno: str
+    resultados: dict[str, str | None]  # prueba: None si pasa, o por qué no
+    motivo: str
+    solucion: str | None = None
+
+
+def carpetas_de_entrega(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[str, Path]]:
+    base = curso_nbgrader / "submitted"
+    if not base.is_dir():
+        return []
+    return [(a.name, a / desafio.slug) for a in sorted(base.iterdir()) if (a / desafio.slug).is_dir()]
+
+
+def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio) -> Path:
+    ruta = carpeta / desafio.cuaderno
+    if ruta.is_symlink():
+        raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero")
+    if ruta.is_file():
+        return ruta
+    otros = sorted(p.name for p in carpeta.glob("*.ipynb"))
+    if otros:
+        raise EntregaInvalida(f"el cuaderno debe llamarse {desafio.cuaderno} y se llama {otros[0]}")
+    raise EntregaInvalida("la carpeta de la entrega no tiene ningún cuaderno .ipynb")
+
+
+def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
+                 plazo: float) -> Calificacion:
+    pruebas = list(desafio.puntos())
+    try:
+        repartido = carpeta.parent.parent.parent / "release" / desafio.slug / desafio.cuaderno
+        entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio), repartido)
+    except EntregaInvalida as e:
+        return Calificacion(alumno, dict.fromkeys(pruebas, str(e)), str(e))
+    except OSError as e:
+        motivo = f"no se ha podido leer la entrega: {e.strerror or e}"
+        return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
+    # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
+    avisos = []
+    resultados = corre_pruebas(aislamiento, espacio_de_pruebas(desafio), entrega, plazo, avisos)
+    fallan = [p for p, m in resultados.items() if m]
+    motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
+    if fallan and avisos:
+        motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
+    return Calificacion(alumno, resultados, motivo, entrega.solucion)
+
+
+def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
+    if mensaje is None:
+        return nbformat.v4.new_output("stream", name="stdout", text=f"✔ {nombre}: {puntos} de {puntos} puntos\n")
+    return nbformat.v4.new_output("error", ename="Fallo", evalue=f"✘ {nombre}: {mensaje}", traceback=[
+        f"✘ {nombre} (0 de {puntos} puntos): {mensaje}"])
+
+
+@functools.cache
+def _visible(desafio: Desafio) -> nbformat.NotebookNode:
+    return cuaderno_fuente(desafio, ocultas=False)
+
+
+def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) -> None:
+    """autograded/<alumno>/<desafio>/: el cuaderno del alumno con los resultados de confianza."""
+    cuaderno = copy.deepcopy(_visible(desafio))
+    puntos = desafio.puntos()
+    for celda in cuaderno.cells:
+        gid = celda.metadata["nbgrader"]["grade_id"]
+        if gid == CELDA_SOLUCION and c.solucion is not None:
+            celda.source = c.solucion
+        prueba = gid.removeprefix("prueba_")
+        if celda.metadata["nbgrader"]["grade"]:
+            celda.outputs = [_salida(prueba, c.resultados[prueba], puntos[prueba])]
+    if c.solucion is None:
+        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Entrega no calificable: {c.motivo}.**"))
+    destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
+    destino.mkdir(parents=True, exist_ok=True)
+    # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
+    with (destino / desafio.cuaderno).open("w", encoding="utf-8") as f:
+        json.dump(cuaderno, f, ensure_ascii=False, indent=1)
+
+
+def fila(c: Calificacion, puntos: dict[str, int]) -> dict:
+    obtenidos = {p: (puntos[p] if m is None else 0) for p, m in c.resultados.items()}
+    return {"alumno": c.alumno, "puntos": sum(obtenidos.values()), "maximo": sum(puntos.values()),
+            "motivo": c.motivo, **obtenidos}
+
+
+def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
+                        plazo: float) -> Calificacion:
+    try:
+        return califica_una(desafio, aislamiento, alumno, carpeta, plazo)
+    except Exception as e:  # un fallo del calificador con un alumno no para a los demás
+        motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
+        return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
+
+
+def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
+             a_la_vez: int = A_LA_VEZ) -> list[dict]:
+    """Califica todas las entregas del desafío; devuelve las filas del CSV.
+
+    Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
+    tiempo es esperar al proceso del alumno. El libro, el CSV y autograded/ se escriben aquí,
+    de una en una y en orden.
+    """
+    gradebook = libro.abre(curso_nbgrader, desafio)
+    aislamiento = detecta((curso_nbgrader, Path.cwd()))
+    print("»", aislamiento.describe(), file=sys.stderr)
+    puntos = desafio.puntos()
+    filas, inicio = [], time.monotonic()
+    carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
+    with gradebook, ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
+        calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo), carpetas)
+        for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
+                      disable=not progreso):
+            f = fila(c, puntos)
+            libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
+            escribe_calificado(curso_nbgrader, desafio, c)
+            filas.append(f)
+    segundos = time.monotonic() - inicio
+    _informa(curso_nbgrader, desafio, filas, puntos, segundos)
+    return filas
+
+
+def _informa(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], puntos: dict[str, int],
+             segundos: float) -> None:
+    carpeta = curso_nbgrader / "calificaciones"
+    carpeta.mkdir(exist_ok=True)
+    pruebas = list(puntos)
+    informe.escribe_csv(carpeta / f"{desafio.slug}.csv", filas, pruebas)
+    print(informe.resumen(filas, pruebas, puntos))
+    if filas:
+        informe.grafica(carpeta / f"{desafio.slug}.png", filas, pruebas, puntos,
+                        f"{desafio.slug}: alumnos que no pasan cada prueba")
+        print(f"{segundos:.2f} s en total, {segundos / len(filas):.3f} s por entrega.")
+    if not filas:
+        print(f"No hay entregas en {curso_nbgrader}/submitted/<alumno>/{desafio.slug}/.")
+    print(f"CSV{' y gráfica' if filas else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if filas else ''}; "
+          f"notas en {curso_nbgrader}/gradebook.db")

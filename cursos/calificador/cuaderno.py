@@ -1,0 +1,143 @@
+"""Lee una entrega sin ejecutar nada: el código del alumno, o el motivo por el que vale 0.
+
+Las celdas bloqueadas (partida, pruebas) no se leen de la entrega: el calificador
+usa las suyas. Sólo se exige que sigan ahí, iguales y en su sitio, porque una
+entrega que las ha tocado no es la que el alumno ha visto pasar.
+"""
+
+import ast
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from cursos.calificador.fuente import CELDA_SOLUCION, STUB, Desafio, celdas_fijas
+
+MAXIMO_BYTES = 5 * 1024 * 1024
+MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas
+INTOCABLES = ("bucle", "llamadas_de", "texto_de")
+
+
+class EntregaInvalida(Exception):
+    """La entrega no se puede calificar; el mensaje es el motivo, para el alumno."""
+
+
+@dataclass
+class Entrega:
+    celdas: list[str]  # el código del alumno, en orden: la solución y las celdas que haya añadido
+    solucion: str
+    cambia_el_bucle: str | None = None  # qué nombre del bucle redefine, si alguno
+
+
+def _fuente(celda: dict) -> str:
+    fuente = celda.get("source", "")
+    if isinstance(fuente, list) and all(isinstance(x, str) for x in fuente):
+        return "".join(fuente)
+    if isinstance(fuente, str):
+        return fuente
+    raise EntregaInvalida("una celda tiene un «source» que no es texto: el cuaderno está dañado")
+
+
+def _grade_id(celda: dict) -> str | None:
+    meta = celda.get("metadata")
+    nb = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return nb.get("grade_id") if isinstance(nb, dict) and isinstance(nb.get("grade_id"), str) else None
+
+
+def lee_json(ruta: Path) -> dict:
+    tamano = ruta.stat().st_size
+    if tamano > MAXIMO_BYTES:
+        raise EntregaInvalida("el cuaderno ocupa %.1f MB y el máximo es %d MB: borra las salidas "
+                              "grandes y vuelve a entregarlo" % (tamano / 2**20, MAXIMO_BYTES // 2**20))
+    try:
+        texto = ruta.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise EntregaInvalida("el cuaderno no está en UTF-8 (byte %d): guárdalo otra vez desde Jupyter"
+                              % e.start) from None
+    try:
+        datos = json.loads(texto)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise EntregaInvalida("el cuaderno no es JSON válido (%s): no es un .ipynb que Jupyter pueda "
+                              "abrir" % getattr(e, "msg", e)) from None
+    if not isinstance(datos, dict) or not isinstance(datos.get("cells"), list) or \
+            not all(isinstance(c, dict) for c in datos["cells"]):
+        raise EntregaInvalida("el fichero es JSON pero no un cuaderno: no tiene una lista de celdas")
+    return datos
+
+
+def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
+    """Las celdas bloqueadas siguen ahí, iguales, del mismo tipo y en el mismo orden."""
+    posiciones = {}
+    for i, celda in enumerate(celdas):
+        gid = _grade_id(celda)
+        if gid is not None:
+            if gid in posiciones:
+                raise EntregaInvalida("la celda «%s» está repetida" % gid)
+            posiciones[gid] = i
+    anterior = -1
+    for gid, tipo, fuente in fijas:
+        if gid not in posiciones:
+            raise EntregaInvalida("falta la celda «%s» (bloqueada): se ha borrado o le han quitado sus "
+                                  "metadatos; descarga el desafío otra vez y copia tu solución" % gid)
+        celda = celdas[posiciones[gid]]
+        if celda.get("cell_type") != tipo:
+            raise EntregaInvalida("la celda «%s» era de tipo %s y ahora es %s" % (gid, tipo, celda.get("cell_type")))
+        if _fuente(celda).strip() != fuente.strip():
+            raise EntregaInvalida("la celda «%s» está bloqueada y se ha modificado" % gid)
+        if posiciones[gid] < anterior:
+            raise EntregaInvalida("la celda «%s» se ha movido de su sitio" % gid)
+        anterior = posiciones[gid]
+
+
+def _nombres_que_define(arbol: ast.AST) -> set[str]:
+    nombres = set()
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            nombres.add(nodo.name)
+        elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, (ast.Store, ast.Del)):
+            nombres.add(nodo.id)
+        elif isinstance(nodo, ast.alias):
+            nombres.add(nodo.asname or nodo.name.split(".")[0])
+        elif isinstance(nodo, ast.Constant) and nodo.value in INTOCABLES:
+            nombres.add(nodo.value)  # globals()["bucle"] = ...
+    return nombres
+
+
+def _sin_magias(fuente: str) -> str:
+    """Las órdenes de IPython (%time, !ls, %%capture) no son Python: fuera del cuaderno no se ejecutan."""
+    if fuente.lstrip().startswith("%%"):
+        return ""
+    lineas = []
+    for linea in fuente.split("\n"):
+        resto = linea.lstrip()
+        lineas.append(linea[:len(linea) - len(resto)] + "pass" if resto[:1] in ("%", "!") else linea)
+    return "\n".join(lineas)
+
+
+def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> Entrega:
+    """La entrega lista para calificar, o EntregaInvalida con el motivo.
+
+    repartido: el cuaderno de release/, con el que se comparan las celdas bloqueadas.
+    """
+    celdas = lee_json(ruta)["cells"]
+    _comprueba_fijas(celdas_fijas(desafio, repartido), celdas)
+    fijas = {gid for gid, _, _ in celdas_fijas(desafio, repartido)}
+    solucion = [c for c in celdas if _grade_id(c) == CELDA_SOLUCION]
+    if not solucion or solucion[0].get("cell_type") != "code":
+        raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado o cambiado de tipo"
+                              % CELDA_SOLUCION)
+    codigo = [_sin_magias(_fuente(c)) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in fijas]
+    if sum(map(len, codigo)) > MAXIMO_CODIGO:
+        raise EntregaInvalida("tu código ocupa más de %d caracteres" % MAXIMO_CODIGO)
+    fuente_solucion = _fuente(solucion[0])
+    if STUB in fuente_solucion or "def ejecutar" not in fuente_solucion:
+        raise EntregaInvalida("falta la solución: la celda «ejecutar» sigue como en el enunciado "
+                              "(o no define ejecutar)")
+    nombres = set()
+    for n, fuente in enumerate(codigo, 1):
+        try:
+            nombres |= _nombres_que_define(ast.parse(fuente))
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+            raise EntregaInvalida("tu celda de código %d no es Python válido: %s (línea %s)"
+                                  % (n, getattr(e, "msg", e), getattr(e, "lineno", "?"))) from None
+    cambia = sorted(nombres & set(INTOCABLES))
+    return Entrega(codigo, fuente_solucion, ", ".join(cambia) or None)

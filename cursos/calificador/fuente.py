@@ -1,0 +1,183 @@
+"""Del desafío en desafios/<slug>/ al cuaderno fuente de nbgrader, y de ahí a la versión del alumno.
+
+Una sola fuente: enunciado.md, desafio.toml (qué celdas de la lección son el código
+de partida), solucion.py (con la región de la solución), pruebas.py y ocultas.py.
+El cuaderno se genera siempre; no se edita.
+"""
+
+import ast
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from cursos import RAIZ
+
+MODULOS = ("guionizado.py", "entorno.py", "harness.py")
+KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+CELDA_SOLUCION = "ejecutar"
+CELDA_PRUEBAS = "pruebas"
+STUB = 'raise NotImplementedError("Escribe aquí la consulta del permiso")'
+CONFIG_NBGRADER = f'''# Generado por `curso desafio`: configuración de nbgrader para los desafíos del curso.
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = "llm-agents"
+c.ClearSolutions.code_stub = {{"python": {STUB!r}}}
+c.ClearSolutions.text_stub = "Escribe aquí tu respuesta."
+'''
+AVISO_OCULTAS = "# Además hay variaciones ocultas: otros ficheros, otras tablas, otros usuarios.\n"
+
+
+@dataclass(frozen=True)
+class Desafio:
+    slug: str
+
+    @property
+    def carpeta(self) -> Path:
+        return RAIZ / "desafios" / self.slug
+
+    def lee(self, nombre: str) -> str:
+        return (self.carpeta / nombre).read_text(encoding="utf-8")
+
+    @property
+    def cuaderno(self) -> str:
+        """El nombre del cuaderno, igual en source/, release/ y submitted/."""
+        return f"{self.slug}.ipynb"
+
+    def partida(self) -> str:
+        """El código de partida: las celdas de la lección que nombra desafio.toml, sin copiarlas."""
+        return _partida(self.lee("desafio.toml"))
+
+    def puntos(self) -> dict[str, int]:
+        """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
+        return dict(_puntos(self.lee("pruebas.py")))
+
+
+@functools.cache
+def _partida(toml: str) -> str:
+    datos = tomllib.loads(toml)
+    fuente = RAIZ / "lecciones" / datos["leccion"] / "leccion.md"
+    celdas = [c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code"]
+    return "\n\n".join(celdas[n - 1] for n in datos["celdas_de_partida"])
+
+
+@functools.cache
+def _puntos(pruebas: str) -> tuple[tuple[str, int], ...]:
+    for nodo in ast.parse(pruebas).body:
+        if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == "PRUEBAS":
+            return tuple((ast.literal_eval(k), ast.literal_eval(v.elts[0])) for k, v in zip(
+                nodo.value.keys, nodo.value.values, strict=True))
+    raise ValueError("pruebas.py no tiene la tabla PRUEBAS")
+
+
+def _meta(grade_id: str, *, solucion=False, nota=False, puntos=0) -> dict:
+    meta = {"grade": nota, "solution": solucion, "locked": not solucion, "grade_id": grade_id,
+            "schema_version": 3, "task": False}
+    if nota:
+        meta["points"] = puntos
+    return {"nbgrader": meta, "editable": solucion, "deletable": False}
+
+
+def _codigo(fuente: str, grade_id: str, **kw) -> nbformat.NotebookNode:
+    celda = nbformat.v4.new_code_cell(fuente.rstrip("\n"), metadata=_meta(grade_id, **kw))
+    celda["id"] = grade_id
+    return celda
+
+
+def _texto(fuente: str, grade_id: str) -> nbformat.NotebookNode:
+    celda = nbformat.v4.new_markdown_cell(fuente.rstrip("\n"), metadata=_meta(grade_id))
+    celda["id"] = grade_id
+    return celda
+
+
+def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool) -> str:
+    """El código de la celda de una prueba; con ocultas=False, lo que ve el alumno."""
+    if nombre != "variaciones":
+        return f'comprueba("{nombre}")'
+    if not ocultas:
+        return AVISO_OCULTAS.rstrip("\n")
+    return (AVISO_OCULTAS + "### BEGIN HIDDEN TESTS\n" + desafio.lee("ocultas.py").rstrip("\n")
+            + '\ncomprueba("variaciones", VARIACIONES)\n### END HIDDEN TESTS')
+
+
+def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.NotebookNode:
+    """El cuaderno fuente de nbgrader (con la solución y las pruebas ocultas)."""
+    celdas = [
+        _texto(desafio.lee("enunciado.md"), "enunciado"),
+        _codigo(desafio.partida(), "partida"),
+        _texto("### Tu solución\n\nCompleta `ejecutar` en la celda siguiente y pasa las pruebas de abajo.",
+               "tu-solucion"),
+        _codigo(desafio.lee("solucion.py"), CELDA_SOLUCION, solucion=True),
+        _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
+               "una y dice qué ha pasado en la conversación. Aquí te orientan; la nota la pone el "
+               "calificador, con las mismas pruebas, fuera de tu cuaderno.", "las-pruebas"),
+        _codigo(desafio.lee("pruebas.py"), CELDA_PRUEBAS),
+    ]
+    for nombre, puntos in desafio.puntos().items():
+        celdas.append(_codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), f"prueba_{nombre}",
+                              nota=True, puntos=puntos))
+    cuaderno = nbformat.v4.new_notebook(cells=celdas)
+    cuaderno.metadata["kernelspec"] = KERNEL
+    cuaderno.metadata["language_info"] = {"name": "python"}
+    cuaderno.metadata["curso"] = {"desafio": desafio.slug}
+    nbformat.validate(cuaderno)
+    return cuaderno
+
+
+def celdas_fijas(desafio: Desafio, repartido: Path | None = None) -> tuple[tuple[str, str, str], ...]:
+    """(grade_id, tipo, fuente visible) de las celdas bloqueadas, en orden: el alumno no las toca.
+
+    Si está el cuaderno repartido (release/), de él: es el que tienen los alumnos, aunque
+    la lección haya cambiado después. Si no, el que se generaría ahora.
+    """
+    if repartido is not None and repartido.is_file():
+        return _fijas_de(repartido, repartido.stat().st_mtime_ns)
+    return _fijas_de_ahora(desafio)
+
+
+@functools.cache
+def _fijas_de_ahora(desafio: Desafio) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(cuaderno_fuente(desafio, ocultas=False))
+
+
+@functools.cache
+def _fijas_de(ruta: Path, _version: int) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(nbformat.read(ruta, as_version=4))
+
+
+def _fijas(cuaderno) -> tuple[tuple[str, str, str], ...]:
+    return tuple((c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source) for c in cuaderno.cells
+                 if c.metadata.get("nbgrader", {}).get("locked"))
+
+
+def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:
+    """source/<slug>/ con el cuaderno y los tres módulos, y la configuración de nbgrader."""
+    carpeta = curso_nbgrader / "source" / desafio.slug
+    carpeta.mkdir(parents=True, exist_ok=True)
+    for nombre in MODULOS:
+        shutil.copy2(RAIZ / nombre, carpeta / nombre)
+    nbformat.write(cuaderno_fuente(desafio), carpeta / desafio.cuaderno)
+    (curso_nbgrader / "nbgrader_config.py").write_text(CONFIG_NBGRADER, encoding="utf-8")
+    return carpeta
+
+
+def con_herramientas_del_venv() -> None:
+    """nbgrader llama a `alembic` por su nombre: el bin/ de este Python tiene que estar en PATH."""
+    bin_ = str(Path(sys.executable).parent)
+    if bin_ not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bin_ + os.pathsep + os.environ.get("PATH", "")
+
+
+def genera_version_del_alumno(desafio: Desafio, curso_nbgrader: Path) -> Path:
+    """nbgrader generate_assignment: release/<slug>/ y el desafío en el libro de notas."""
+    escribe_fuente(desafio, curso_nbgrader)
+    con_herramientas_del_venv()
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", desafio.slug,
+                    "--force", "--log-level=WARN"], cwd=curso_nbgrader, check=True)
+    return curso_nbgrader / "release" / desafio.slug

@@ -1,0 +1,162 @@
+"""El proceso que corre el código del alumno. Sólo biblioteca estándar: se pasa entero con -c.
+
+Lo único que hace es calcular ejecutar(ll, entorno) para las llamadas que le
+manden. permiso, preguntar y las funciones de las herramientas son apoderados:
+cada llamada se la pregunta al proceso de confianza por el canal (una línea JSON
+por mensaje) y éste cuenta, ejecuta sobre su entorno y contesta. Nada de lo que
+diga este proceso es una nota: son sólo las respuestas de ejecutar.
+
+Si arranca como root (dentro de los espacios de nombres que ha creado unshare),
+primero se encierra: tapa las carpetas con datos, pone límites y se hace nobody.
+"""
+
+import builtins
+import ctypes
+import json
+import os
+import resource
+import sys
+
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
+PR_SET_NO_NEW_PRIVS = 38
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def tapa(carpetas):
+    """Monta un tmpfs vacío encima de cada carpeta: dentro no se ve nada de lo que había."""
+    libc = _libc()
+    for carpeta in carpetas:
+        if os.path.isdir(carpeta):
+            if libc.mount(b"tmpfs", carpeta.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                          b"size=4m,mode=1777") != 0:
+                raise OSError(ctypes.get_errno(), "no se puede tapar " + carpeta)
+    # Un /proc nuevo: sólo los procesos de este espacio de nombres.
+    libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+
+
+def limita(limites):
+    for nombre, valor in limites.items():
+        resource.setrlimit(getattr(resource, nombre), (valor, valor))
+
+
+def hazte(uid, gid):
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+class Canal:
+    def __init__(self):
+        # El canal es una copia de la salida estándar; la salida estándar de verdad
+        # pasa a ser la de errores, para que los print del alumno no se mezclen.
+        self.entrada = os.fdopen(0, "rb", buffering=0)
+        self.salida = os.fdopen(os.dup(1), "wb", buffering=0)
+        os.dup2(2, 1)
+        self.resto = b""
+
+    def envia(self, mensaje):
+        self.salida.write(json.dumps(mensaje, default=_marca).encode() + b"\n")
+
+    def recibe(self):
+        while b"\n" not in self.resto:
+            trozo = self.entrada.read(65536)
+            if not trozo:
+                raise SystemExit(0)
+            self.resto += trozo
+        linea, self.resto = self.resto.split(b"\n", 1)
+        return json.loads(linea)
+
+
+def _marca(objeto):
+    """Lo que no es JSON viaja como una marca con su tipo: el otro lado no lo ejecuta."""
+    if objeto is ENTORNO_REMOTO:
+        return {"entorno_de_ejecutar": True}
+    return {"no_es_json": type(objeto).__name__}
+
+
+class EntornoRemoto:
+    """El entorno que recibe ejecutar: sólo una señal; los ficheros viven en el otro proceso."""
+
+    def __repr__(self):
+        return "<entorno del calificador>"
+
+
+ENTORNO_REMOTO = EntornoRemoto()
+
+
+def excepcion(tipo, args):
+    clase = getattr(builtins, tipo, None)
+    if not (isinstance(clase, type) and issubclass(clase, Exception)):
+        clase = type(tipo, (Exception,), {})
+    return clase(*args)
+
+
+def apoderado(canal, que, nombre=None):
+    def pide(*args, **kwargs):
+        canal.envia({"pide": que, "nombre": nombre, "args": args, "kwargs": kwargs})
+        respuesta = canal.recibe()
+        if "lanza" in respuesta:
+            raise excepcion(*respuesta["lanza"])
+        return respuesta["valor"]
+    return pide
+
+
+def instala(g, canal, esquemas):
+    g["permiso"] = apoderado(canal, "permiso")
+    g["preguntar"] = apoderado(canal, "preguntar")
+    g["HERRAMIENTAS"] = {n: {"description": "", "input_schema": e,
+                             "funcion": apoderado(canal, "herramienta", n)}
+                         for n, e in esquemas.items()}
+
+
+def atiende(canal, g, orden):
+    instala(g, canal, orden["herramientas"])
+    try:
+        observacion = g["ejecutar"](orden["ll"], ENTORNO_REMOTO)
+        canal.envia({"observacion": observacion})
+    except BaseException as e:  # también SystemExit: ejecutar no debe terminar el proceso
+        canal.envia({"excepcion": describe(e)})
+
+
+def describe(e):
+    try:
+        return "%s: %s" % (type(e).__name__, e)
+    except BaseException:  # una excepción cuyo str también lanza
+        return "%s: (sin texto)" % type(e).__name__
+
+
+def main():
+    config = json.loads(sys.argv[1])
+    if config.get("tapar") is not None:
+        tapa(config["tapar"])
+        os.chdir("/tmp")  # un tmpfs propio
+    elif config.get("carpeta"):
+        os.chdir(config["carpeta"])
+    limita(config.get("limites", {}))
+    if config.get("uid") is not None:
+        hazte(config["uid"], config["gid"])
+    canal = Canal()
+    inicio = canal.recibe()
+    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno,
+    # con el permiso y el usuario de la lección. Sólo al final entran los apoderados.
+    for nombre, fuente in inicio["modulos"]:
+        with open(nombre, "w", encoding="utf-8") as f:
+            f.write(fuente)
+    g = {"__name__": "__main__", "__builtins__": builtins}
+    errores = []
+    for n, fuente in enumerate(inicio["celdas"]):
+        try:
+            exec(compile(fuente, "<celda %d>" % n, "exec"), g)
+        except BaseException as e:
+            errores.append("celda %d: %s" % (n, describe(e)))
+    canal.envia({"listo": True, "errores": errores})
+    while True:
+        atiende(canal, g, canal.recibe())
+
+
+if __name__ == "__main__":
+    main()

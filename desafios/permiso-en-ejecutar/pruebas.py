@@ -1,0 +1,376 @@
+"""Las pruebas del desafío «El permiso dentro de ejecutar».
+
+Se escriben una sola vez y corren en dos sitios:
+- en tu cuaderno, en el mismo proceso que tu código: te dicen al momento qué pasa
+  en la conversación. Tu código podría engañarlas, así que no cuentan para la nota;
+- en el calificador, fuera de tu proceso: allí tu ejecutar sólo recibe llamadas y
+  todo lo demás (el modelo, el entorno, permiso, preguntar) vive en otro proceso.
+
+Se cargan en el mismo espacio de nombres que los tres módulos del curso (usan
+llamada, error, resultado, bucle, ModeloGuionizado...) y que el código de partida
+(la conversación de la receta: E, INICIO, RESPUESTAS). Sólo biblioteca estándar.
+"""
+
+import contextlib
+
+PERMITIDA_NO = NO_EJECUTADA + "el usuario no lo ha permitido"  # de harness.py
+DENEGADA = NO_EJECUTADA + "permiso denegado"
+CLASES_DE_LA_LECCION = {"leer": "lectura", "listar": "lectura", "buscar": "lectura", "escribir": "escritura"}
+TABLA_DE_LA_LECCION = {"lectura": "permitir", "escritura": "preguntar", "ejecución": "preguntar"}
+
+
+class Fallo(AssertionError):
+    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la conversación."""
+
+
+def _borrar(entorno, ruta):
+    """Una herramienta que nadie ha clasificado: borra un fichero."""
+    if ruta not in entorno:
+        raise FileNotFoundError("no existe el fichero " + ruta)
+    del entorno[ruta]
+    return "borrado " + ruta
+
+
+# Las herramientas del curso, tal como estaban al cargar las pruebas, más borrar.
+HERRAMIENTAS_DE_PRUEBA = dict(HERRAMIENTAS)  # de entorno.py
+HERRAMIENTAS_DE_PRUEBA["borrar"] = {
+    "description": "Borra un fichero del usuario.",
+    "input_schema": {"type": "object", "properties": {"ruta": {"type": "string"}},
+                     "required": ["ruta"], "additionalProperties": False},
+    "funcion": _borrar,
+}
+
+
+class Mesa:
+    """Todo lo que rodea a ejecutar en una prueba: entorno, tabla, usuario y contadores.
+
+    usuario: las rutas que el usuario guionizado aprueba, "todo" o "nadie"
+    (no hay nadie a quien preguntar: preguntar devuelve None).
+    """
+
+    def __init__(self, entorno, clases=None, tabla=None, usuario=("lista.txt",)):
+        self.entorno, self.inicial = dict(entorno), dict(entorno)
+        self.clases = CLASES_DE_LA_LECCION if clases is None else clases
+        self.tabla = TABLA_DE_LA_LECCION if tabla is None else tabla
+        self.usuario = usuario
+        self.preguntas = []  # los argumentos con que se ha llamado a preguntar
+        self.ejecutadas = []  # (herramienta, argumentos) de cada función que ha corrido
+        self.herramientas = {n: dict(h, funcion=self._contada(n, h["funcion"]))
+                             for n, h in HERRAMIENTAS_DE_PRUEBA.items()}
+
+    def _contada(self, nombre, funcion):
+        def contada(entorno, *args, **kwargs):
+            self.ejecutadas.append((nombre, dict(kwargs)))
+            return funcion(entorno, *args, **kwargs)
+        return contada
+
+    def permiso(self, ll):
+        return self.tabla.get(self.clases.get(ll["name"]), "denegar")
+
+    def aprueba(self, ll):
+        """Lo que contesta el usuario guionizado a una llamada."""
+        if self.usuario == "nadie":
+            return None
+        entrada = ll.get("input") if isinstance(ll, dict) else None
+        ruta = entrada.get("ruta") if isinstance(entrada, dict) else None
+        return self.usuario == "todo" or ruta in self.usuario
+
+    def preguntar(self, *args, **kwargs):
+        self.preguntas.append((args, kwargs))
+        return self.aprueba(args[0] if args else None)
+
+    def debe(self, ll, entorno):
+        """La observación que el enunciado pide para ll; ejecuta en entorno si toca."""
+        id = ll.get("id") if isinstance(ll, dict) else None
+        problema = problema_de_esquema_en(self.herramientas, ll)
+        if problema:
+            return error(id, NO_EJECUTADA + problema)
+        decision = self.permiso(ll)
+        if decision == "denegar":
+            return error(id, DENEGADA)
+        if decision == "preguntar" and self.aprueba(ll) is not True:
+            return error(id, PERMITIDA_NO)
+        try:
+            return resultado(id, HERRAMIENTAS_DE_PRUEBA[ll["name"]]["funcion"](entorno, **ll["input"]))
+        except Exception as e:
+            return error(id, "%s: %s" % (type(e).__name__, e))
+
+    def pregunta(self, ll):
+        """¿Debe ejecutar preguntar por esta llamada?"""
+        return problema_de_esquema_en(self.herramientas, ll) is None and self.permiso(ll) == "preguntar"
+
+
+def problema_de_esquema_en(herramientas, ll):
+    """problema_de_llamada de harness.py, con estas herramientas."""
+    antes = globals()["HERRAMIENTAS"]
+    globals()["HERRAMIENTAS"] = herramientas
+    try:
+        return problema_de_llamada(ll)
+    finally:
+        globals()["HERRAMIENTAS"] = antes
+
+
+# --- Cómo se llama a tu ejecutar ----------------------------------------------------
+
+
+class BancoLocal:
+    """Corre tu ejecutar en este mismo proceso: respuesta al momento, sin valor de nota."""
+
+    NOMBRES = ("HERRAMIENTAS", "permiso", "preguntar")
+
+    @contextlib.contextmanager
+    def instala(self, mesa):
+        g = globals()
+        antes = {n: g.get(n) for n in self.NOMBRES}
+        g.update(HERRAMIENTAS=mesa.herramientas, permiso=mesa.permiso, preguntar=mesa.preguntar)
+        try:
+            yield
+        finally:
+            g.update(antes)
+
+    def bucle_intacto(self):
+        """None si el bucle es el de harness.py; si no, qué ha cambiado."""
+        try:
+            with open("harness.py", encoding="utf-8") as f:
+                original = {}
+                exec(f.read(), dict(HERRAMIENTAS={}), original)
+        except OSError:
+            return None  # sin harness.py al lado no se puede comparar; el calificador sí lo comprueba
+        for nombre in ("bucle", "llamadas_de", "texto_de"):
+            actual = globals().get(nombre)
+            if getattr(actual, "__code__", None) is None or \
+                    actual.__code__.co_code != original[nombre].__code__.co_code:
+                return "«%s» no es la de harness.py" % nombre
+        return None
+
+
+def llama(ll, mesa):
+    """Tu ejecutar con una llamada; un Fallo si lanza, porque ejecutar nunca lanza."""
+    try:
+        return ejecutar(ll, mesa.entorno)  # la tuya
+    except Exception as e:
+        raise Fallo("con %s, ejecutar ha lanzado %s: %s. ejecutar nunca lanza: "
+                    "cualquier problema vuelve como observación." % (_corta(ll), type(e).__name__, e)) from None
+
+
+def _corta(valor):
+    return muestra(valor) if isinstance(valor, dict) else repr(valor)
+
+
+def exige(condicion, mensaje, *datos):
+    if not condicion:
+        raise Fallo(mensaje % datos if datos else mensaje)
+
+
+def compara(ll, recibida, esperada):
+    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s",
+          _corta(ll), _corta(esperada), _corta(recibida))
+
+
+def cuantas_preguntas(mesa, ll):
+    return sum(1 for args, _ in mesa.preguntas if args and args[0] == ll)
+
+
+def comprueba_llamadas(banco, mesa, llamadas):
+    """Cada llamada por separado: observación, preguntas y funciones que han corrido."""
+    sombra = dict(mesa.entorno)
+    with banco.instala(mesa):
+        for ll in llamadas:
+            preguntas, ejecutadas = len(mesa.preguntas), len(mesa.ejecutadas)
+            compara(ll, llama(ll, mesa), mesa.debe(ll, sombra))
+            nuevas = mesa.preguntas[preguntas:]
+            if mesa.pregunta(ll):
+                exige(len(nuevas) == 1, "con %s la tabla dice preguntar: preguntar debe "
+                      "llamarse una vez y se ha llamado %d", _corta(ll), len(nuevas))
+                exige(nuevas[0] == ((ll,), {}), "preguntar debe recibir la llamada y nada más; "
+                      "con %s ha recibido %r", _corta(ll), nuevas[0])
+            else:
+                exige(not nuevas, "con %s no hay que preguntar a nadie (%s) y se ha "
+                      "llamado a preguntar %d vez/veces", _corta(ll), _por_que_no(mesa, ll), len(nuevas))
+            corre = _se_ejecuta(mesa, ll)
+            veces = len(mesa.ejecutadas) - ejecutadas
+            exige(veces == (1 if corre else 0), "con %s la función de la herramienta debía "
+                  "correr %d vez/veces y ha corrido %d", _corta(ll), 1 if corre else 0, veces)
+            exige(mesa.entorno == sombra, "después de la llamada %s el entorno debía ser %r y es %r",
+                  _corta(ll), sombra, mesa.entorno)
+
+
+def _se_ejecuta(mesa, ll):
+    """¿Llega la llamada a su función (aunque la función lance)?"""
+    if problema_de_esquema_en(mesa.herramientas, ll):
+        return False
+    decision = mesa.permiso(ll)
+    return decision == "permitir" or decision == "preguntar" and mesa.aprueba(ll) is True
+
+
+def _por_que_no(mesa, ll):
+    if problema_de_esquema_en(mesa.herramientas, ll):
+        return "no cumple su esquema"
+    return "la tabla dice %s" % mesa.permiso(ll)
+
+
+def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
+    """Repite una conversación con el modelo guionizado; el guion tiene las observaciones correctas."""
+    sombra = dict(mesa.entorno)
+    vistos = [[mesa.debe(b, sombra) for b in r if b.get("type") == "tool_use"] or None for r in respuestas]
+    modelo = ModeloGuionizado(guion_de(inicio, respuestas, vistos))
+    with banco.instala(mesa):
+        try:
+            motivo, final, M = bucle(modelo, inicio, mesa.entorno, max_turnos)
+        except DivergenciaDelGuion as e:
+            raise Fallo("la conversación se ha separado del guion en el %s" % e) from None
+        except Exception as e:
+            raise Fallo("la conversación se ha parado: %s: %s" % (type(e).__name__, e)) from None
+    exige(motivo == "fin", "la conversación no ha terminado: %s", motivo)
+    exige(final == texto_de(respuestas[-1]), "el texto final debía ser %r y es %r",
+          texto_de(respuestas[-1]), final)
+    exige(mesa.entorno == sombra, "al terminar, el entorno debía ser %r y es %r", sombra, mesa.entorno)
+    preguntadas = [b["id"] for r in respuestas for b in r if b.get("type") == "tool_use" and mesa.pregunta(b)]
+    recibidas = [a[0].get("id") if a and isinstance(a[0], dict) else a for a, _ in mesa.preguntas]
+    exige(recibidas == preguntadas and all(len(a) == 1 and not k for a, k in mesa.preguntas),
+          "preguntar debía llamarse una vez con cada una de %s (sólo con la llamada) y se ha llamado con %s",
+          preguntadas or "ninguna", recibidas or "ninguna")
+    return M
+
+
+# --- Las pruebas ----------------------------------------------------------------------
+
+# La conversación de la receta es la de la lección: viene del código de partida (E, INICIO, RESPUESTAS).
+ENTORNO_SALMOREJO = dict(E)
+INICIO_SALMOREJO = list(INICIO)
+RESPUESTAS_SALMOREJO = RESPUESTAS
+
+
+def prueba_salmorejo(banco):
+    """La conversación de la receta, entera: la lista cambia y las notas no."""
+    mesa = Mesa(ENTORNO_SALMOREJO)
+    M = conversa(banco, mesa, INICIO_SALMOREJO, RESPUESTAS_SALMOREJO)
+    exige(mesa.entorno["lista.txt"] == "pan, leche, patatas, tomates, aceite, ajo, sal",
+          "lista.txt debía acabar con tomates, aceite, ajo y sal y es %r", mesa.entorno["lista.txt"])
+    exige(mesa.entorno["notas.txt"] == ENTORNO_SALMOREJO["notas.txt"],
+          "notas.txt no debía cambiar y es %r", mesa.entorno["notas.txt"])
+    t4 = M[5][1][1]
+    exige(t4 == error("t4", PERMITIDA_NO), "la observación de t4 debía ser el error %r y es %s",
+          PERMITIDA_NO, _corta(t4))
+    exige([a for a, _ in mesa.preguntas] == [(RESPUESTAS_SALMOREJO[1][0],), (RESPUESTAS_SALMOREJO[1][1],)],
+          "preguntar debía recibir t3 y t4, una vez cada una, y ha recibido %r", mesa.preguntas)
+
+
+def prueba_esquema(banco):
+    """El esquema va primero: lo mal formado vuelve como antes y nunca llega a preguntar."""
+    mesa = Mesa(ENTORNO_SALMOREJO, usuario="todo")  # si llegaran a preguntar, se ejecutarían
+    comprueba_llamadas(banco, mesa, [
+        {"type": "tool_use", "id": "m1", "name": "escribir", "input": {"ruta": "notas.txt"}},
+        {"type": "tool_use", "id": "m2", "name": "escribir",
+         "input": {"ruta": "notas.txt", "contenido": "x", "modo": "añadir"}},
+        {"type": "tool_use", "id": "m3", "name": "leer", "input": {"ruta": 5}},
+        {"type": "tool_use", "id": "m4", "name": "formatear", "input": {}},
+        {"type": "tool_use", "id": "m5", "name": "escribir", "input": "notas.txt"},
+        {"type": "text", "text": "no soy una llamada"},
+        llamada("m6", "leer", ruta="agenda.txt"),  # bien formada: se ejecuta
+    ])
+
+
+def prueba_denegar(banco):
+    """denegar: sin clase, o con una clase que la tabla no nombra, ni se pregunta ni se ejecuta."""
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
+        llamada("d1", "borrar", ruta="notas.txt"),  # borrar no tiene clase
+        llamada("d2", "leer", ruta="notas.txt"),
+    ])
+    solo_lectura = {"lectura": "permitir"}
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, tabla=solo_lectura, usuario="todo"), [
+        llamada("d3", "escribir", ruta="lista.txt", contenido="nada"),
+        llamada("d4", "listar", carpeta="recetas"),
+        llamada("d5", "borrar", ruta="lista.txt"),
+    ])
+
+
+def prueba_preguntar(banco):
+    """preguntar: una vez por cada llamada que lo pide, nunca por una lectura, y sólo con la llamada."""
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO), [
+        llamada("p1", "leer", ruta="lista.txt"),
+        llamada("p2", "buscar", texto="cena"),
+        llamada("p3", "escribir", ruta="lista.txt", contenido="pan, sal"),
+        llamada("p4", "listar"),
+        llamada("p5", "escribir", ruta="agenda.txt", contenido="Todo cancelado."),
+        llamada("p6", "escribir", ruta="lista.txt", contenido="pan, sal, ajo"),
+    ])
+
+
+def prueba_nadie(banco):
+    """Si no hay nadie a quien preguntar (preguntar devuelve None), preguntar es denegar."""
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="nadie"), [
+        llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
+        llamada("n2", "leer", ruta="lista.txt"),
+        llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+    ])
+
+
+def prueba_una_vez(banco):
+    """Lo permitido o aprobado se ejecuta una vez, y si la función lanza vuelve su error."""
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
+        llamada("u1", "leer", ruta="no-existe.txt"),  # leer lanza FileNotFoundError
+        llamada("u2", "escribir", ruta="lista.txt", contenido="pan, tomates"),
+        llamada("u3", "leer", ruta="lista.txt"),
+        llamada("u4", "escribir", ruta="nuevo.txt", contenido="hola"),
+    ])
+
+
+def prueba_bucle(banco):
+    """El bucle no se toca: es el de harness.py, y con él las lecturas llegan al modelo."""
+    cambio = banco.bucle_intacto()
+    exige(cambio is None, "el bucle no se toca: %s", cambio)
+    conversa(banco, Mesa(ENTORNO, usuario="nadie"), [("usuario", "¿Qué hay en mi agenda?")], [
+        [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
+        [llamada("l3", "buscar", texto="martes")],
+        [texto("El martes tienes dentista.")]])
+
+
+def prueba_variaciones(banco, variaciones):
+    """Otras conversaciones: otros ficheros, otras tablas, otros usuarios."""
+    for n, v in enumerate(variaciones, 1):
+        mesa = Mesa(v["entorno"], v.get("clases"), v.get("tabla"), v.get("usuario", ("lista.txt",)))
+        try:
+            conversa(banco, mesa, v["inicio"], v["respuestas"])
+        except Fallo:  # sin detalles: son las pruebas ocultas
+            raise Fallo("la variación oculta %d de %d no pasa. ¿Usa tu ejecutar permiso(ll) y preguntar(ll), "
+                        "y no una tabla o unas respuestas fijas?" % (n, len(variaciones))) from None
+
+
+# nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
+PRUEBAS = {
+    "salmorejo": (2, prueba_salmorejo),
+    "esquema": (1, prueba_esquema),
+    "denegar": (1, prueba_denegar),
+    "preguntar": (1, prueba_preguntar),
+    "nadie": (1, prueba_nadie),
+    "una_vez": (1, prueba_una_vez),
+    "bucle": (1, prueba_bucle),
+    "variaciones": (2, prueba_variaciones),
+}
+
+
+def comprueba(nombre, *datos):
+    """Pasa una prueba aquí mismo y dice el resultado en una línea (o lanza con el motivo)."""
+    puntos, prueba = PRUEBAS[nombre]
+    try:
+        prueba(BancoLocal(), *datos)
+    except Fallo as e:
+        raise Fallo("✘ %s (%d p.): %s" % (nombre, puntos, e)) from None
+    print("✔ %s (%d p.): %s" % (nombre, puntos, prueba.__doc__))
+
+
+def comprueba_todas():
+    """Las pruebas visibles, una línea cada una, sin parar en la primera (para la página de la lección)."""
+    pasan = {}
+    for nombre in PRUEBAS:
+        if nombre == "variaciones":
+            continue  # ocultas: sólo las pasa el calificador
+        try:
+            comprueba(nombre)
+            pasan[nombre] = True
+        except Fallo as e:
+            print(e)
+            pasan[nombre] = False
+    print("%d de %d pruebas visibles pasan." % (sum(pasan.values()), len(pasan)))
+    return pasan

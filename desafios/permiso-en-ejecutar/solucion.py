@@ -1,0 +1,21 @@
+def ejecutar(ll, entorno):
+    """Ejecuta una llamada y devuelve su observación. Nunca lanza.
+
+    Primero el esquema; después el permiso; sólo entonces la función.
+    """
+    id = ll.get("id") if isinstance(ll, dict) else None
+    problema = problema_de_llamada(ll)
+    if problema:
+        return error(id, NO_EJECUTADA + problema)
+    ### BEGIN SOLUTION
+    decision = permiso(ll)
+    if decision == "denegar":
+        return error(id, NO_EJECUTADA + "permiso denegado")
+    if decision == "preguntar" and not preguntar(ll):
+        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")
+    ### END SOLUTION
+    funcion = HERRAMIENTAS[ll["name"]]["funcion"]
+    try:
+        return resultado(id, funcion(entorno, **ll["input"]))
+    except Exception as e:  # el modelo tiene que enterarse de cualquier fallo
+        return error(id, "%s: %s" % (type(e).__name__, e))

@@ -1,0 +1,57 @@
+"""Un curso de nbgrader de usar y tirar, con la versión del alumno generada una vez."""
+
+import copy
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, genera_version_del_alumno
+
+DESAFIO = Desafio("permiso-en-ejecutar")
+SOLUCION = DESAFIO.lee("solucion.py")
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    """(carpeta del curso plantilla, cuaderno del alumno tal como se reparte)."""
+    curso = tmp_path_factory.mktemp("plantilla")
+    carpeta = genera_version_del_alumno(DESAFIO, curso)
+    return curso, nbformat.read(carpeta / DESAFIO.cuaderno, as_version=4)
+
+
+def curso_nuevo(release, destino: Path) -> Path:
+    """Una copia del curso plantilla (configuración, source, release y libro)."""
+    import shutil
+
+    plantilla, _ = release
+    shutil.copytree(plantilla, destino)
+    return destino
+
+
+def con_solucion(cuaderno, codigo: str):
+    """El cuaderno del alumno con su código en la celda de la solución."""
+    nb = copy.deepcopy(cuaderno)
+    for celda in nb.cells:
+        if celda.metadata.get("nbgrader", {}).get("grade_id") == CELDA_SOLUCION:
+            celda.source = codigo
+    return nb
+
+
+def entrega(curso: Path, alumno: str, contenido) -> Path:
+    """Escribe submitted/<alumno>/<desafio>/<cuaderno>: un cuaderno, texto o bytes."""
+    carpeta = curso / "submitted" / alumno / DESAFIO.slug
+    carpeta.mkdir(parents=True, exist_ok=True)
+    ruta = carpeta / DESAFIO.cuaderno
+    if isinstance(contenido, bytes):
+        ruta.write_bytes(contenido)
+    elif isinstance(contenido, str):
+        ruta.write_text(contenido, encoding="utf-8")
+    else:
+        ruta.write_text(json.dumps(contenido), encoding="utf-8")
+    return ruta
+
+
+def por_alumno(filas: list[dict]) -> dict[str, dict]:
+    return {f["alumno"]: f for f in filas}

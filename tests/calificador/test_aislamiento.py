@@ -1,0 +1,76 @@
+"""El encierro del proceso del alumno, visto desde dentro: usuario, red, ficheros y procesos."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from cursos import RAIZ
+from cursos.calificador.aislamiento import detecta, termina
+
+# Un ejecutar que sólo cuenta lo que ve desde su proceso.
+ESPIA = """
+import os, socket
+def ejecutar(ll, entorno):
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=1)
+        red = True
+    except OSError:
+        red = False
+    return {"uid": os.getuid(), "repositorio": os.path.exists(%r), "red": red,
+            "procesos": len([p for p in os.listdir("/proc") if p.isdigit()])}
+""" % str(RAIZ)
+
+PROGRAMA = """
+import json, sys
+sys.path.insert(0, %r)
+from cursos.calificador.aislamiento import detecta, termina
+aislamiento = detecta()
+proceso = aislamiento.arranca(5)
+for mensaje in ({"modulos": [], "celdas": [%r]}, {"ll": {}, "herramientas": {}}):
+    proceso.stdin.write(json.dumps(mensaje).encode() + b"\\n")
+    proceso.stdin.flush()
+    respuesta = json.loads(proceso.stdout.readline())
+termina(proceso)
+print(json.dumps({"describe": aislamiento.describe(), "visto": respuesta["observacion"]}))
+""" % (str(RAIZ), ESPIA)
+
+es_root = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def lo_que_ve(proceso) -> dict:
+    for mensaje in ({"modulos": [], "celdas": [ESPIA]}, {"ll": {}, "herramientas": {}}):
+        proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
+        proceso.stdin.flush()
+        respuesta = json.loads(proceso.stdout.readline())
+    return respuesta["observacion"]
+
+
+@pytest.mark.skipif(not es_root, reason="sin root no hay usuario propio para el alumno")
+def test_como_root_el_alumno_es_nobody_sin_red_ni_ficheros_ni_procesos_ajenos():
+    aislamiento = detecta()
+    assert "completo" in aislamiento.describe()
+    proceso = aislamiento.arranca(5)
+    try:
+        visto = lo_que_ve(proceso)
+    finally:
+        termina(proceso)
+    assert visto == {"uid": 65534, "repositorio": False, "red": False, "procesos": 1}
+
+
+@pytest.mark.skipif(not es_root or not shutil.which("setpriv"), reason="hace falta root y setpriv")
+def test_sin_root_se_encierra_igual_salvo_el_usuario():
+    """Como nobody (un profesor sin root): espacio de usuario, sin red y sin ver el repositorio."""
+    if not all(os.stat(p).st_mode & 0o005 for p in [RAIZ, *RAIZ.parents]) or not os.path.exists("/usr/bin/python3"):
+        pytest.skip("el repositorio o /usr/bin/python3 no son legibles por nobody")
+    hecho = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
+                            "-c", PROGRAMA], capture_output=True, text=True, timeout=60, cwd="/")
+    if hecho.returncode != 0:
+        pytest.skip("no se puede correr como nobody aquí: " + hecho.stderr[-200:])
+    resultado = json.loads(hecho.stdout)
+    if "PARCIAL, falta: usuario propio" not in resultado["describe"] or "espacios" in resultado["describe"]:
+        pytest.skip("este núcleo no deja crear espacios de usuario sin root: " + resultado["describe"])
+    assert resultado["visto"]["repositorio"] is False and resultado["visto"]["red"] is False
+    assert resultado["visto"]["procesos"] == 1

@@ -1,0 +1,181 @@
+"""Entregas honestas (bien, a medias, mal), entradas rotas, recalificación y el libro de nbgrader."""
+
+import json
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbgrader.api import Gradebook
+
+from cursos.calificador.calificar import califica
+from cursos.calificador.libro import url_del_libro
+from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
+
+ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1]
+RUIDOSA = ("import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=sys.stderr)\n"
+           "class Ruido:\n    def __del__(self):\n        sys.stderr.write('adiós\\n')\n"
+           "_r = Ruido()\n" + SOLUCION.replace(
+               '    decision = permiso(ll)\n',
+               '    decision = permiso(ll)\n    print("decido", decision, file=sys.stderr)\n'
+               '    warnings.warn("una llamada")\n    Ruido()\n'))
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_ruido": (RUIDOSA, 10),
+    "bien_con_magias": ("%load_ext autoreload\n!ls\n" + SOLUCION.replace(
+        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    %time 1\n"), 10),
+    "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
+                                "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n"
+                                "exec(open('solucion.py').read()) if False else None\n" + SOLUCION, 10),
+    "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
+    "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
+    "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
+    "none_es_si": (SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"), 7),
+    "pregunta_dos_veces": (SOLUCION.replace("and not preguntar(ll)", "and not (preguntar(ll) and preguntar(ll))"), 4),
+    "permiso_antes_del_esquema": (
+        SOLUCION.replace("    problema = problema_de_llamada(ll)\n    if problema:\n"
+                         "        return error(id, NO_EJECUTADA + problema)\n", "")
+        .replace("    ### END SOLUTION\n", "    ### END SOLUTION\n    problema = problema_de_llamada(ll)\n"
+                 "    if problema:\n        return error(id, NO_EJECUTADA + problema)\n"), 7),
+    "salmorejo_fijo": (SOLUCION.replace(
+        "    decision = permiso(ll)\n",
+        '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 5),
+    "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
+    "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
+}
+
+
+@pytest.fixture(scope="module")
+def curso(release, tmp_path_factory):
+    curso = curso_nuevo(release, tmp_path_factory.mktemp("honestas") / "curso")
+    _, cuaderno = release
+    for alumno, (codigo, _) in HONESTAS.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo))
+    entrega(curso, "x_stub", cuaderno)
+    entrega(curso, "x_json_roto", '{"cells": [')
+    entrega(curso, "x_no_utf8", json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n")).encode("latin-1")
+            .replace(b"\\u00f1", "ñ".encode("latin-1")))
+    entrega(curso, "x_50mb", b'{"cells": [], "x": "' + b"a" * (50 << 20) + b'"}')
+    entrega(curso, "x_no_es_cuaderno", "[1, 2, 3]")
+    entrega(curso, "x_sintaxis", con_solucion(cuaderno, "def ejecutar(ll, entorno)\n    return 1\n"))
+    (curso / "submitted" / "x_carpeta_vacia" / DESAFIO.slug).mkdir(parents=True)
+    otro = curso / "submitted" / "x_otro_nombre" / DESAFIO.slug
+    otro.mkdir(parents=True)
+    nbformat.write(con_solucion(cuaderno, SOLUCION), otro / "mi-desafio.ipynb")
+    return curso
+
+
+@pytest.fixture(scope="module")
+def filas(curso):
+    return por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(filas, alumno):
+    assert filas[alumno]["puntos"] == HONESTAS[alumno][1], filas[alumno]["motivo"]
+
+
+def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
+    for alumno in ("sin_permisos", "deniega_todo", "pregunta_todo", "salmorejo_fijo"):
+        assert filas[alumno]["puntos"] < 10
+    assert filas["salmorejo_fijo"]["salmorejo"] == 2 and filas["salmorejo_fijo"]["variaciones"] == 0
+
+
+@pytest.mark.parametrize("alumno, motivo", [
+    ("x_stub", "falta la solución"), ("x_json_roto", "no es JSON válido"), ("x_no_utf8", "UTF-8"),
+    ("x_50mb", "el máximo es 5 MB"), ("x_no_es_cuaderno", "no un cuaderno"), ("x_sintaxis", "no es Python válido"),
+    ("x_carpeta_vacia", "no tiene ningún cuaderno"), ("x_otro_nombre", "debe llamarse"),
+])
+def test_una_entrega_rota_vale_0_con_su_motivo(filas, curso, alumno, motivo):
+    assert filas[alumno]["puntos"] == 0 and motivo in filas[alumno]["motivo"]
+    calificado = curso / "autograded" / alumno / DESAFIO.slug / DESAFIO.cuaderno
+    assert motivo in calificado.read_text(encoding="utf-8")  # también en la respuesta al alumno
+
+
+def test_el_csv_tiene_las_columnas_pedidas(filas, curso):
+    cabecera = (curso / "calificaciones" / f"{DESAFIO.slug}.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert cabecera == "alumno,puntos,maximo,motivo," + ",".join(DESAFIO.puntos())
+    assert (curso / "calificaciones" / f"{DESAFIO.slug}.png").stat().st_size > 1000
+
+
+def test_las_notas_estan_en_el_libro_de_nbgrader(filas, curso):
+    with Gradebook(url_del_libro(curso)) as libro:
+        for alumno, f in filas.items():
+            assert libro.find_submission(DESAFIO.slug, alumno).score == f["puntos"]
+
+
+def test_recalificar_no_deja_notas_viejas_ni_borra_las_manuales(filas, curso, release):
+    _, cuaderno = release
+    with Gradebook(url_del_libro(curso)) as libro:  # el profesor corrige a mano a otro alumno
+        nota = libro.find_grade("prueba_salmorejo", DESAFIO.slug, DESAFIO.slug, "none_es_si")
+        nota.manual_score = 1.5
+        libro.db.commit()
+    entrega(curso, "bien", con_solucion(cuaderno, "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"))
+    nuevas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
+    assert nuevas["bien"]["puntos"] == 0
+    with Gradebook(url_del_libro(curso)) as libro:
+        assert libro.find_submission(DESAFIO.slug, "bien").score == 0
+        assert libro.find_grade("prueba_salmorejo", DESAFIO.slug, DESAFIO.slug, "none_es_si").manual_score == 1.5
+        assert libro.find_submission(DESAFIO.slug, "bien_con_ruido").score == 10
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(release, tmp_path):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    curso, cuaderno = release
+    carpeta = curso / "release" / DESAFIO.slug
+    nb = con_solucion(cuaderno, SOLUCION)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in DESAFIO.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
+
+
+def test_sin_espacios_de_nombres_tambien_califica():
+    """El camino degradado (sin root ni unshare, p. ej. macOS): límites, plazo y grupo de procesos."""
+    import sys
+
+    from cursos.calificador.aislamiento import LIMITES, Aislamiento
+    from cursos.calificador.banco import corre_pruebas, espacio_de_pruebas
+    from cursos.calificador.cuaderno import Entrega
+
+    plano = Aislamiento([], sys._base_executable, {"limites": LIMITES}, ["espacios de nombres"])
+    assert "PARCIAL" in plano.describe()
+    bien = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3)
+    assert all(m is None for m in bien.values()), bien
+    sale = "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"
+    mal = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
+    assert all(m is not None for m in mal.values())
+
+
+def test_nbgrader_genera_la_respuesta_al_alumno(filas, curso):
+    """generate_feedback de nbgrader funciona con lo que deja el calificador en autograded/."""
+    import subprocess
+    import sys
+
+    from cursos.calificador.fuente import con_herramientas_del_venv
+
+    con_herramientas_del_venv()
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug,
+                    "--log-level=ERROR"], cwd=curso, check=True)
+    html = (curso / "feedback" / "none_es_si" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
+    assert "✘ nadie" in html and "7" in html
+    html = (curso / "feedback" / "x_stub" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
+    assert "falta la solución" in html
+
+
+def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, tmp_path):
+    """Las celdas bloqueadas se comparan con release/, el cuaderno que tienen los alumnos."""
+    curso = curso_nuevo(release, tmp_path / "curso")
+    ruta = curso / "release" / DESAFIO.slug / DESAFIO.cuaderno
+    repartido = nbformat.read(ruta, as_version=4)
+    repartido.cells[1].source += "\n# una versión anterior de la lección"
+    nbformat.write(repartido, ruta)
+    entrega(curso, "con_lo_repartido", con_solucion(repartido, SOLUCION))
+    entrega(curso, "con_otro_cuaderno", con_solucion(release[1], SOLUCION))
+    filas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
+    assert filas["con_lo_repartido"]["puntos"] == 10, filas["con_lo_repartido"]["motivo"]
+    assert filas["con_otro_cuaderno"]["puntos"] == 0 and "partida" in filas["con_otro_cuaderno"]["motivo"]
+
+
+def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):
+    assert "al cargar tu código, celda 1: NameError" in filas["falla_al_cargar"]["motivo"]

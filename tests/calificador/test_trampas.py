@@ -1,0 +1,251 @@
+"""Entregas tramposas, todas en un mismo lote: ninguna gana un punto que no merece y el lote termina.
+
+Cubre las trampas que dieron puntos con `nbgrader autograde` en esta máquina
+(DESIGN.md) y otras. Cada una va sobre un ejecutar que no hace nada útil, así
+que cualquier punto sería regalado. Los caminos que tocan son los del curso de
+usar y tirar, nunca los del repositorio.
+"""
+
+import copy
+import os
+import socket
+import sqlite3
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from cursos import RAIZ
+from cursos.calificador.calificar import califica
+from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
+
+NADA = "def ejecutar(ll, entorno):\n    return None\n"
+MARCA = "MARCA-SECRETA-4242"
+CUADERNO = DESAFIO.cuaderno
+
+
+def trampas(curso: Path, puerto: int) -> dict[str, str]:
+    """alumno: el código de su celda de solución."""
+    fuente = curso / "source" / DESAFIO.slug
+    otro = curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO
+    return {
+        "t01_helper_redefinido": NADA + (
+            "def comprueba(*a, **k):\n    print('✔ todo bien')\n"
+            "exige = lambda *a, **k: None\nclass Fallo(Exception):\n    pass\n"),
+        "t02_eq_siempre_true": (
+            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n"
+            "def ejecutar(ll, entorno):\n    return Siempre()\n"),
+        "t03_open_parcheado": NADA + (
+            "import builtins, io\n_open = builtins.open\n"
+            "def open(ruta, *a, **k):\n"
+            "    if 'harness' in str(ruta) or 'pruebas' in str(ruta):\n"
+            "        return io.StringIO('def bucle(*a):\\n    return \"fin\", \"\", []\\n')\n"
+            "    return _open(ruta, *a, **k)\n"
+            "builtins.open = open\n"),
+        "t04_harness_sobrescrito": NADA + (
+            "for ruta in ['harness.py', %r]:\n"
+            "    try:\n"
+            "        with open(ruta, 'w') as f:\n"
+            "            f.write('def bucle(*a):\\n    return \"fin\", \"\", []\\n')\n"
+            "    except OSError:\n        pass\n") % str(fuente / "harness.py"),
+        "t05_transformador_ipython": NADA + (
+            "try:\n    get_ipython().input_transformers_cleanup.append(lambda lineas: [])\n"
+            "except NameError:\n    pass\n"),
+        "t06_displayhook": NADA + "import sys\nsys.displayhook(5.0)\nraise RuntimeError('y ahora fallo')\n",
+        "t07_sql_manual_score": NADA + (
+            "import sqlite3\ntry:\n"
+            "    c = sqlite3.connect(%r)\n"
+            "    c.execute('UPDATE grade SET manual_score = 10')\n    c.commit()\n"
+            "except Exception:\n    pass\n") % str(curso / "gradebook.db"),
+        "t08_envenena_source": NADA + (
+            "try:\n    with open(%r, 'a') as f:\n"
+            "        f.write('\\ndef bucle(*a):\\n    return \"fin\", \"\", []\\n')\n"
+            "except OSError:\n    pass\n") % str(fuente / "harness.py"),
+        "t09_mata_al_padre": "import os, signal\n"
+                             "def ejecutar(ll, entorno):\n    os.kill(os.getppid(), signal.SIGKILL)\n"
+                             "    os.killpg(0, signal.SIGKILL)\n",
+        "t10_os_exit": "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n",
+        "t11_setsid_sobrevive": NADA + (
+            "import subprocess\nsubprocess.Popen(['sleep', '7777'], start_new_session=True)\n"),
+        "t12_memoria": "def ejecutar(ll, entorno):\n    x = bytearray(8 << 30)\n    return None\n",
+        "t13_bucle_infinito": "def ejecutar(ll, entorno):\n    while True:\n        pass\n",
+        "t14_bomba_fork": NADA + (
+            "import os, time\nfor _ in range(200):\n    try:\n        if os.fork() == 0:\n"
+            "            time.sleep(30)\n            os._exit(0)\n    except OSError:\n        break\n"),
+        "t15_red": NADA + (
+            "import socket\ntry:\n    s = socket.create_connection(('127.0.0.1', %d), timeout=1)\n"
+            "    s.sendall(b'fuga')\nexcept OSError:\n    pass\n") % puerto,
+        "t16_lee_las_pruebas_ocultas": (
+            "def ejecutar(ll, entorno):\n    try:\n        return open(%r).read()\n"
+            "    except OSError as e:\n        return str(e)\n") % str(RAIZ / "desafios" / DESAFIO.slug / "ocultas.py"),
+        "t17_lee_otra_entrega": (
+            "def ejecutar(ll, entorno):\n    try:\n        return open(%r).read()[-3000:]\n"
+            "    except OSError as e:\n        return str(e)\n") % str(otro),
+        "t18_canal_falso": NADA + (
+            "import os\nfor fd in range(3, 12):\n    try:\n"
+            "        os.write(fd, b'{\"nota\": 10, \"listo\": true}\\n{\"observacion\": null}\\n')\n"
+            "    except OSError:\n        pass\n"),
+        "t19_print_json": (
+            "import sys\ndef ejecutar(ll, entorno):\n"
+            "    print('{\"observacion\": {\"type\": \"tool_result\"}}')\n"
+            "    sys.stdout.write('{\"nota\": 10}\\n')\n    return None\n"),
+        "t20_json_parcheado": NADA + "import json\njson.dumps = lambda *a, **k: '{\"observacion\": 1}'\n",
+        "t21_hilo_inunda_el_canal": NADA + (
+            "import os, threading\n"
+            "def inunda():\n    for _ in range(2000):\n        try:\n            os.write(3, b'x' * 65536)\n"
+            "        except OSError:\n            return\n"
+            "threading.Thread(target=inunda, daemon=True).start()\n"),
+        "t22_mata_pid1": "import os\ndef ejecutar(ll, entorno):\n    os.kill(1, 9)\n",
+        "t23_excepcion_malvada": (
+            "class Mala(Exception):\n    def __str__(self):\n        raise Mala()\n"
+            "def ejecutar(ll, entorno):\n    raise Mala()\n"),
+        "t24_sys_exit": "import sys\ndef ejecutar(ll, entorno):\n    sys.exit(0)\n",
+        "t25_fichero_enorme": NADA + (
+            "try:\n    with open('/tmp/grande', 'wb') as f:\n        f.write(b'x' * (100 << 20))\n"
+            "except Exception:\n    pass\n"),
+        "t26_permiso_y_preguntar_propios": NADA + (
+            "def permiso(ll):\n    return 'permitir'\npreguntar = lambda ll: True\n"),
+        "t28_no_lee_el_canal": NADA + (
+            "import os, time\nos.write(3, b'{\"listo\": true}\\n' + b'{\"observacion\": null}\\n' * 3000)\n"
+            "time.sleep(100)\n"),
+        "t29_mata_al_grupo_al_cargar": NADA + "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
+        "t27_ctypes_setuid": NADA + (
+            "import ctypes\ntry:\n    ctypes.CDLL(None).setuid(0)\nexcept Exception:\n    pass\n"),
+    }
+
+
+def cuadernos_tramposos(cuaderno) -> dict[str, nbformat.NotebookNode]:
+    """Trampas en el cuaderno mismo: metadatos y celdas de prueba."""
+    def cambia(funcion):
+        nb = con_solucion(cuaderno, NADA)
+        funcion(nb)
+        return nb
+
+    def celda(nb, gid):
+        return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == gid)
+
+    def prueba_editada(nb):
+        celda(nb, "prueba_salmorejo").source = "print('✔ salmorejo')"
+
+    def prueba_borrada(nb):
+        nb.cells.remove(celda(nb, "prueba_denegar"))
+
+    def prueba_movida(nb):
+        c = celda(nb, "prueba_nadie")
+        nb.cells.remove(c)
+        nb.cells.insert(1, c)
+
+    def prueba_retipada(nb):
+        c = celda(nb, "prueba_bucle")
+        c.cell_type = "markdown"
+        c.pop("outputs", None)
+        c.pop("execution_count", None)
+
+    def puntos_inflados(nb):
+        extra = copy.deepcopy(celda(nb, "prueba_bucle"))
+        extra.metadata["nbgrader"].update(grade_id="prueba_extra", points=100)
+        extra.source, extra.id = "pass", "extra"
+        nb.cells.append(extra)
+        celda(nb, "ejecutar").metadata["nbgrader"].update(grade=True, points=50)
+
+    return {"n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
+            "n03_prueba_movida": cambia(prueba_movida), "n04_prueba_retipada": cambia(prueba_retipada),
+            "n05_puntos_inflados": cambia(puntos_inflados)}
+
+
+def procesos_con(texto: str) -> list[int]:
+    encontrados = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if texto.encode() in f.read().replace(b"\0", b" "):
+                    encontrados.append(int(pid))
+        except OSError:
+            pass
+    return encontrados
+
+
+@pytest.fixture(scope="module")
+def lote(release, tmp_path_factory):
+    curso = curso_nuevo(release, tmp_path_factory.mktemp("trampas") / "curso")
+    _, cuaderno = release
+    servidor = socket.create_server(("127.0.0.1", 0))
+    servidor.setblocking(False)
+    entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n"))
+    codigos = trampas(curso, servidor.getsockname()[1])
+    for alumno, codigo in codigos.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo))
+    for alumno, nb in cuadernos_tramposos(cuaderno).items():
+        entrega(curso, alumno, nb)
+    enlace = curso / "submitted" / "n06_enlace_a_otra" / DESAFIO.slug
+    enlace.mkdir(parents=True)
+    (enlace / CUADERNO).symlink_to(curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO)
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION))
+    fuente = (curso / "source" / DESAFIO.slug / "harness.py").read_text(encoding="utf-8")
+    filas = por_alumno(califica(curso, DESAFIO, plazo=2.0, progreso=False))
+    try:
+        conexion = servidor.accept()
+    except BlockingIOError:
+        conexion = None
+    servidor.close()
+    return {"curso": curso, "filas": filas, "alumnos": [*codigos, *cuadernos_tramposos(cuaderno),
+                                                        "n06_enlace_a_otra"],
+            "conexion": conexion, "fuente": fuente}
+
+
+def test_hay_al_menos_25_trampas(lote):
+    assert len(lote["alumnos"]) >= 25
+
+
+def test_el_lote_termina_con_todos(lote):
+    assert set(lote["filas"]) == {*lote["alumnos"], "aa_honesta", "zz_honesta_despues"}
+
+
+def test_las_honestas_siguen_teniendo_la_nota_entera(lote):
+    """Ni el que envenena source/ ni el que mata procesos cambian la nota de los demás."""
+    for alumno in ("aa_honesta", "zz_honesta_despues"):
+        assert lote["filas"][alumno]["puntos"] == 10, lote["filas"][alumno]["motivo"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    regaladas = {a: lote["filas"][a] for a in lote["alumnos"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+    assert all(f["maximo"] == 10 for f in lote["filas"].values())
+
+
+def test_cada_entrega_invalida_dice_por_que(lote):
+    motivos = {a: lote["filas"][a]["motivo"] for a in lote["alumnos"] if a.startswith("n")}
+    assert "modificado" in motivos["n01_prueba_editada"]
+    assert "falta la celda «prueba_denegar»" in motivos["n02_prueba_borrada"]
+    assert "movido" in motivos["n03_prueba_movida"]
+    assert "tipo" in motivos["n04_prueba_retipada"]
+    assert "enlace simbólico" in motivos["n06_enlace_a_otra"]
+
+
+def test_nada_compartido_cambia(lote):
+    """Ni el libro (manual_score), ni source/, ni la red, ni procesos que sobrevivan."""
+    curso = lote["curso"]
+    with sqlite3.connect(curso / "gradebook.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM grade WHERE manual_score IS NOT NULL").fetchone()[0] == 0
+    assert (curso / "source" / DESAFIO.slug / "harness.py").read_text(encoding="utf-8") == lote["fuente"]
+    assert lote["conexion"] is None, "el código de un alumno ha llegado a la red"
+    assert procesos_con("sleep 7777") == [], "un proceso del alumno ha sobrevivido a la calificación"
+
+
+def calificado(lote, alumno: str) -> str:
+    return (lote["curso"] / "autograded" / alumno / DESAFIO.slug / CUADERNO).read_text(encoding="utf-8")
+
+
+def test_no_se_lee_nada_de_fuera(lote):
+    """Lo que el alumno intenta leer (pruebas ocultas, otras entregas) no existe para él."""
+    for alumno in ("t16_lee_las_pruebas_ocultas", "t17_lee_otra_entrega"):
+        texto = calificado(lote, alumno)
+        assert "No such file or directory" in texto
+        assert "VARIACIONES" not in texto and "azafrán" not in texto and MARCA not in texto
+
+
+def test_la_respuesta_de_las_ocultas_no_las_desvela(lote):
+    texto = calificado(lote, "t01_helper_redefinido")
+    assert "variación oculta 1 de 4 no pasa" in texto
+    assert "gazpacho" not in texto.lower() and "g1" not in texto
