@@ -19,9 +19,8 @@ from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_
 
 def huella_de_las_fuentes(curso: Curso) -> str:
     """Cambia si cambia cualquier cosa de la que sale el sitio."""
-    ficheros = [RAIZ / "pyproject.toml", RAIZ / "cursos" / f"{curso.slug}.toml",
-                *(curso.modulo(m) for m in curso.modulos)]
-    for carpeta in ("lecciones", "desafios", "cursos/sitio"):
+    ficheros = [RAIZ / "pyproject.toml", *(curso.modulo(m) for m in curso.modulos)]
+    for carpeta in ("lecciones", "desafios", "cursos"):  # cursos/: manifiesto, cuadernos, sitio
         ficheros += sorted(p for p in (RAIZ / carpeta).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     h = hashlib.sha256()
     for ruta in ficheros:
