@@ -1,8 +1,8 @@
 """Pyodide y las ruedas de Python que sirve el sitio, descargadas una vez y comprobadas.
 
 Todo sale de fijado.toml: versión y huella de cada pieza. Las descargas se guardan en
-build/descargas/ (salida, se puede borrar) y se comprueban cada vez que se copian, de
-modo que un fichero cambiado o a medio bajar para la construcción con un mensaje claro.
+build/descargas/ (salida, se puede borrar) y se comprueban cada vez que se copian: un
+fichero cambiado o a medio bajar detiene la construcción con un mensaje claro.
 """
 
 import hashlib
@@ -19,7 +19,6 @@ from cursos import RAIZ
 FIJADO = Path(__file__).with_name("fijado.toml")
 DESCARGAS = RAIZ / "build" / "descargas"
 VENV_PYODIDE = RAIZ / ".venv-pyodide"
-PYTHON_312 = "/root/.pyenv/versions/3.12.1/bin/python3"
 
 
 class ErrorDeDistribucion(Exception):
@@ -170,6 +169,17 @@ def escribe_lock(lock_original: Path, carpeta: Path, ruedas: list[str]) -> None:
         vacio.unlink()
 
 
+def _python_312_o_mas() -> str | None:
+    """Un Python >= 3.12: el de ahora, uno del PATH o uno de pyenv (estas máquinas traen 3.12.1)."""
+    if sys.version_info >= (3, 12):
+        return sys.executable
+    candidatos = [shutil.which(n) for n in ("python3.13", "python3.12")]
+    candidatos += sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.1[23].*/bin/python3"))
+    # Un shim de pyenv existe aunque no funcione: se prueba antes de elegirlo.
+    return next((c for c in candidatos if c and subprocess.run([c, "--version"], capture_output=True).returncode == 0),
+                None)
+
+
 def _pyodide_cli() -> Path:
     """La orden `pyodide` de pyodide-build, en su propio entorno con Python >= 3.12."""
     cli = VENV_PYODIDE / "bin" / "pyodide"
@@ -177,7 +187,7 @@ def _pyodide_cli() -> Path:
     huella = VENV_PYODIDE / ".fijado"
     if cli.exists() and huella.exists() and huella.read_text() == " ".join(paquetes):
         return cli
-    python = PYTHON_312 if Path(PYTHON_312).exists() else shutil.which("python3.12") or shutil.which("python3.13")
+    python = _python_312_o_mas()
     if not python:
         raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro")
     print(f"» Preparando pyodide-build en {VENV_PYODIDE.name} (sólo la primera vez)…")
