@@ -18,7 +18,7 @@ function seccion(numero) {
 
 function arranca() {
   if (trabajador) return;
-  performance.mark("python-pedido");  // las marcas las lee bench/sitio.py
+  performance.mark("python-pedido");  // marcas para medir el arranque (pestaña Rendimiento)
   trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
   trabajador.onmessage = ({ data }) => recibe(data);
   trabajador.onerror = (e) => falla(`El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.`);
