@@ -70,6 +70,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
     _copia_iconos(salida)
+    _declara_icono(salida)
     return salida
 
 
@@ -86,3 +87,13 @@ def _copia_iconos(salida: Path) -> None:
 
 def _extension(nombre: str) -> Path:
     return Path(sys.prefix) / "share" / "jupyter" / "labextensions" / nombre
+
+
+def _declara_icono(salida: Path) -> None:
+    """Las páginas de las aplicaciones no declaran icono y el navegador lo pide a la raíz del
+    dominio (/favicon.ico), que bajo una subruta no es del sitio: se declara el suyo."""
+    enlace = '<link rel="icon" href="../static/favicons/favicon.ico">'
+    for pagina in salida.glob("*/index.html"):
+        html = pagina.read_text(encoding="utf-8")
+        if 'rel="icon"' not in html and "</title>" in html:
+            pagina.write_text(html.replace("</title>", "</title>\n    " + enlace, 1), encoding="utf-8")

@@ -22,7 +22,15 @@ TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-Code
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
 def test_el_cuaderno_se_ejecuta_en_jupyterlite(pagina, url_raiz, leccion):
-    pagina.goto(f"{url_raiz}lite/notebooks/index.html?path={leccion.slug}.ipynb")
+    ejecuta_y_comprueba(pagina, url_raiz, leccion)
+
+
+def test_jupyterlite_bajo_una_subruta(pagina, url_subruta):
+    ejecuta_y_comprueba(pagina, url_subruta, CURSO.lecciones[0])
+
+
+def ejecuta_y_comprueba(pagina, base, leccion):
+    pagina.goto(f"{base}lite/notebooks/index.html?path={leccion.slug}.ipynb")
     pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
     pagina.evaluate(NUCLEO_LISTO)
