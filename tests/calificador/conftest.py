@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, genera_version_del_alumno
+from cursos.calificador.fuente import Desafio, genera_version_del_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
@@ -30,11 +30,11 @@ def curso_nuevo(release, destino: Path) -> Path:
     return destino
 
 
-def con_solucion(cuaderno, codigo: str):
+def con_solucion(cuaderno, codigo: str, desafio: Desafio = DESAFIO):
     """El cuaderno del alumno con su código en la celda de la solución."""
     nb = copy.deepcopy(cuaderno)
     for celda in nb.cells:
-        if celda.metadata.get("nbgrader", {}).get("grade_id") == CELDA_SOLUCION:
+        if celda.metadata.get("nbgrader", {}).get("grade_id") == desafio.celda_solucion:
             celda.source = codigo
     return nb
 
