@@ -181,7 +181,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
                "las pruebas de abajo.", "tu-solucion"),
         _codigo(desafio.lee("solucion.py"), desafio.celda_solucion, solucion=True),
         _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
-               "una y dice qué ha pasado en la conversación. Aquí te orientan; la nota la pone el "
+               "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "
                "calificador, con las mismas pruebas, fuera de tu cuaderno.", "las-pruebas"),
         _codigo(desafio.lee("pruebas.py"), CELDA_PRUEBAS),
     ]

@@ -13,12 +13,16 @@ DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
 
 
-@pytest.fixture(scope="session")
-def release(tmp_path_factory):
+def genera(tmp_path_factory, desafio: Desafio):
     """(carpeta del curso plantilla, cuaderno del alumno tal como se reparte)."""
     curso = tmp_path_factory.mktemp("plantilla")
-    carpeta = genera_version_del_alumno(DESAFIO, curso)
-    return curso, nbformat.read(carpeta / DESAFIO.cuaderno, as_version=4)
+    carpeta = genera_version_del_alumno(desafio, curso)
+    return curso, nbformat.read(carpeta / desafio.cuaderno, as_version=4)
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    return genera(tmp_path_factory, DESAFIO)
 
 
 def curso_nuevo(release, destino: Path) -> Path:
@@ -39,11 +43,11 @@ def con_solucion(cuaderno, codigo: str, desafio: Desafio = DESAFIO):
     return nb
 
 
-def entrega(curso: Path, alumno: str, contenido) -> Path:
+def entrega(curso: Path, alumno: str, contenido, desafio: Desafio = DESAFIO) -> Path:
     """Escribe submitted/<alumno>/<desafio>/<cuaderno>: un cuaderno, texto o bytes."""
-    carpeta = curso / "submitted" / alumno / DESAFIO.slug
+    carpeta = curso / "submitted" / alumno / desafio.slug
     carpeta.mkdir(parents=True, exist_ok=True)
-    ruta = carpeta / DESAFIO.cuaderno
+    ruta = carpeta / desafio.cuaderno
     if isinstance(contenido, bytes):
         ruta.write_bytes(contenido)
     elif isinstance(contenido, str):
