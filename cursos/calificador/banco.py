@@ -167,36 +167,51 @@ class BancoRemoto:
             return "tu código redefine %s" % self.entrega.redefine
         return None
 
-    def funcion(self, nombre: str):
-        """La función del alumno tal como la ven las pruebas: cada llamada cruza el canal."""
-        def remota(*args):
-            return self.llama(nombre, list(args))
-        remota.__name__ = nombre
+    def funcion(self, nombre):
+        """La función del alumno tal como la ven las pruebas: cada llamada cruza el canal.
+
+        nombre: el de una función de su código, o la marca de una que ha devuelto.
+        """
+        def remota(*args, **kwargs):
+            return self.llama(nombre, list(args), kwargs)
+        remota.__name__ = nombre if isinstance(nombre, str) else "funcion_del_alumno"
         return remota
 
-    def _orden(self, nombre: str, args: list) -> dict:
-        """La orden para el hijo: el entorno de la mesa viaja como una marca, y con ella los apoderados."""
+    def _orden(self, nombre, args: list, kwargs: dict) -> dict:
+        """La orden para el hijo: el entorno de la mesa viaja como una marca, y con ella datos y apoderados."""
         entorno = getattr(self.mesa, "entorno", None)
-        orden = {"llama": nombre, "args": [ENTORNO if a is entorno and entorno is not None else a for a in args]}
+        orden = {"llama": nombre, "args": [ENTORNO if a is entorno and entorno is not None else a for a in args],
+                 "kwargs": kwargs}
         if self.mesa is not None:
+            orden["datos"] = {n: getattr(self.mesa, n) for n in self.desafio.datos}
             orden["apoderados"] = list(self.desafio.apoderados)
             if self.desafio.herramientas:
                 orden["herramientas"] = {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
         return orden
 
-    def llama(self, nombre: str, args: list):
+    def _con_puentes(self, valor):
+        """Las funciones que devuelve el alumno llegan como marcas: aquí, puentes para llamarlas allí."""
+        if isinstance(valor, dict):
+            if set(valor) == {"funcion_del_alumno"} and isinstance(valor["funcion_del_alumno"], int):
+                return self.funcion(valor)
+            return {k: self._con_puentes(v) for k, v in valor.items()}
+        if isinstance(valor, list):
+            return [self._con_puentes(v) for v in valor]
+        return valor
+
+    def llama(self, nombre, args: list, kwargs: dict | None = None):
         """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve lo que devuelve."""
         try:
             hijo = self._hijo()
-            hijo.envia(self._orden(nombre, args))
+            hijo.envia(self._orden(nombre, args, kwargs or {}))
             for _ in range(MAXIMO_PETICIONES):
                 mensaje = hijo.recibe()
                 if "devuelve" in mensaje:
-                    return mensaje["devuelve"]
+                    return self._con_puentes(mensaje["devuelve"])
                 if "excepcion" in mensaje:
                     raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
                 hijo.envia(self.atiende(mensaje))
-            raise SinRespuesta("tu %s ha hecho más de %d peticiones en una llamada" % (nombre, MAXIMO_PETICIONES))
+            raise SinRespuesta("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
         except SinRespuesta as e:
             self.cierra()
             if "tiempo" in str(e):

@@ -57,13 +57,13 @@ class Desafio:
         return dict(_puntos(self.lee("pruebas.py")))
 
     @property
-    def datos(self) -> dict:
+    def toml(self) -> dict:
         return _datos(self.lee("desafio.toml"))
 
     @property
     def funciones(self) -> tuple[str, ...]:
         """Lo que escribe el alumno; la primera da nombre a la celda de la solución."""
-        return tuple(self.datos["funciones"])
+        return tuple(self.toml["funciones"])
 
     @property
     def celda_solucion(self) -> str:
@@ -72,21 +72,26 @@ class Desafio:
     @property
     def apoderados(self) -> tuple[str, ...]:
         """Lo que llama el código del alumno y vive en el calificador: métodos de la mesa de cada prueba."""
-        return tuple(self.datos.get("apoderados", ()))
+        return tuple(self.toml.get("apoderados", ()))
+
+    @property
+    def datos(self) -> tuple[str, ...]:
+        """Globales del alumno que el calificador pone en cada llamada: atributos de la mesa de la prueba."""
+        return tuple(self.toml.get("datos", ()))
 
     @property
     def herramientas(self) -> bool:
         """¿Recibe el alumno HERRAMIENTAS, con funciones que corren en el calificador?"""
-        return bool(self.datos.get("herramientas", False))
+        return bool(self.toml.get("herramientas", False))
 
     @property
     def intocables(self) -> tuple[str, ...]:
         """Los nombres del código de partida que el alumno no puede redefinir."""
-        return tuple(self.datos.get("intocables", ()))
+        return tuple(self.toml.get("intocables", ()))
 
     @property
     def aviso_ocultas(self) -> str:
-        return "# Además hay variaciones ocultas: %s.\n" % self.datos["ocultas"]
+        return "# Además hay variaciones ocultas: %s.\n" % self.toml["ocultas"]
 
     def modulos(self) -> tuple[tuple[str, str], ...]:
         """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
@@ -94,7 +99,7 @@ class Desafio:
         Las funciones de «quitar» (la solución, que el laboratorio trae hecha) se cambian
         por una que lanza: el alumno escribe la suya.
         """
-        return _modulos(tuple(self.datos.get("modulos", MODULOS)), tuple(self.datos.get("quitar", ())))
+        return _modulos(tuple(self.toml.get("modulos", MODULOS)), tuple(self.toml.get("quitar", ())))
 
 
 @functools.cache
@@ -125,7 +130,8 @@ def _partida(toml: str) -> str:
     datos = tomllib.loads(toml)
     fuente = RAIZ / "lecciones" / datos["leccion"] / "leccion.md"
     celdas = [c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code"]
-    return "\n\n".join(celdas[n - 1] for n in datos["celdas_de_partida"])
+    propia = [datos["partida_propia"].strip("\n")] if "partida_propia" in datos else []
+    return "\n\n".join([*(celdas[n - 1] for n in datos["celdas_de_partida"]), *propia])
 
 
 @functools.cache

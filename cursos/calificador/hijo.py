@@ -72,10 +72,20 @@ class Canal:
         return json.loads(linea)
 
 
+FUNCIONES = []  # lo que han devuelto las funciones del alumno y se puede llamar
+
+
 def _marca(objeto):
-    """Lo que no es JSON viaja como una marca con su tipo: el otro lado no lo ejecuta."""
+    """Lo que no es JSON viaja como una marca: el otro lado no lo ejecuta.
+
+    Una función (la herramienta que devuelve crear_herramienta_perfil) se queda aquí
+    y viaja su número: el otro lado puede pedir que se llame, aquí.
+    """
     if objeto is ENTORNO_REMOTO:
         return {"entorno_de_ejecutar": True}
+    if callable(objeto):
+        FUNCIONES.append(objeto)
+        return {"funcion_del_alumno": len(FUNCIONES) - 1}
     return {"no_es_json": type(objeto).__name__}
 
 
@@ -107,7 +117,8 @@ def apoderado(canal, que, nombre):
 
 
 def instala(g, canal, orden):
-    """Los apoderados que pide esta orden, en los globales del alumno (sobre los suyos, si los hay)."""
+    """Los datos y apoderados que pide esta orden, en los globales del alumno (sobre los suyos, si los hay)."""
+    g.update(orden.get("datos", {}))
     for nombre in orden.get("apoderados", []):
         g[nombre] = apoderado(canal, "apoderado", nombre)
     if "herramientas" in orden:
@@ -121,10 +132,18 @@ def argumento(valor):
     return ENTORNO_REMOTO if valor == {"entorno_de_ejecutar": True} else valor
 
 
+def llamable(g, que):
+    """Una función del alumno por su nombre, o una de las que ha devuelto por su número."""
+    if isinstance(que, dict):
+        return FUNCIONES[que["funcion_del_alumno"]]
+    return g[que]
+
+
 def atiende(canal, g, orden):
     instala(g, canal, orden)
     try:
-        valor = g[orden["llama"]](*map(argumento, orden["args"]))
+        funcion = llamable(g, orden["llama"])
+        valor = funcion(*map(argumento, orden["args"]), **orden.get("kwargs", {}))
         canal.envia({"devuelve": valor})
     except BaseException as e:  # también SystemExit: la función no debe terminar el proceso
         canal.envia({"excepcion": describe(e)})
