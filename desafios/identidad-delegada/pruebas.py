@@ -251,7 +251,8 @@ def comprueba_validar(banco, mesa, usuario):
 def tokens_ajenos(usuario, mesa):
     """(qué es, token) que no deben abrir una sesión en el directorio."""
     return [("para facturación", token_para(usuario, mesa, aud=FACTURACION)),
-            ("de pedidos reenviado tal cual (paso del token)", token_para(usuario, mesa, aud=PEDIDOS, scope="pedidos:leer")),
+            ("de pedidos reenviado tal cual (paso del token)",
+             token_para(usuario, mesa, aud=PEDIDOS, scope="pedidos:leer")),
             ("caducado", token_para(usuario, mesa, exp=mesa.ahora)),
             ("caducado hace una hora", token_para(usuario, mesa, exp=mesa.ahora - 3600)),
             ("de otro emisor", token_para(usuario, mesa, iss="https://as.falso.ejemplo.com")),

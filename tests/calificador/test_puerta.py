@@ -25,6 +25,10 @@ NADA = FIRMA + "    return 'no'\n"
 MARCA = "MARCA-PUERTA-5150"
 REVOCADA = '    if not sesion["activa"]:\n        return "session_revoked"\n'
 AGOTADO = '        return "budget_exhausted"\n'
+# Las trampas del primer desafío que se repiten en los demás: el encierro y el canal son los mismos.
+MUESTRA = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t07_sql_manual_score",
+           "t09_mata_al_padre", "t10_os_exit", "t11_setsid_sobrevive", "t12_memoria", "t13_bucle_infinito",
+           "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
 
 
 def cambia(viejo: str, nuevo: str) -> str:
@@ -54,13 +58,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
     """Una muestra de las trampas del primer desafío, sobre la puerta, y las de este desafío."""
     comunes = trampas(curso, puerto)
-    muestra = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t07_sql_manual_score",
-               "t09_mata_al_padre", "t10_os_exit", "t11_setsid_sobrevive", "t12_memoria", "t13_bucle_infinito",
-               "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
     # Aquí devolver None es admitir (y la lectura legítima vale 2 puntos): la puerta que no hace nada deniega,
     # y lo que una trampa cuela por el canal, como mucho, hace de lo que su puerta podría devolver.
     codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return 'no'")
-               .replace('"devuelve": null', '"devuelve": "no"') for a in muestra}
+               .replace('"devuelve": null', '"devuelve": "no"') for a in MUESTRA}
     codigos["t09_mata_al_padre"] += "    return 'no'\n"
     fuente = curso / "source" / PUERTA.slug / "laboratorio_puerta.py"
     admite = "def puerta_corregida(ll, sesion, admitidas):\\n    return None\\n"
