@@ -207,7 +207,10 @@ class BancoRemoto:
             for _ in range(MAXIMO_PETICIONES):
                 mensaje = hijo.recibe()
                 if "devuelve" in mensaje:
-                    return self._con_puentes(mensaje["devuelve"])
+                    try:
+                        return self._con_puentes(mensaje["devuelve"])
+                    except RecursionError:
+                        raise SinRespuesta("tu código ha devuelto un valor demasiado anidado") from None
                 if "excepcion" in mensaje:
                     raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
                 hijo.envia(self.atiende(mensaje))

@@ -58,7 +58,7 @@ class Desafio:
 
     @property
     def toml(self) -> dict:
-        return _datos(self.lee("desafio.toml"))
+        return _toml(self.lee("desafio.toml"))
 
     @property
     def funciones(self) -> tuple[str, ...]:
@@ -103,8 +103,8 @@ class Desafio:
 
 
 @functools.cache
-def _datos(toml: str) -> dict:
-    return tomllib.loads(toml)
+def _toml(texto: str) -> dict:
+    return tomllib.loads(texto)
 
 
 @functools.cache
