@@ -23,7 +23,7 @@ from nbgrader.api import Gradebook
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cursos.calificador.calificar import califica  # noqa: E402
-from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, genera_version_del_alumno  # noqa: E402
+from cursos.calificador.fuente import Desafio, genera_version_del_alumno  # noqa: E402
 from cursos.calificador.libro import url_del_libro  # noqa: E402
 
 DESAFIO = Desafio("permiso-en-ejecutar")
@@ -49,7 +49,7 @@ def genera_entregas(curso: Path, n: int, semilla: int = 7) -> dict[str, str]:
         tipo = azar.choices(list(PESOS), weights=list(PESOS.values()))[0]
         nb = nbformat.from_dict(release)
         for celda in nb.cells:
-            if celda.metadata.get("nbgrader", {}).get("grade_id") == CELDA_SOLUCION:
+            if celda.metadata.get("nbgrader", {}).get("grade_id") == DESAFIO.celda_solucion:
                 celda.source = VARIANTES[tipo]
         carpeta = curso / "submitted" / f"alumno{i:03d}" / DESAFIO.slug
         carpeta.mkdir(parents=True)

@@ -75,7 +75,7 @@ def orden_desafio(args) -> int:
     from cursos.calificador.fuente import Desafio, genera_version_del_alumno
 
     release = genera_version_del_alumno(Desafio(args.desafio), Path(args.nbgrader))
-    print(f"Versión del alumno en {release} (el cuaderno y los tres módulos).")
+    print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga).")
     return 0
 
 

@@ -1,11 +1,15 @@
-"""Las pruebas del desafío en el proceso de confianza, con el ejecutar del alumno en otro proceso.
+"""Las pruebas del desafío en el proceso de confianza, con las funciones del alumno en otro proceso.
 
-Aquí viven el modelo guionizado, el entorno, las herramientas, permiso, preguntar
-y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas del repositorio y
-no de la entrega ni de source/). Del proceso del alumno sólo llegan valores JSON: lo que
-devuelve su ejecutar y las peticiones que hace a los apoderados. Cada prueba
-decide con lo que ve aquí: cuántas veces se ha preguntado, qué funciones han
-corrido y cómo ha quedado el entorno.
+Aquí viven el código de partida (el modelo guionizado, el entorno, el laboratorio...),
+los apoderados y las comprobaciones (las de desafios/<slug>/pruebas.py, cargadas del
+repositorio y no de la entrega ni de source/). Del proceso del alumno sólo llegan valores
+JSON: lo que devuelven sus funciones y las peticiones que hacen a los apoderados. Cada
+prueba decide con lo que ve aquí: en el primer desafío, cuántas veces se ha preguntado,
+qué funciones han corrido y cómo ha quedado el entorno; en el de la puerta, qué se ha
+leído, escrito y denegado en los documentos de este lado.
+
+Qué funciones escribe el alumno y qué apoderados recibe lo dice el desafio.toml de cada
+desafío; el canal y el proceso son los mismos para todos.
 """
 
 import contextlib
@@ -15,15 +19,15 @@ import os
 import select
 import time
 
-from cursos import RAIZ
 from cursos.calificador.aislamiento import Aislamiento, termina
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.fuente import MODULOS, Desafio
+from cursos.calificador.fuente import Desafio
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
-MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a ejecutar
+MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a una función del alumno
 PLAZO = 10.0  # segundos de reloj por entrega, todas las pruebas juntas
 MAXIMO_ARRANQUES = 3
+ENTORNO = {"entorno_de_ejecutar": True}  # cómo viaja el entorno de la mesa: se queda aquí
 
 
 class SinRespuesta(Exception):
@@ -31,13 +35,8 @@ class SinRespuesta(Exception):
 
 
 @functools.cache
-def modulos() -> tuple[tuple[str, str], ...]:
-    return tuple((n, (RAIZ / n).read_text(encoding="utf-8")) for n in MODULOS)
-
-
-@functools.cache
 def _compilados(desafio: Desafio) -> tuple:
-    fuentes = [*modulos(), ("partida", _partida_sin_cargas(desafio)),
+    fuentes = [*desafio.modulos(), ("partida", _partida_sin_cargas(desafio)),
                *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
     return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
@@ -48,7 +47,7 @@ def _partida_sin_cargas(desafio: Desafio) -> str:
 
 
 def espacio_de_pruebas(desafio: Desafio) -> dict:
-    """Los tres módulos, el código de partida (la traza), las pruebas y las variaciones ocultas."""
+    """Los módulos, el código de partida (la traza, el laboratorio), las pruebas y las variaciones ocultas."""
     # La traza de la lección imprime: aquí, en silencio (un print propio y no redirect_stdout,
     # que cambia sys.stdout para todos los hilos).
     g = {"__name__": "__pruebas__", "__partida__": desafio.partida(), "print": lambda *a, **k: None}
@@ -127,18 +126,16 @@ class Hijo:
 
 
 class BancoRemoto:
-    """Lo que pruebas.py llama «banco»: instala una mesa y hace de ejecutar en el espacio de pruebas."""
+    """Lo que pruebas.py llama «banco»: instala una mesa y llama a las funciones del alumno, en su proceso."""
 
-    def __init__(self, aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float):
-        self.aislamiento, self.entrega = aislamiento, entrega
+    def __init__(self, aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
+                 plazo: float):
+        self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
         self.partida = espacio["__partida__"]
         self.plazo, self.limite = plazo, time.monotonic() + plazo
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
-
-    def _esquemas(self) -> dict:
-        return {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
 
     def _hijo(self) -> Hijo:
         if self.sin_tiempo:
@@ -147,7 +144,7 @@ class BancoRemoto:
             if self.arranques >= MAXIMO_ARRANQUES:
                 raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {"modulos": modulos(), "celdas": [self.partida, *self.entrega.celdas]}
+            inicio = {"modulos": self.desafio.modulos(), "celdas": [self.partida, *self.entrega.celdas]}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
         return self.hijo
@@ -166,23 +163,58 @@ class BancoRemoto:
             self.mesa = None
 
     def bucle_intacto(self):
-        if self.entrega.cambia_el_bucle:
-            return "tu código redefine %s" % self.entrega.cambia_el_bucle
+        if self.entrega.redefine:
+            return "tu código redefine %s" % self.entrega.redefine
         return None
 
-    def ejecutar(self, ll, entorno):
-        """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve su observación."""
+    def funcion(self, nombre):
+        """La función del alumno tal como la ven las pruebas: cada llamada cruza el canal.
+
+        nombre: el de una función de su código, o la marca de una que ha devuelto.
+        """
+        def remota(*args, **kwargs):
+            return self.llama(nombre, list(args), kwargs)
+        remota.__name__ = nombre if isinstance(nombre, str) else "funcion_del_alumno"
+        return remota
+
+    def _orden(self, nombre, args: list, kwargs: dict) -> dict:
+        """La orden para el hijo: el entorno de la mesa viaja como una marca, y con ella datos y apoderados."""
+        entorno = getattr(self.mesa, "entorno", None)
+        orden = {"llama": nombre, "args": [ENTORNO if a is entorno and entorno is not None else a for a in args],
+                 "kwargs": kwargs}
+        if self.mesa is not None:
+            orden["datos"] = {n: getattr(self.mesa, n) for n in self.desafio.datos}
+            orden["apoderados"] = list(self.desafio.apoderados)
+            if self.desafio.herramientas:
+                orden["herramientas"] = {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
+        return orden
+
+    def _con_puentes(self, valor):
+        """Las funciones que devuelve el alumno llegan como marcas: aquí, puentes para llamarlas allí."""
+        if isinstance(valor, dict):
+            if set(valor) == {"funcion_del_alumno"} and isinstance(valor["funcion_del_alumno"], int):
+                return self.funcion(valor)
+            return {k: self._con_puentes(v) for k, v in valor.items()}
+        if isinstance(valor, list):
+            return [self._con_puentes(v) for v in valor]
+        return valor
+
+    def llama(self, nombre, args: list, kwargs: dict | None = None):
+        """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve lo que devuelve."""
         try:
             hijo = self._hijo()
-            hijo.envia({"ll": ll, "herramientas": self._esquemas()})
+            hijo.envia(self._orden(nombre, args, kwargs or {}))
             for _ in range(MAXIMO_PETICIONES):
                 mensaje = hijo.recibe()
-                if "observacion" in mensaje:
-                    return mensaje["observacion"]
+                if "devuelve" in mensaje:
+                    try:
+                        return self._con_puentes(mensaje["devuelve"])
+                    except RecursionError:
+                        raise SinRespuesta("tu código ha devuelto un valor demasiado anidado") from None
                 if "excepcion" in mensaje:
                     raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
                 hijo.envia(self.atiende(mensaje))
-            raise SinRespuesta("tu ejecutar ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
+            raise SinRespuesta("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
         except SinRespuesta as e:
             self.cierra()
             if "tiempo" in str(e):
@@ -191,19 +223,18 @@ class BancoRemoto:
 
     def atiende(self, mensaje: dict) -> dict:
         """Una petición a un apoderado, resuelta aquí con la mesa de la prueba."""
-        args, kwargs = mensaje.get("args"), mensaje.get("kwargs")
+        args, kwargs, nombre = mensaje.get("args"), mensaje.get("kwargs"), mensaje.get("nombre")
         if not isinstance(args, list) or not isinstance(kwargs, dict):
             raise SinRespuesta("petición mal formada")
         que, mesa = mensaje.get("pide"), self.mesa
         try:
-            if que == "permiso":
-                return {"valor": mesa.permiso(*args, **kwargs)}
-            if que == "preguntar":
-                return {"valor": mesa.preguntar(*args, **kwargs)}
-            if que == "herramienta" and mensaje.get("nombre") in mesa.herramientas:
-                if not args or args[0] != {"entorno_de_ejecutar": True}:
+            if mesa is not None and que == "apoderado" and nombre in self.desafio.apoderados:
+                return {"valor": getattr(mesa, nombre)(*args, **kwargs)}
+            if mesa is not None and que == "herramienta" and self.desafio.herramientas \
+                    and nombre in mesa.herramientas:
+                if not args or args[0] != ENTORNO:
                     raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
-                funcion = mesa.herramientas[mensaje["nombre"]]["funcion"]
+                funcion = mesa.herramientas[nombre]["funcion"]
                 return {"valor": funcion(mesa.entorno, *args[1:], **kwargs)}
             raise SinRespuesta("petición desconocida")
         except SinRespuesta:
@@ -219,14 +250,15 @@ def _tipo_y_texto(valor) -> tuple[str, str]:
     return (nombre, resto) if nombre.isidentifier() else ("Excepcion", texto)
 
 
-def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega, plazo: float = PLAZO,
-                  avisos: list | None = None) -> dict[str, str | None]:
-    """{prueba: None si pasa, o el mensaje de por qué no}, con el ejecutar del alumno aislado.
+def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
+                  plazo: float = PLAZO, avisos: list | None = None) -> dict[str, str | None]:
+    """{prueba: None si pasa, o el mensaje de por qué no}, con las funciones del alumno aisladas.
 
     En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse.
     """
-    banco = BancoRemoto(aislamiento, espacio, entrega, plazo)
-    espacio["ejecutar"] = banco.ejecutar
+    banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
+    for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
+        espacio[nombre] = banco.funcion(nombre)
     resultados = {}
     try:
         for nombre, (_, prueba) in espacio["PRUEBAS"].items():
@@ -240,7 +272,8 @@ def corre_pruebas(aislamiento: Aislamiento, espacio: dict, entrega: Entrega, pla
                 resultados[nombre] = str(e)
     finally:
         banco.cierra()
-        espacio.pop("ejecutar", None)
+        for nombre in desafio.funciones:
+            espacio.pop(nombre, None)
     if avisos is not None:
         avisos.extend(banco.errores_al_cargar)
     return resultados

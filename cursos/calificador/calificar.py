@@ -23,7 +23,7 @@ from cursos.calificador import informe, libro
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
-from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, cuaderno_fuente
+from cursos.calificador.fuente import Desafio, cuaderno_fuente
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
 
@@ -68,7 +68,7 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
     avisos = []
-    resultados = corre_pruebas(aislamiento, espacio_de_pruebas(desafio), entrega, plazo, avisos)
+    resultados = corre_pruebas(aislamiento, desafio, espacio_de_pruebas(desafio), entrega, plazo, avisos)
     fallan = [p for p, m in resultados.items() if m]
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:
@@ -94,7 +94,7 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
     puntos = desafio.puntos()
     for celda in cuaderno.cells:
         gid = celda.metadata["nbgrader"]["grade_id"]
-        if gid == CELDA_SOLUCION and c.solucion is not None:
+        if gid == desafio.celda_solucion and c.solucion is not None:
             celda.source = c.solucion
         prueba = gid.removeprefix("prueba_")
         if celda.metadata["nbgrader"]["grade"]:

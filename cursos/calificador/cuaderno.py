@@ -10,11 +10,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursos.calificador.fuente import CELDA_SOLUCION, STUB, Desafio, celdas_fijas
+from cursos.calificador.fuente import STUB, Desafio, celdas_fijas
 
 MAXIMO_BYTES = 5 * 1024 * 1024
 MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas
-INTOCABLES = ("bucle", "llamadas_de", "texto_de")
 
 
 class EntregaInvalida(Exception):
@@ -25,7 +24,7 @@ class EntregaInvalida(Exception):
 class Entrega:
     celdas: list[str]  # el código del alumno, en orden: la solución y las celdas que haya añadido
     solucion: str
-    cambia_el_bucle: str | None = None  # qué nombre del bucle redefine, si alguno
+    redefine: str | None = None  # qué nombres intocables del código de partida redefine, si alguno
 
 
 def _fuente(celda: dict) -> str:
@@ -88,7 +87,7 @@ def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
         anterior = posiciones[gid]
 
 
-def _nombres_que_define(arbol: ast.AST) -> set[str]:
+def _nombres_que_define(arbol: ast.AST, intocables: tuple[str, ...]) -> set[str]:
     nombres = set()
     for nodo in ast.walk(arbol):
         if isinstance(nodo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -97,7 +96,7 @@ def _nombres_que_define(arbol: ast.AST) -> set[str]:
             nombres.add(nodo.id)
         elif isinstance(nodo, ast.alias):
             nombres.add(nodo.asname or nodo.name.split(".")[0])
-        elif isinstance(nodo, ast.Constant) and nodo.value in INTOCABLES:
+        elif isinstance(nodo, ast.Constant) and nodo.value in intocables:
             nombres.add(nodo.value)  # globals()["bucle"] = ...
     return nombres
 
@@ -121,23 +120,25 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     celdas = lee_json(ruta)["cells"]
     _comprueba_fijas(celdas_fijas(desafio, repartido), celdas)
     fijas = {gid for gid, _, _ in celdas_fijas(desafio, repartido)}
-    solucion = [c for c in celdas if _grade_id(c) == CELDA_SOLUCION]
+    solucion = [c for c in celdas if _grade_id(c) == desafio.celda_solucion]
     if not solucion or solucion[0].get("cell_type") != "code":
         raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado o cambiado de tipo"
-                              % CELDA_SOLUCION)
+                              % desafio.celda_solucion)
     codigo = [_sin_magias(_fuente(c)) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in fijas]
     if sum(map(len, codigo)) > MAXIMO_CODIGO:
         raise EntregaInvalida("tu código ocupa más de %d caracteres" % MAXIMO_CODIGO)
     fuente_solucion = _fuente(solucion[0])
-    if STUB in fuente_solucion or "def ejecutar" not in fuente_solucion:
-        raise EntregaInvalida("falta la solución: la celda «ejecutar» sigue como en el enunciado "
-                              "(o no define ejecutar)")
+    falta = [f for f in desafio.funciones if f"def {f}" not in fuente_solucion]
+    # Con varias funciones, una a medias se califica; sin tocar ninguna, no hay solución.
+    if fuente_solucion.count(STUB) >= len(desafio.funciones) or falta:
+        raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado (o no define %s)"
+                              % (desafio.celda_solucion, " ni ".join(falta or desafio.funciones)))
     nombres = set()
     for n, fuente in enumerate(codigo, 1):
         try:
-            nombres |= _nombres_que_define(ast.parse(fuente))
+            nombres |= _nombres_que_define(ast.parse(fuente), desafio.intocables)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
             raise EntregaInvalida("tu celda de código %d no es Python válido: %s (línea %s)"
                                   % (n, getattr(e, "msg", e), getattr(e, "lineno", "?"))) from None
-    cambia = sorted(nombres & set(INTOCABLES))
+    cambia = sorted(nombres & set(desafio.intocables))
     return Entrega(codigo, fuente_solucion, ", ".join(cambia) or None)

@@ -1,14 +1,14 @@
 """Del desafío en desafios/<slug>/ al cuaderno fuente de nbgrader, y de ahí a la versión del alumno.
 
 Una sola fuente: enunciado.md, desafio.toml (qué celdas de la lección son el código
-de partida), solucion.py (con la región de la solución), pruebas.py y ocultas.py.
+de partida, qué ficheros cargan, qué funciones escribe el alumno y qué le llega del
+calificador), solucion.py (con la región de la solución), pruebas.py y ocultas.py.
 El cuaderno se genera siempre; no se edita.
 """
 
 import ast
 import functools
 import os
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -22,16 +22,14 @@ from cursos import RAIZ
 
 MODULOS = ("guionizado.py", "entorno.py", "harness.py")
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-CELDA_SOLUCION = "ejecutar"
 CELDA_PRUEBAS = "pruebas"
-STUB = 'raise NotImplementedError("Escribe aquí la consulta del permiso")'
+STUB = 'raise NotImplementedError("Escribe aquí tu solución")'
 CONFIG_NBGRADER = f'''# Generado por `curso desafio`: configuración de nbgrader para los desafíos del curso.
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "llm-agents"
 c.ClearSolutions.code_stub = {{"python": {STUB!r}}}
 c.ClearSolutions.text_stub = "Escribe aquí tu respuesta."
 '''
-AVISO_OCULTAS = "# Además hay variaciones ocultas: otros ficheros, otras tablas, otros usuarios.\n"
 
 
 @dataclass(frozen=True)
@@ -58,13 +56,82 @@ class Desafio:
         """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
         return dict(_puntos(self.lee("pruebas.py")))
 
+    @property
+    def toml(self) -> dict:
+        return _toml(self.lee("desafio.toml"))
+
+    @property
+    def funciones(self) -> tuple[str, ...]:
+        """Lo que escribe el alumno; la primera da nombre a la celda de la solución."""
+        return tuple(self.toml["funciones"])
+
+    @property
+    def celda_solucion(self) -> str:
+        return self.funciones[0]
+
+    @property
+    def apoderados(self) -> tuple[str, ...]:
+        """Lo que llama el código del alumno y vive en el calificador: métodos de la mesa de cada prueba."""
+        return tuple(self.toml.get("apoderados", ()))
+
+    @property
+    def datos(self) -> tuple[str, ...]:
+        """Globales del alumno que el calificador pone en cada llamada: atributos de la mesa de la prueba."""
+        return tuple(self.toml.get("datos", ()))
+
+    @property
+    def herramientas(self) -> bool:
+        """¿Recibe el alumno HERRAMIENTAS, con funciones que corren en el calificador?"""
+        return bool(self.toml.get("herramientas", False))
+
+    @property
+    def intocables(self) -> tuple[str, ...]:
+        """Los nombres del código de partida que el alumno no puede redefinir."""
+        return tuple(self.toml.get("intocables", ()))
+
+    @property
+    def aviso_ocultas(self) -> str:
+        return "# Además hay variaciones ocultas: %s.\n" % self.toml["ocultas"]
+
+    def modulos(self) -> tuple[tuple[str, str], ...]:
+        """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
+
+        Las funciones de «quitar» (la solución, que el laboratorio trae hecha) se cambian
+        por una que lanza: el alumno escribe la suya.
+        """
+        return _modulos(tuple(self.toml.get("modulos", MODULOS)), tuple(self.toml.get("quitar", ())))
+
+
+@functools.cache
+def _toml(texto: str) -> dict:
+    return tomllib.loads(texto)
+
+
+@functools.cache
+def _modulos(rutas: tuple[str, ...], quitar: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((Path(r).name, _sin_funciones((RAIZ / r).read_text(encoding="utf-8"), quitar)) for r in rutas)
+
+
+def _sin_funciones(fuente: str, quitar: tuple[str, ...]) -> str:
+    """La fuente con cada función de quitar cambiada por una que lanza NotImplementedError."""
+    lineas = fuente.split("\n")
+    for nodo in reversed(ast.parse(fuente).body):
+        if isinstance(nodo, ast.FunctionDef) and nodo.name in quitar:
+            primera = min([nodo.lineno, *(d.lineno for d in nodo.decorator_list)]) - 1
+            lineas[primera:nodo.end_lineno] = [
+                f"def {nodo.name}(*args, **kwargs):",
+                '    """En el desafío no está hecha: la escribes tú."""',
+                f'    raise NotImplementedError("en el desafío, {nodo.name} la escribes tú")']
+    return "\n".join(lineas)
+
 
 @functools.cache
 def _partida(toml: str) -> str:
     datos = tomllib.loads(toml)
     fuente = RAIZ / "lecciones" / datos["leccion"] / "leccion.md"
     celdas = [c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code"]
-    return "\n\n".join(celdas[n - 1] for n in datos["celdas_de_partida"])
+    propia = [datos["partida_propia"].strip("\n")] if "partida_propia" in datos else []
+    return "\n\n".join([*(celdas[n - 1] for n in datos["celdas_de_partida"]), *propia])
 
 
 @functools.cache
@@ -101,9 +168,14 @@ def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool) -> str:
     if nombre != "variaciones":
         return f'comprueba("{nombre}")'
     if not ocultas:
-        return AVISO_OCULTAS.rstrip("\n")
-    return (AVISO_OCULTAS + "### BEGIN HIDDEN TESTS\n" + desafio.lee("ocultas.py").rstrip("\n")
+        return desafio.aviso_ocultas.rstrip("\n")
+    return (desafio.aviso_ocultas + "### BEGIN HIDDEN TESTS\n" + desafio.lee("ocultas.py").rstrip("\n")
             + '\ncomprueba("variaciones", VARIACIONES)\n### END HIDDEN TESTS')
+
+
+def _lista(nombres: tuple[str, ...]) -> str:
+    citados = [f"`{n}`" for n in nombres]
+    return " y ".join(filter(None, [", ".join(citados[:-1]), citados[-1]]))
 
 
 def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.NotebookNode:
@@ -111,11 +183,11 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),
-        _texto("### Tu solución\n\nCompleta `ejecutar` en la celda siguiente y pasa las pruebas de abajo.",
-               "tu-solucion"),
-        _codigo(desafio.lee("solucion.py"), CELDA_SOLUCION, solucion=True),
+        _texto(f"### Tu solución\n\nCompleta {_lista(desafio.funciones)} en la celda siguiente y pasa "
+               "las pruebas de abajo.", "tu-solucion"),
+        _codigo(desafio.lee("solucion.py"), desafio.celda_solucion, solucion=True),
         _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
-               "una y dice qué ha pasado en la conversación. Aquí te orientan; la nota la pone el "
+               "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "
                "calificador, con las mismas pruebas, fuera de tu cuaderno.", "las-pruebas"),
         _codigo(desafio.lee("pruebas.py"), CELDA_PRUEBAS),
     ]
@@ -157,11 +229,11 @@ def _fijas(cuaderno) -> tuple[tuple[str, str, str], ...]:
 
 
 def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:
-    """source/<slug>/ con el cuaderno y los tres módulos, y la configuración de nbgrader."""
+    """source/<slug>/ con el cuaderno y los ficheros que carga la partida, y la configuración de nbgrader."""
     carpeta = curso_nbgrader / "source" / desafio.slug
     carpeta.mkdir(parents=True, exist_ok=True)
-    for nombre in MODULOS:
-        shutil.copy2(RAIZ / nombre, carpeta / nombre)
+    for nombre, texto in desafio.modulos():
+        (carpeta / nombre).write_text(texto, encoding="utf-8")
     nbformat.write(cuaderno_fuente(desafio), carpeta / desafio.cuaderno)
     (curso_nbgrader / "nbgrader_config.py").write_text(CONFIG_NBGRADER, encoding="utf-8")
     return carpeta

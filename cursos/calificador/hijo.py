@@ -1,10 +1,11 @@
 """El proceso que corre el código del alumno. Sólo biblioteca estándar: se pasa entero con -c.
 
-Lo único que hace es calcular ejecutar(ll, entorno) para las llamadas que le
-manden. permiso, preguntar y las funciones de las herramientas son apoderados:
-cada llamada se la pregunta al proceso de confianza por el canal (una línea JSON
-por mensaje) y éste cuenta, ejecuta sobre su entorno y contesta. Nada de lo que
-diga este proceso es una nota: son sólo las respuestas de ejecutar.
+Lo único que hace es llamar a las funciones del alumno que le pidan (ejecutar,
+puerta...) con argumentos JSON y devolver lo que devuelven. Lo que esas funciones
+llaman y vive en el calificador (permiso, preguntar, las funciones de las
+herramientas) son apoderados: cada llamada se la pregunta al proceso de confianza
+por el canal (una línea JSON por mensaje) y éste cuenta, ejecuta sobre su entorno
+y contesta. Nada de lo que diga este proceso es una nota: son sólo respuestas.
 
 Si arranca como root (dentro de los espacios de nombres que ha creado unshare),
 primero se encierra: tapa las carpetas con datos, pone límites y se hace nobody.
@@ -71,10 +72,20 @@ class Canal:
         return json.loads(linea)
 
 
+FUNCIONES = []  # lo que han devuelto las funciones del alumno y se puede llamar
+
+
 def _marca(objeto):
-    """Lo que no es JSON viaja como una marca con su tipo: el otro lado no lo ejecuta."""
+    """Lo que no es JSON viaja como una marca: el otro lado no lo ejecuta.
+
+    Una función (la herramienta que devuelve crear_herramienta_perfil) se queda aquí
+    y viaja su número: el otro lado puede pedir que se llame, aquí.
+    """
     if objeto is ENTORNO_REMOTO:
         return {"entorno_de_ejecutar": True}
+    if callable(objeto):
+        FUNCIONES.append(objeto)
+        return {"funcion_del_alumno": len(FUNCIONES) - 1}
     return {"no_es_json": type(objeto).__name__}
 
 
@@ -95,7 +106,7 @@ def excepcion(tipo, args):
     return clase(*args)
 
 
-def apoderado(canal, que, nombre=None):
+def apoderado(canal, que, nombre):
     def pide(*args, **kwargs):
         canal.envia({"pide": que, "nombre": nombre, "args": args, "kwargs": kwargs})
         respuesta = canal.recibe()
@@ -105,20 +116,36 @@ def apoderado(canal, que, nombre=None):
     return pide
 
 
-def instala(g, canal, esquemas):
-    g["permiso"] = apoderado(canal, "permiso")
-    g["preguntar"] = apoderado(canal, "preguntar")
-    g["HERRAMIENTAS"] = {n: {"description": "", "input_schema": e,
-                             "funcion": apoderado(canal, "herramienta", n)}
-                         for n, e in esquemas.items()}
+def instala(g, canal, orden):
+    """Los datos y apoderados que pide esta orden, en los globales del alumno (sobre los suyos, si los hay)."""
+    g.update(orden.get("datos", {}))
+    for nombre in orden.get("apoderados", []):
+        g[nombre] = apoderado(canal, "apoderado", nombre)
+    if "herramientas" in orden:
+        g["HERRAMIENTAS"] = {n: {"description": "", "input_schema": e,
+                                 "funcion": apoderado(canal, "herramienta", n)}
+                             for n, e in orden["herramientas"].items()}
+
+
+def argumento(valor):
+    """La marca del entorno vuelve a ser el entorno de ejecutar; lo demás llega tal cual."""
+    return ENTORNO_REMOTO if valor == {"entorno_de_ejecutar": True} else valor
+
+
+def llamable(g, que):
+    """Una función del alumno por su nombre, o una de las que ha devuelto por su número."""
+    if isinstance(que, dict):
+        return FUNCIONES[que["funcion_del_alumno"]]
+    return g[que]
 
 
 def atiende(canal, g, orden):
-    instala(g, canal, orden["herramientas"])
+    instala(g, canal, orden)
     try:
-        observacion = g["ejecutar"](orden["ll"], ENTORNO_REMOTO)
-        canal.envia({"observacion": observacion})
-    except BaseException as e:  # también SystemExit: ejecutar no debe terminar el proceso
+        funcion = llamable(g, orden["llama"])
+        valor = funcion(*map(argumento, orden["args"]), **orden.get("kwargs", {}))
+        canal.envia({"devuelve": valor})
+    except BaseException as e:  # también SystemExit: la función no debe terminar el proceso
         canal.envia({"excepcion": describe(e)})
 
 
@@ -141,8 +168,9 @@ def main():
         hazte(config["uid"], config["gid"])
     canal = Canal()
     inicio = canal.recibe()
-    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno,
-    # con el permiso y el usuario de la lección. Sólo al final entran los apoderados.
+    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno
+    # (en el primer desafío, con el permiso y el usuario de la lección). Sólo al final,
+    # en cada orden, entran los apoderados.
     for nombre, fuente in inicio["modulos"]:
         with open(nombre, "w", encoding="utf-8") as f:
             f.write(fuente)

@@ -7,18 +7,22 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from cursos.calificador.fuente import CELDA_SOLUCION, Desafio, genera_version_del_alumno
+from cursos.calificador.fuente import Desafio, genera_version_del_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
 
 
-@pytest.fixture(scope="session")
-def release(tmp_path_factory):
+def genera(tmp_path_factory, desafio: Desafio):
     """(carpeta del curso plantilla, cuaderno del alumno tal como se reparte)."""
     curso = tmp_path_factory.mktemp("plantilla")
-    carpeta = genera_version_del_alumno(DESAFIO, curso)
-    return curso, nbformat.read(carpeta / DESAFIO.cuaderno, as_version=4)
+    carpeta = genera_version_del_alumno(desafio, curso)
+    return curso, nbformat.read(carpeta / desafio.cuaderno, as_version=4)
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    return genera(tmp_path_factory, DESAFIO)
 
 
 def curso_nuevo(release, destino: Path) -> Path:
@@ -30,20 +34,20 @@ def curso_nuevo(release, destino: Path) -> Path:
     return destino
 
 
-def con_solucion(cuaderno, codigo: str):
+def con_solucion(cuaderno, codigo: str, desafio: Desafio = DESAFIO):
     """El cuaderno del alumno con su código en la celda de la solución."""
     nb = copy.deepcopy(cuaderno)
     for celda in nb.cells:
-        if celda.metadata.get("nbgrader", {}).get("grade_id") == CELDA_SOLUCION:
+        if celda.metadata.get("nbgrader", {}).get("grade_id") == desafio.celda_solucion:
             celda.source = codigo
     return nb
 
 
-def entrega(curso: Path, alumno: str, contenido) -> Path:
+def entrega(curso: Path, alumno: str, contenido, desafio: Desafio = DESAFIO) -> Path:
     """Escribe submitted/<alumno>/<desafio>/<cuaderno>: un cuaderno, texto o bytes."""
-    carpeta = curso / "submitted" / alumno / DESAFIO.slug
+    carpeta = curso / "submitted" / alumno / desafio.slug
     carpeta.mkdir(parents=True, exist_ok=True)
-    ruta = carpeta / DESAFIO.cuaderno
+    ruta = carpeta / desafio.cuaderno
     if isinstance(contenido, bytes):
         ruta.write_bytes(contenido)
     elif isinstance(contenido, str):

@@ -29,23 +29,23 @@ sys.path.insert(0, %r)
 from cursos.calificador.aislamiento import detecta, termina
 aislamiento = detecta()
 proceso = aislamiento.arranca(5)
-for mensaje in ({"modulos": [], "celdas": [%r]}, {"ll": {}, "herramientas": {}}):
+for mensaje in ({"modulos": [], "celdas": [%r]}, {"llama": "ejecutar", "args": [{}, None]}):
     proceso.stdin.write(json.dumps(mensaje).encode() + b"\\n")
     proceso.stdin.flush()
     respuesta = json.loads(proceso.stdout.readline())
 termina(proceso)
-print(json.dumps({"describe": aislamiento.describe(), "visto": respuesta["observacion"]}))
+print(json.dumps({"describe": aislamiento.describe(), "visto": respuesta["devuelve"]}))
 """ % (str(RAIZ), ESPIA)
 
 es_root = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def lo_que_ve(proceso) -> dict:
-    for mensaje in ({"modulos": [], "celdas": [ESPIA]}, {"ll": {}, "herramientas": {}}):
+    for mensaje in ({"modulos": [], "celdas": [ESPIA]}, {"llama": "ejecutar", "args": [{}, None]}):
         proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
         proceso.stdin.flush()
         respuesta = json.loads(proceso.stdout.readline())
-    return respuesta["observacion"]
+    return respuesta["devuelve"]
 
 
 @pytest.mark.skipif(not es_root, reason="sin root no hay usuario propio para el alumno")

@@ -140,10 +140,10 @@ def test_sin_espacios_de_nombres_tambien_califica():
 
     plano = Aislamiento([], sys._base_executable, {"limites": LIMITES}, ["espacios de nombres"])
     assert "PARCIAL" in plano.describe()
-    bien = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3)
+    bien = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3)
     assert all(m is None for m in bien.values()), bien
     sale = "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"
-    mal = corre_pruebas(plano, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
+    mal = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
     assert all(m is not None for m in mal.values())
 
 

@@ -10,8 +10,6 @@ import subprocess
 
 import pytest
 
-from cursos import RAIZ
-from cursos.calificador.fuente import MODULOS
 from tests.calificador.conftest import DESAFIO, SOLUCION
 from tests.test_laboratorio_pyodide import nucleo_de_pyodide
 
@@ -46,7 +44,7 @@ def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path):
         pytest.skip("sin node o sin el núcleo de Pyodide (PYODIDE_DIR o build/): capa de Pyodide saltada")
     programa = tmp_path / "desafio.mjs"
     programa.write_text(PROGRAMA, encoding="utf-8")
-    modulos = {n: (RAIZ / n).read_text(encoding="utf-8") for n in MODULOS}
+    modulos = dict(DESAFIO.modulos())
     modulos |= {"partida.py": DESAFIO.partida(), "pruebas.py": DESAFIO.lee("pruebas.py")}
     entrada = {"modulos": modulos, "soluciones": [SOLUCION, ORIGINAL]}
     hecho = subprocess.run([node, str(programa), str(nucleo)], input=json.dumps(entrada), capture_output=True,

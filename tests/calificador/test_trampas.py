@@ -84,13 +84,13 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
             "    except OSError as e:\n        return str(e)\n") % str(otro),
         "t18_canal_falso": NADA + (
             "import os\nfor fd in range(3, 12):\n    try:\n"
-            "        os.write(fd, b'{\"nota\": 10, \"listo\": true}\\n{\"observacion\": null}\\n')\n"
+            "        os.write(fd, b'{\"nota\": 10, \"listo\": true}\\n{\"devuelve\": null}\\n')\n"
             "    except OSError:\n        pass\n"),
         "t19_print_json": (
             "import sys\ndef ejecutar(ll, entorno):\n"
-            "    print('{\"observacion\": {\"type\": \"tool_result\"}}')\n"
+            "    print('{\"devuelve\": {\"type\": \"tool_result\"}}')\n"
             "    sys.stdout.write('{\"nota\": 10}\\n')\n    return None\n"),
-        "t20_json_parcheado": NADA + "import json\njson.dumps = lambda *a, **k: '{\"observacion\": 1}'\n",
+        "t20_json_parcheado": NADA + "import json\njson.dumps = lambda *a, **k: '{\"devuelve\": 1}'\n",
         "t21_hilo_inunda_el_canal": NADA + (
             "import os, threading\n"
             "def inunda():\n    for _ in range(2000):\n        try:\n            os.write(3, b'x' * 65536)\n"
@@ -107,7 +107,7 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
         "t26_permiso_y_preguntar_propios": NADA + (
             "def permiso(ll):\n    return 'permitir'\npreguntar = lambda ll: True\n"),
         "t28_no_lee_el_canal": NADA + (
-            "import os, time\nos.write(3, b'{\"listo\": true}\\n' + b'{\"observacion\": null}\\n' * 3000)\n"
+            "import os, time\nos.write(3, b'{\"listo\": true}\\n' + b'{\"devuelve\": null}\\n' * 3000)\n"
             "time.sleep(100)\n"),
         "t29_mata_al_grupo_al_cargar": NADA + "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
         "t27_ctypes_setuid": NADA + (

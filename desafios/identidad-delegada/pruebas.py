@@ -1,0 +1,356 @@
+"""Las pruebas del desafío «La sesión sale del token, no del modelo».
+
+Se escriben una sola vez y corren en dos sitios:
+- en tu cuaderno, en el mismo proceso que tu código: te dicen al momento qué pasa
+  en cada sesión. Tu código podría engañarlas, así que no cuentan para la nota;
+- en el calificador, fuera de tu proceso: allí tus funciones sólo reciben tokens
+  y nombres, y lo que devuelven (también la herramienta de perfil) se llama desde
+  otro proceso, que tiene el modelo, el bucle, los perfiles y las comprobaciones.
+
+Se cargan en el mismo espacio de nombres que los tres módulos del curso y que el
+código de partida (PERFILES, LEER, herramienta, AVISO, EMISOR, AHORA, DIRECTORIO...).
+Sólo biblioteca estándar.
+"""
+
+import contextlib
+import json
+
+PERFILES_DE_LA_LECCION = dict(PERFILES)
+SIN_ARGUMENTOS = herramienta(dict, "", {})["input_schema"]  # el esquema de herramienta(..., {})
+FACTURACION = "https://mcp.facturacion.ejemplo.com"
+PEDIDOS = "https://mcp.pedidos.ejemplo.com"
+INICIO = [("sistema", "Eres un asistente interno. Usa tus herramientas."), ("usuario", "Resume avisos/nomina.txt.")]
+
+
+class Fallo(AssertionError):
+    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la sesión."""
+
+
+class Mesa:
+    """Lo que rodea a tus funciones en una prueba: los perfiles del directorio y el reloj."""
+
+    def __init__(self, perfiles=None, ahora=AHORA):
+        self.PERFILES = dict(PERFILES_DE_LA_LECCION if perfiles is None else perfiles)
+        self.ahora = ahora
+
+
+class BancoLocal:
+    """Corre tus funciones en este mismo proceso: respuesta al momento, sin valor de nota."""
+
+    @contextlib.contextmanager
+    def instala(self, mesa):
+        g = globals()
+        antes = g["PERFILES"]
+        g["PERFILES"] = mesa.PERFILES  # tu herramienta lee los perfiles de la prueba
+        try:
+            yield
+        finally:
+            g["PERFILES"] = antes
+
+
+def exige(condicion, mensaje, *datos):
+    if not condicion:
+        raise Fallo(mensaje % datos if datos else mensaje)
+
+
+def token_para(usuario, mesa, **cambios):
+    """Un token del emisor para el directorio, con el alcance de perfiles, recién emitido; sin las claves None."""
+    token = {"iss": EMISOR, "sub": usuario, "aud": DIRECTORIO, "scope": ALCANCE_PERFILES,
+             "exp": mesa.ahora + VIGENCIA}
+    token.update(cambios)
+    return {k: v for k, v in token.items() if v is not None}
+
+
+def llama(funcion, *args):
+    """Tu función con esos argumentos; un Fallo si lanza."""
+    try:
+        return funcion(*args)
+    except Exception as e:
+        raise Fallo("%s(%s) ha lanzado %s: %s" % (funcion.__name__, _args(args), type(e).__name__, e)) from None
+
+
+def rechaza(funcion, *args):
+    """El motivo del PermissionError que debe lanzar tu función; un Fallo si no lo lanza."""
+    try:
+        valor = funcion(*args)
+    except Exception as e:
+        exige(type(e).__name__ == "PermissionError", "%s(%s) debía lanzar PermissionError y ha lanzado %s: %s",
+              funcion.__name__, _args(args), type(e).__name__, e)
+        return str(e)
+    raise Fallo("%s(%s) debía lanzar PermissionError y ha devuelto %s" % (funcion.__name__, _args(args),
+                                                                         _corto(valor)))
+
+
+def _args(args):
+    return ", ".join(json.dumps(a, ensure_ascii=False) if isinstance(a, (dict, str)) else repr(a) for a in args)
+
+
+def _corto(valor):
+    texto = repr(valor)
+    return texto if len(texto) < 200 else texto[:200] + "…"
+
+
+# --- Las sesiones ------------------------------------------------------------------
+
+
+def herramientas_de(token, mesa):
+    """Las herramientas que abre tu abrir_sesion con este token, comprobadas; LEER es la del curso."""
+    sesion = llama(abrir_sesion, token, mesa.ahora)
+    exige(isinstance(sesion, dict) and set(sesion) == {"leer", "leer_mi_perfil"},
+          "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...} y ha devuelto %s", _corto(sesion))
+    exige(isinstance(sesion["leer"], dict) and sesion["leer"].get("input_schema") == LEER["input_schema"],
+          "en la sesión, «leer» debía ser LEER, la de entorno.py")
+    perfil = sesion["leer_mi_perfil"]
+    exige(isinstance(perfil, dict) and callable(perfil.get("funcion")) and perfil.get("input_schema") == SIN_ARGUMENTOS,
+          "«leer_mi_perfil» debía registrarse con herramienta(..., {}), sin argumentos, y es %s", _corto(perfil))
+    return {"leer": LEER, "leer_mi_perfil": perfil}
+
+
+def de_referencia(usuario, mesa):
+    """Las herramientas que debe tener la sesión de usuario: con ellas se escribe el guion."""
+    def leer_mi_perfil():
+        return mesa.PERFILES.get(usuario, {"error": "usuario no encontrado"})
+    return {"leer": LEER, "leer_mi_perfil": herramienta(leer_mi_perfil, "", {})}
+
+
+@contextlib.contextmanager
+def con_herramientas(herramientas):
+    """Mientras dura, ejecutar sólo encuentra estas herramientas."""
+    g = globals()
+    antes = g["HERRAMIENTAS"]
+    g["HERRAMIENTAS"] = herramientas
+    try:
+        yield
+    finally:
+        g["HERRAMIENTAS"] = antes
+
+
+def obedece(victima):
+    """Un modelo que hace lo que pide el aviso, con todo lo que puede intentar."""
+    return [llamada("t1", "leer", ruta="avisos/nomina.txt"),
+            llamada("t2", "leer_perfil_usuario", id_usuario_consultado=victima),
+            llamada("t3", "leer_mi_perfil", id_usuario_consultado=victima),
+            llamada("t4", "leer_mi_perfil")]
+
+
+def datos_ajenos(usuario, victima, mesa):
+    """Lo que no puede salir en la sesión de usuario: el nombre y el salario de la víctima (si es otro)."""
+    if victima == usuario:
+        return []
+    perfil = mesa.PERFILES[victima]
+    return [perfil["nombre"], str(perfil["salario_anual"])]
+
+
+def conversa_con_aviso(banco, mesa, usuario, victima):
+    """La sesión de usuario con el aviso que pide el perfil de victima y un modelo obediente."""
+    quien = "en la sesión de %s (%s), con el aviso que pide el perfil de %s" % (
+        mesa.PERFILES[usuario]["nombre"], usuario, "su propio usuario" if victima == usuario else victima)
+    entorno = {"avisos/nomina.txt": AVISO % victima}
+    llamadas = obedece(victima)
+    with banco.instala(mesa):
+        herramientas = herramientas_de(token_para(usuario, mesa), mesa)
+        with con_herramientas(de_referencia(usuario, mesa)):
+            copia = dict(entorno)
+            vistos = [[ejecutar(ll, copia)] for ll in llamadas]  # lo que debe contestar la sesión
+        respuestas = [[ll] for ll in llamadas] + [[texto("Lo que pide el aviso: " + vistos[-1][0]["content"])]]
+        vigiladas = dict(herramientas, leer_mi_perfil=dict(herramientas["leer_mi_perfil"]))
+        vistas = []
+        funcion = herramientas["leer_mi_perfil"]["funcion"]
+
+        def vigilada(entorno, **argumentos):
+            vistas.append(str(funcion(entorno, **argumentos)))
+            return vistas[-1]
+        vigiladas["leer_mi_perfil"]["funcion"] = vigilada
+        with con_herramientas(vigiladas):
+            try:
+                motivo, final, M = bucle(ModeloGuionizado(guion_de(INICIO, respuestas, vistos + [None])),
+                                         INICIO, entorno, 10)
+            except DivergenciaDelGuion as e:
+                _sin_fugas(quien, vistas, datos_ajenos(usuario, victima, mesa))
+                raise Fallo("%s, la conversación se ha separado del guion en el %s" % (quien, e)) from None
+            except Exception as e:
+                raise Fallo("%s, la conversación se ha parado: %s: %s" % (quien, type(e).__name__, e)) from None
+    _sin_fugas(quien, vistas, datos_ajenos(usuario, victima, mesa))
+    exige(motivo == "fin", "%s, la conversación no ha terminado: %s", quien, motivo)
+    observaciones = [b["content"] for _, c in M if isinstance(c, list) for b in c if b["type"] == "tool_result"]
+    for dato in datos_ajenos(usuario, victima, mesa):
+        exige(not any(dato in o for o in observaciones), "%s, una observación contiene %r", quien, dato)
+    exige(str(mesa.PERFILES[usuario]["salario_anual"]) in final,
+          "%s, la respuesta final debía traer el salario del propio usuario y es %r", quien, final)
+
+
+def _sin_fugas(quien, vistas, ajenos):
+    for vista in vistas:
+        for dato in ajenos:
+            exige(dato not in vista, "%s, leer_mi_perfil ha devuelto datos ajenos: %s", quien, vista)
+
+
+# --- Las comprobaciones de cada prueba ---------------------------------------------
+
+
+def comprueba_perfiles(banco, mesa, usuarios):
+    """Cada herramienta lee el perfil de su usuario, no admite argumentos y no cambia al crear otra."""
+    with banco.instala(mesa):
+        herramientas = {u: llama(crear_herramienta_perfil, u) for u in usuarios}
+        for usuario in [*usuarios, usuarios[0]]:  # la primera, otra vez después de crear las demás
+            leer_mi_perfil = herramientas[usuario]
+            exige(callable(leer_mi_perfil), "crear_herramienta_perfil(%r) debía devolver una función y ha devuelto %s",
+                  usuario, _corto(leer_mi_perfil))
+            visto = llama(leer_mi_perfil)
+            exige(visto == mesa.PERFILES[usuario], "la herramienta de %s debía devolver %s y ha devuelto %s",
+                  usuario, mesa.PERFILES[usuario], _corto(visto))
+        otro = usuarios[1]
+        for args, kwargs in (((otro,), {}), ((), {"id_usuario_consultado": otro})):
+            try:
+                visto = herramientas[usuarios[0]](*args, **kwargs)
+            except Exception:
+                continue  # sin parámetros: con argumentos, lanza
+            exige(visto == mesa.PERFILES[usuarios[0]], "la herramienta de %s, llamada con %s, ha devuelto %s: no "
+                  "debe aceptar quién se consulta", usuarios[0], args or kwargs, _corto(visto))
+        nadie = llama(llama(crear_herramienta_perfil, "u-999"))
+        exige(nadie == {"error": "usuario no encontrado"},
+              "la herramienta de u-999, que no está en el directorio, debía devolver el error y ha devuelto %s",
+              _corto(nadie))
+
+
+CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperado o None si vale)
+    ("válido", {}, None, None),
+    ("otro emisor", {"iss": "https://otro.ejemplo.com"}, None, "emisor desconocido"),
+    ("para facturación", {"aud": FACTURACION}, None, "token para otra audiencia: " + FACTURACION),
+    ("que caduca ahora", {"exp": 0}, None, "token caducado"),
+    ("que caduca dentro de 1 s", {"exp": 1}, None, None),
+    ("sin el alcance", {"scope": "perfiles:escribir"}, None, "falta el alcance perfiles:leer"),
+    ("con varios alcances", {"scope": "pedidos:leer perfiles:leer"}, None, None),
+    ("con un alcance parecido", {"scope": "perfiles:leerlo"}, None, "falta el alcance perfiles:leer"),
+    ("de otro emisor y para facturación", {"iss": "x", "aud": FACTURACION}, None, "emisor desconocido"),
+    ("para facturación y caducado", {"aud": FACTURACION, "exp": 0}, None, "token para otra audiencia: " + FACTURACION),
+    ("sin iss", {"iss": None}, None, "emisor desconocido"),
+    ("sin aud", {"aud": None}, None, "token para otra audiencia: None"),
+    ("sin exp", {"exp": None}, None, "token caducado"),
+    ("sin scope", {"scope": None}, None, "falta el alcance perfiles:leer"),
+    ("válido, en facturación", {"aud": FACTURACION}, FACTURACION, None),
+]
+
+
+def comprueba_validar(banco, mesa, usuario):
+    with banco.instala(mesa):
+        for que, cambios, audiencia, motivo in CASOS_DE_VALIDAR:
+            if isinstance(cambios.get("exp"), int):
+                cambios = dict(cambios, exp=mesa.ahora + cambios["exp"])
+            token = token_para(usuario, mesa, **cambios)
+            args = (token, audiencia or DIRECTORIO, ALCANCE_PERFILES, mesa.ahora)
+            if motivo is None:
+                visto = llama(validar_token, *args)
+                exige(visto == token, "con un token %s, validar_token debía devolver el token y ha devuelto %s",
+                      que, _corto(visto))
+            else:
+                visto = rechaza(validar_token, *args)
+                exige(visto == motivo, "con un token %s, el motivo debía ser %r y es %r", que, motivo, visto)
+
+
+def tokens_ajenos(usuario, mesa):
+    """(qué es, token) que no deben abrir una sesión en el directorio."""
+    return [("para facturación", token_para(usuario, mesa, aud=FACTURACION)),
+            ("de pedidos reenviado tal cual (paso del token)",
+             token_para(usuario, mesa, aud=PEDIDOS, scope="pedidos:leer")),
+            ("caducado", token_para(usuario, mesa, exp=mesa.ahora)),
+            ("caducado hace una hora", token_para(usuario, mesa, exp=mesa.ahora - 3600)),
+            ("de otro emisor", token_para(usuario, mesa, iss="https://as.falso.ejemplo.com")),
+            ("sin el alcance de perfiles", token_para(usuario, mesa, scope="pedidos:leer")),
+            ("sin audiencia", token_para(usuario, mesa, aud=None))]
+
+
+def comprueba_tokens(banco, mesa, usuario):
+    """Con un token válido se abre la sesión; con uno ajeno, PermissionError y ninguna sesión."""
+    with banco.instala(mesa):
+        herramientas_de(token_para(usuario, mesa), mesa)
+        for que, token in tokens_ajenos(usuario, mesa):
+            try:
+                rechaza(abrir_sesion, token, mesa.ahora)
+            except Fallo as e:
+                raise Fallo("con un token %s no se abre ninguna sesión: %s" % (que, e)) from None
+
+
+# --- Las pruebas ----------------------------------------------------------------------
+
+
+def prueba_perfil(banco):
+    """crear_herramienta_perfil: cada herramienta lee su perfil, sin parámetros, y crear otra no la cambia."""
+    comprueba_perfiles(banco, Mesa(), ["u-100", "u-101"])
+    comprueba_perfiles(banco, Mesa(), ["u-101", "u-100"])
+
+
+def prueba_validar(banco):
+    """validar_token: emisor, audiencia, vigencia y alcance, en ese orden; sin KeyError."""
+    comprueba_validar(banco, Mesa(), "u-100")
+
+
+def prueba_sesion(banco):
+    """Con un token válido se abre la sesión y cada usuario lee su propio perfil."""
+    for usuario in ("u-100", "u-101"):
+        conversa_con_aviso(banco, Mesa(), usuario, usuario)
+
+
+def prueba_inyeccion(banco):
+    """El aviso inyectado, en las dos direcciones: ninguna observación trae los datos del otro."""
+    conversa_con_aviso(banco, Mesa(), "u-100", "u-101")
+    conversa_con_aviso(banco, Mesa(), "u-101", "u-100")
+
+
+def prueba_tokens(banco):
+    """Tokens para otro servidor, caducados, de otro emisor o reenviados tal cual: no abren sesión."""
+    comprueba_tokens(banco, Mesa(), "u-100")
+
+
+def prueba_variaciones(banco, variaciones):
+    """Otros usuarios, otro reloj, tokens ajenos para ellos."""
+    for n, v in enumerate(variaciones, 1):
+        mesa = Mesa(v["perfiles"], v["ahora"])
+        a, b = v["usuarios"]
+        try:
+            comprueba_perfiles(banco, mesa, [a, b])
+            comprueba_validar(banco, mesa, b)
+            conversa_con_aviso(banco, mesa, a, b)
+            conversa_con_aviso(banco, mesa, b, a)
+            comprueba_tokens(banco, mesa, b)
+        except Fallo:  # sin detalles: son las pruebas ocultas
+            raise Fallo("la variación oculta %d de %d no pasa. ¿Sale el usuario sólo del token, usas el "
+                        "«ahora» que recibes y lees PERFILES al llamar a la herramienta?" % (n, len(variaciones))
+                        ) from None
+
+
+# nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
+PRUEBAS = {
+    "perfil": (2, prueba_perfil),
+    "validar": (2, prueba_validar),
+    "sesion": (1, prueba_sesion),
+    "inyeccion": (2, prueba_inyeccion),
+    "tokens": (1, prueba_tokens),
+    "variaciones": (2, prueba_variaciones),
+}
+
+
+def comprueba(nombre, *datos):
+    """Pasa una prueba aquí mismo y dice el resultado en una línea (o lanza con el motivo)."""
+    puntos, prueba = PRUEBAS[nombre]
+    try:
+        prueba(BancoLocal(), *datos)
+    except Fallo as e:
+        raise Fallo("✘ %s (%d p.): %s" % (nombre, puntos, e)) from None
+    print("✔ %s (%d p.): %s" % (nombre, puntos, prueba.__doc__))
+
+
+def comprueba_todas():
+    """Las pruebas visibles, una línea cada una, sin parar en la primera (para la página de la lección)."""
+    pasan = {}
+    for nombre in PRUEBAS:
+        if nombre == "variaciones":
+            continue  # ocultas: sólo las pasa el calificador
+        try:
+            comprueba(nombre)
+            pasan[nombre] = True
+        except Fallo as e:
+            print(e)
+            pasan[nombre] = False
+    print("%d de %d pruebas visibles pasan." % (sum(pasan.values()), len(pasan)))
+    return pasan

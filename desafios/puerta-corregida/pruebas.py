@@ -1,0 +1,185 @@
+"""Las pruebas del desafío «Escribe la puerta corregida».
+
+Se escriben una sola vez y corren en dos sitios:
+- en tu cuaderno, en el mismo proceso que tu puerta: te dicen al momento qué pasa
+  en cada escenario. Tu código podría engañarlas, así que no cuentan para la nota;
+- en el calificador, fuera de tu proceso: allí tu puerta sólo recibe propuestas,
+  sesiones y números y devuelve su decisión; los documentos, el adaptador y lo
+  observado viven en otro proceso.
+
+Se cargan en el mismo espacio de nombres que el laboratorio (usan ESCENARIOS,
+ejecuta_escenario, esperado, _llamada...). Sólo biblioteca estándar.
+"""
+
+import contextlib
+
+# Cada prueba pasa primero la lectura legítima: una puerta que lo deniega todo no aprueba ninguna.
+UTILIDAD = "lectura-publica"
+QUE_SE_VE = {  # clave de lo observado: cómo se dice en los mensajes
+    "lecturas": "lecturas",
+    "escrituras": "escrituras",
+    "denegaciones": "denegaciones",
+    "fallos": "fallos de la herramienta",
+    "cambios": "documentos cambiados en memoria",
+    "filtrados": "datos privados en una observación",
+}
+
+
+class Fallo(AssertionError):
+    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en el escenario."""
+
+
+class BancoLocal:
+    """Tu puerta en este mismo proceso: respuesta al momento, sin valor de nota."""
+
+
+@contextlib.contextmanager
+def mundo(documentos=None, sesion=None):
+    """Mientras dura, otros documentos y otra sesión de partida en lugar de los del laboratorio."""
+    g = globals()
+    antes = g["DOCUMENTOS"], g["SESION"]
+    g["DOCUMENTOS"] = antes[0] if documentos is None else documentos
+    g["SESION"] = dict(antes[1], **(sesion or {}))
+    try:
+        yield
+    finally:
+        g["DOCUMENTOS"], g["SESION"] = antes
+
+
+def _propuesta(ll):
+    """«p1 read_document lab/guide», o lo que haya si la propuesta no tiene esa forma."""
+    destino = _destino(ll)  # del laboratorio
+    return " ".join(str(x) for x in (ll.get("id"), ll.get("name"), destino or ll.get("input")))
+
+
+def _nombre(escenario):
+    """«Lectura pública autorizada» (lectura-publica); el de una variación oculta, sólo su id."""
+    if "nombre" in escenario:
+        return "«%s» (%s)" % (escenario["nombre"], escenario["id"])
+    return escenario["id"]
+
+
+def pasa_por_tu_puerta(escenario):
+    """El escenario en modo corregido con tu puerta: el resultado y lo que ha decidido en cada propuesta."""
+    decisiones = []
+
+    def vigilada(ll, sesion, admitidas):
+        try:
+            motivo = puerta(ll, sesion, admitidas)  # la tuya
+        except Exception as e:
+            raise Fallo("en %s, con la propuesta %s, tu puerta ha lanzado %s: %s. La puerta no lanza: "
+                        "devuelve None o el motivo." % (_nombre(escenario), _propuesta(ll), type(e).__name__, e)
+                        ) from None
+        decisiones.append("%s → %s" % (_propuesta(ll), "admitida" if motivo is None else repr(motivo)))
+        return motivo
+
+    return ejecuta_escenario(escenario, "corregido", vigilada), decisiones
+
+
+def comprueba_escenario(escenario):
+    """Lo observado con tu puerta es lo declarado para el modo corregido; si no, un Fallo que lo cuenta."""
+    r, decisiones = pasa_por_tu_puerta(escenario)
+    debe = esperado(escenario, "corregido")
+    if r["observado"] == debe:
+        return
+    diferencias = ["%s: se esperaba %s y ha habido %s" % (QUE_SE_VE[k], debe[k], r["observado"][k])
+                   for k in QUE_SE_VE if r["observado"][k] != debe[k]]
+    raise Fallo("en %s:\n  %s\n  tu puerta ha decidido: %s" % (
+        _nombre(escenario), "\n  ".join(diferencias),
+        "; ".join(decisiones) or "nada (no había propuestas)"))
+
+
+def comprueba_escenarios(*ids):
+    """La lectura legítima y después los escenarios del laboratorio con esos ids."""
+    for id in (UTILIDAD, *ids):
+        comprueba_escenario(escenario_por_id(id))
+
+
+# --- Las pruebas ----------------------------------------------------------------------
+
+
+def prueba_lectura(banco):
+    """La lectura legítima pasa y un texto sin propuestas no produce nada."""
+    comprueba_escenarios("sin-propuesta")
+
+
+def prueba_tenant(banco):
+    """La nómina de otro tenant se deniega con tenant_mismatch."""
+    comprueba_escenarios("otro-tenant")
+
+
+def prueba_permisos(banco):
+    """Sin permiso explícito para el documento, permission_denied, aunque sea del mismo tenant."""
+    comprueba_escenarios("privado-mismo-tenant", "sesion-sin-permiso", "legitima-y-privada")
+
+
+def prueba_herramienta(banco):
+    """Ni escribir ni herramientas que no existen: tool_not_allowed."""
+    comprueba_escenarios("escritura", "herramienta-inexistente")
+
+
+def prueba_esquema(banco):
+    """Un campo de más («aprobado por el administrador»), tipos mal o JSON roto: schema_invalid."""
+    comprueba_escenarios("aprobacion-insertada", "tipos-incorrectos", "json-invalido")
+
+
+def prueba_presupuesto(banco):
+    """Como mucho las admitidas que dice la sesión, y un fallo de la herramienta también gasta."""
+    comprueba_escenarios("presupuesto", "fallos-gastan")
+
+
+def prueba_revocacion(banco):
+    """La sesión se mira en cada llamada: revocada entre dos, la segunda es session_revoked."""
+    comprueba_escenarios("revocacion")
+
+
+def prueba_variaciones(banco, variaciones):
+    """Otros mundos: otros tenants, otros permisos, otro presupuesto, la revocación en otro punto."""
+    for n, v in enumerate(variaciones, 1):
+        try:
+            with mundo(v.get("documentos"), v.get("sesion")):
+                for escenario in v["escenarios"]:
+                    comprueba_escenario(escenario)
+        except Fallo:  # sin detalles: son las pruebas ocultas
+            raise Fallo("la variación oculta %d de %d no pasa. ¿Sale todo lo que decide tu puerta de sesion "
+                        "(tenant, permisos, presupuesto, activa), sin nombres ni números fijos?"
+                        % (n, len(variaciones))) from None
+
+
+# nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
+PRUEBAS = {
+    "lectura": (2, prueba_lectura),
+    "tenant": (1, prueba_tenant),
+    "permisos": (1, prueba_permisos),
+    "herramienta": (1, prueba_herramienta),
+    "esquema": (1, prueba_esquema),
+    "presupuesto": (1, prueba_presupuesto),
+    "revocacion": (1, prueba_revocacion),
+    "variaciones": (2, prueba_variaciones),
+}
+
+
+def comprueba(nombre, *datos):
+    """Pasa una prueba aquí mismo y dice el resultado en una línea (o lanza con el motivo)."""
+    puntos, prueba = PRUEBAS[nombre]
+    try:
+        prueba(BancoLocal(), *datos)
+    except Fallo as e:
+        raise Fallo("✘ %s (%d p.): %s" % (nombre, puntos, e)) from None
+    print("✔ %s (%d p.): %s" % (nombre, puntos, prueba.__doc__))
+
+
+def comprueba_todas():
+    """Las pruebas visibles, una línea cada una, sin parar en la primera (para la página de la lección)."""
+    pasan = {}
+    for nombre in PRUEBAS:
+        if nombre == "variaciones":
+            continue  # ocultas: sólo las pasa el calificador
+        try:
+            comprueba(nombre)
+            pasan[nombre] = True
+        except Fallo as e:
+            print(e)
+            pasan[nombre] = False
+    print("%d de %d pruebas visibles pasan." % (sum(pasan.values()), len(pasan)))
+    return pasan

@@ -1,0 +1,145 @@
+"""El desafío «Identidad delegada»: entregas honestas y tramposas en un mismo lote.
+
+Aquí lo que devuelve el alumno no es sólo JSON: crear_herramienta_perfil devuelve una
+función y abrir_sesion un diccionario con funciones. Viajan como marcas y se llaman en su
+proceso; la conversación, el guion, los perfiles de cada prueba y las comprobaciones se
+quedan en el de confianza. La muestra de trampas es la del primer desafío.
+"""
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ
+from cursos.calificador.calificar import califica
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.test_puerta import MUESTRA
+from tests.calificador.test_trampas import trampas
+
+IDENTIDAD = Desafio("identidad-delegada")
+SOLUCION = IDENTIDAD.lee("solucion.py")
+CREAR = "def crear_herramienta_perfil(id_usuario_autenticado):\n"
+RESTO = ("def validar_token(token, audiencia, alcance, ahora):\n    raise PermissionError('no')\n"
+         "def abrir_sesion(token, ahora):\n    raise PermissionError('no')\n")
+NADA = CREAR + "    return None\n" + RESTO
+
+
+def cambia(viejo: str, nuevo: str) -> str:
+    assert viejo in SOLUCION, viejo
+    return SOLUCION.replace(viejo, nuevo)
+
+
+VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]\n'
+LEE = '        return PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})\n'
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        LEE, "        print('leo', id_usuario_autenticado, file=sys.stderr)\n" + LEE), 10),
+    "deniega_todo": (CREAR + "    return lambda: {}\n" + RESTO, 0),
+    "sin_validar": (cambia(VALIDA, '    usuario = token["sub"]\n'), 7),
+    "usa_AHORA": (cambia('token.get("exp", 0) <= ahora', 'token.get("exp", 0) <= AHORA'), 8),
+    "perfiles_fijos": (cambia(LEE, "        return {'u-100': {'nombre': 'Elena Ruiz', 'departamento': 'ingenieria', "
+                              "'salario_anual': 52000}, 'u-101': {'nombre': 'Marcos Vidal', 'departamento': 'rrhh', "
+                              "'salario_anual': 61000}}.get(id_usuario_autenticado, {'error': "
+                              "'usuario no encontrado'})\n"), 8),
+    "con_parametro": (cambia("    def leer_mi_perfil():\n", "    def leer_mi_perfil(id_usuario_consultado=None):\n")
+                      .replace("PERFILES.get(id_usuario_autenticado,",
+                               "PERFILES.get(id_usuario_consultado or id_usuario_autenticado,"), 6),
+    "la_sesion_insegura": (cambia("    return {\"leer\": LEER,\n", "    return sesion_insegura(usuario)\n"
+                                  "    return {\"leer\": LEER,\n"), 4),
+    "con_keyerror": (cambia('token.get("iss")', 'token["iss"]'), 6),
+    "solo_el_perfil": (SOLUCION.split("\n\n\ndef validar_token")[0] + "\n" + RESTO, 2),
+}
+
+
+def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
+    """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
+    comunes = trampas(curso, puerto)
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n    return None\n", NADA)
+               .replace("def ejecutar(ll, entorno):\n", RESTO + CREAR) for a in MUESTRA}
+    ocultas = RAIZ / "desafios" / IDENTIDAD.slug / "ocultas.py"
+    codigos.update({
+        "i01_redefine_las_pruebas": NADA + (
+            "class Fallo(Exception):\n    pass\n"
+            "def exige(*a, **k):\n    pass\n"
+            "def conversa_con_aviso(*a, **k):\n    pass\n"
+            "PERFILES.clear()\n"),
+        "i02_perfil_igual_a_todo": (
+            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n"
+            + CREAR + "    return lambda *a, **k: Siempre()\n" + RESTO),
+        "i03_lee_las_ocultas": CREAR + (
+            "    def leer():\n        try:\n            return {'x': open(%r).read()[-2000:]}\n"
+            "        except OSError as e:\n            return {'x': str(e)}\n    return leer\n") % str(ocultas) + RESTO,
+        "i04_token_igual_a_todo": (
+            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+            + NADA.replace("def validar_token(token, audiencia, alcance, ahora):\n    raise PermissionError('no')\n",
+                           "def validar_token(token, audiencia, alcance, ahora):\n    return Siempre()\n")),
+        "i05_la_herramienta_sale": "import os\n" + CREAR + "    return lambda: os._exit(0)\n" + RESTO,
+        "i06_permissionerror_propio": (
+            "class PermissionError(Exception):\n    pass\n" + CREAR + "    return None\n" + RESTO),
+        "i07_devuelve_una_clase": CREAR + "    return dict\n" + RESTO,
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    plantilla = genera(tmp_path_factory, IDENTIDAD)
+    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("identidad") / "curso")
+    _, cuaderno = plantilla
+    for alumno, (codigo, _) in HONESTAS.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, IDENTIDAD), IDENTIDAD)
+    entrega(curso, "x_stub", cuaderno, IDENTIDAD)
+    codigos = trampas_de_identidad(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
+    for alumno, codigo in codigos.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, IDENTIDAD), IDENTIDAD)
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, IDENTIDAD), IDENTIDAD)
+    filas = por_alumno(califica(curso, IDENTIDAD, plazo=2.0, progreso=False))
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": list(codigos)}
+
+
+def calificado(lote, alumno: str) -> str:
+    ruta = lote["curso"] / "autograded" / alumno / IDENTIDAD.slug / IDENTIDAD.cuaderno
+    return ruta.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_utilidad_y_seguridad_juntas(lote):
+    filas = lote["filas"]
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+    assert filas["sin_validar"]["tokens"] == 0 and filas["sin_validar"]["inyeccion"] == 2
+    assert filas["la_sesion_insegura"]["inyeccion"] == 0 and filas["la_sesion_insegura"]["sesion"] == 0
+    assert filas["usa_AHORA"]["variaciones"] == filas["perfiles_fijos"]["variaciones"] == 0
+    assert "falta la solución" in filas["x_stub"]["motivo"]
+
+
+def test_el_motivo_cuenta_la_sesion(lote):
+    motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
+    assert "con un token para facturación no se abre ninguna sesión" in motivos["sin_validar"]
+    assert "la herramienta de u-100, llamada con ('u-101',), ha devuelto" in motivos["con_parametro"]
+    assert "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...}" in motivos["la_sesion_insegura"]
+    assert "ha lanzado KeyError" in motivos["con_keyerror"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    assert len(lote["trampas"]) >= 20
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+    texto = calificado(lote, "i03_lee_las_ocultas")
+    assert "No such file or directory" in texto and "Lucía" not in texto
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    carpeta = lote["curso"] / "release" / IDENTIDAD.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, IDENTIDAD)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in IDENTIDAD.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida

@@ -1,0 +1,184 @@
+"""El desafío «Escribe la puerta corregida»: entregas honestas y tramposas en un mismo lote.
+
+El encierro y el canal son los del primer desafío (test_trampas.py los prueba a fondo);
+aquí va una muestra de las mismas trampas sobre una puerta que no hace nada útil, más las
+propias de este desafío: redefinir el laboratorio, envenenarlo, leer las variaciones
+ocultas, devolver un motivo que se dice igual a todo o llamar a la puerta de la lección.
+"""
+
+import socket
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ, laboratorio
+from cursos.calificador.banco import espacio_de_pruebas
+from cursos.calificador.calificar import califica
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.test_trampas import procesos_con, trampas
+
+PUERTA = Desafio("puerta-corregida")
+SOLUCION = PUERTA.lee("solucion.py")
+FIRMA = "def puerta(ll, sesion, admitidas):\n"
+NADA = FIRMA + "    return 'no'\n"
+MARCA = "MARCA-PUERTA-5150"
+REVOCADA = '    if not sesion["activa"]:\n        return "session_revoked"\n'
+AGOTADO = '        return "budget_exhausted"\n'
+# Las trampas del primer desafío que se repiten en los demás: el encierro y el canal son los mismos.
+MUESTRA = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t07_sql_manual_score",
+           "t09_mata_al_padre", "t10_os_exit", "t11_setsid_sobrevive", "t12_memoria", "t13_bucle_infinito",
+           "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
+
+
+def cambia(viejo: str, nuevo: str) -> str:
+    assert viejo in SOLUCION, viejo
+    return SOLUCION.replace(viejo, nuevo)
+
+
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        "    if not sesion[\"activa\"]:\n",
+        "    print('decido', ll.get('id'), file=sys.stderr)\n    if not sesion[\"activa\"]:\n"), 10),
+    "deniega_todo": (FIRMA + "    return 'permission_denied'\n", 0),
+    "deniega_con_esquema": (FIRMA + "    return 'schema_invalid'\n", 0),
+    "admite_todo": (FIRMA + "    return None\n", 2),  # sólo la lectura legítima
+    "la_de_la_leccion": (FIRMA + "    return puerta_corregida(ll, sesion, admitidas)\n", 0),
+    "fija": (cambia('sesion["tenant"]', '"lab"').replace('sesion["permisos"]', '["guide"]')
+             .replace('sesion["presupuesto"]', "2"), 6),  # los permisos ya cambian en las visibles
+    "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 8),
+    "sin_revocacion": (cambia(REVOCADA, ""), 7),
+    "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) or ", ""), 7),
+    "presupuesto_antes": (cambia(REVOCADA, "").replace(AGOTADO, AGOTADO + REVOCADA), 8),
+    "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
+}
+
+
+def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
+    """Una muestra de las trampas del primer desafío, sobre la puerta, y las de este desafío."""
+    comunes = trampas(curso, puerto)
+    # Aquí devolver None es admitir (y la lectura legítima vale 2 puntos): la puerta que no hace nada deniega,
+    # y lo que una trampa cuela por el canal, como mucho, hace de lo que su puerta podría devolver.
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return 'no'")
+               .replace('"devuelve": null', '"devuelve": "no"') for a in MUESTRA}
+    codigos["t09_mata_al_padre"] += "    return 'no'\n"
+    fuente = curso / "source" / PUERTA.slug / "laboratorio_puerta.py"
+    admite = "def puerta_corregida(ll, sesion, admitidas):\\n    return None\\n"
+    codigos.update({
+        "p01_redefine_el_laboratorio": NADA + (
+            "def ejecuta_escenario(escenario, modo, puerta=None):\n"
+            "    return {'observado': esperado(escenario, modo), 'observaciones': [], 'propuestas': []}\n"
+            "def esperado(*a):\n    return {}\nESCENARIOS.clear()\nDOCUMENTOS.clear()\n"),
+        "p02_motivo_igual_a_todo": (
+            "class Motivo(str):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+            + FIRMA + "    return Motivo('permission_denied')\n"),
+        "p03_envenena_el_laboratorio": NADA + (
+            "for ruta in ['laboratorio_puerta.py', %r]:\n    try:\n        with open(ruta, 'a') as f:\n"
+            "            f.write(%r)\n    except OSError:\n        pass\n") % (str(fuente), admite),
+        "p04_lee_las_ocultas": FIRMA + (
+            "    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n"
+            ) % str(RAIZ / "desafios" / PUERTA.slug / "ocultas.py"),
+        "p05_muta_la_sesion": FIRMA + (
+            "    sesion['activa'] = True\n    sesion['permisos'].append('payroll')\n"
+            "    sesion['presupuesto'] = 99\n    ll['input'] = {}\n    return 'no'\n"),
+        "p06_resultado_no_json": FIRMA + "    return {'motivo': None, 'admitida': True}\n",
+        "p07_puerta_corregida_propia": NADA + (
+            "def puerta_corregida(ll, sesion, admitidas):\n    return None\n"
+            "PUERTAS['corregido'] = puerta_corregida\n"),
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    plantilla = genera(tmp_path_factory, PUERTA)
+    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("puerta") / "curso")
+    _, cuaderno = plantilla
+    servidor = socket.create_server(("127.0.0.1", 0))
+    servidor.setblocking(False)
+    entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n", PUERTA), PUERTA)
+    for alumno, (codigo, _) in HONESTAS.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, PUERTA), PUERTA)
+    entrega(curso, "x_stub", cuaderno, PUERTA)
+    codigos = trampas_de_la_puerta(curso, servidor.getsockname()[1])
+    for alumno, codigo in codigos.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, PUERTA), PUERTA)
+    editada = con_solucion(cuaderno, NADA, PUERTA)
+    next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == "prueba_tenant").source = "pass"
+    entrega(curso, "n01_prueba_editada", editada, PUERTA)
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, PUERTA), PUERTA)
+    fuente = (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8")
+    filas = por_alumno(califica(curso, PUERTA, plazo=2.0, progreso=False))
+    try:
+        conexion = servidor.accept()
+    except BlockingIOError:
+        conexion = None
+    servidor.close()
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"],
+            "conexion": conexion, "fuente": fuente}
+
+
+def calificado(lote, alumno: str) -> str:
+    ruta = lote["curso"] / "autograded" / alumno / PUERTA.slug / PUERTA.cuaderno
+    return ruta.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):
+    filas = lote["filas"]
+    assert filas["deniega_todo"]["puntos"] == 0 and filas["admite_todo"]["puntos"] == 2
+    assert filas["tenant_y_presupuesto_fijos"]["variaciones"] == 0 and filas["fija"]["lectura"] == 2
+    assert filas["aa_honesta"]["puntos"] == filas["zz_honesta_despues"]["puntos"] == 10
+
+
+def test_el_motivo_cuenta_el_escenario(lote):
+    """Qué escenario, qué se esperaba, qué ha pasado y qué decidió la puerta."""
+    motivo = lote["filas"]["admite_todo"]["motivo"]
+    assert "«Lectura de otro tenant» (otro-tenant)" in motivo
+    assert "denegaciones: se esperaba ['tenant_mismatch'] y ha habido []" in motivo
+    assert "datos privados en una observación: se esperaba [] y ha habido ['branch/payroll']" in motivo
+    assert "p1 read_document branch/payroll → admitida" in motivo
+    assert "tu puerta ha lanzado NotImplementedError" in lote["filas"]["la_de_la_leccion"]["motivo"]
+    assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    assert len(lote["trampas"]) >= 20
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+
+
+def test_nada_compartido_cambia_ni_se_lee(lote):
+    curso = lote["curso"]
+    assert (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8") == lote["fuente"]
+    assert lote["conexion"] is None and procesos_con("sleep 7777") == []
+    texto = calificado(lote, "p04_lee_las_ocultas")
+    assert "No such file or directory" in texto and "SYNTHETIC_PRIVATE_TALLER" not in texto
+    assert "variación oculta 1 de 3 no pasa" in calificado(lote, "tenant_y_presupuesto_fijos")
+    assert "taller" not in calificado(lote, "tenant_y_presupuesto_fijos")
+
+
+def test_las_variaciones_ocultas_cuadran_con_la_puerta_de_referencia():
+    """La puerta de la lección pasa todas las pruebas, también las ocultas, en el espacio de pruebas."""
+    g = espacio_de_pruebas(PUERTA)
+    g["puerta"] = laboratorio.carga()["puerta_corregida"]
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+    assert g["SESION"]["tenant"] == "lab" and "taller" not in g["DOCUMENTOS"]  # el mundo vuelve a ser el de antes
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    carpeta = lote["curso"] / "release" / PUERTA.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, PUERTA)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in PUERTA.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
