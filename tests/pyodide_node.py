@@ -1,0 +1,54 @@
+"""Pyodide bajo Node: la capa intermedia de pruebas, más rápida que un navegador.
+
+Usa el mismo paquete npm de Pyodide que sirve el sitio (fijado y comprobado con su
+sha512 por cursos.sitio.distribucion), o el de PYODIDE_DIR si se da. Sin node la
+prueba se salta y lo dice, salvo en CI, donde falla: allí siempre debe correr.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+# Escribe los ficheros en la carpeta de trabajo de Pyodide (como hacen la página y
+# JupyterLite), ejecuta el programa Python y devuelve el valor de su última expresión.
+LANZADOR = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [dir] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(dir + "/pyodide.mjs"));
+const py = await loadPyodide({ indexURL: dir + "/" });
+const entrada = JSON.parse(fs.readFileSync(0, "utf8"));
+for (const [nombre, texto] of Object.entries(entrada.ficheros)) py.FS.writeFile(nombre, texto);
+py.globals.set("datos", py.toPy(entrada.datos));
+console.log(py.runPython(entrada.programa));
+"""
+
+
+def nucleo_de_pyodide() -> Path:
+    """La carpeta con pyodide.mjs; la descarga (npm) la primera vez si hace falta."""
+    if os.environ.get("PYODIDE_DIR"):
+        return Path(os.environ["PYODIDE_DIR"])
+    from cursos.sitio.distribucion import paquete_pyodide
+    return paquete_pyodide()
+
+
+def ejecuta_en_pyodide(ficheros: dict[str, str], programa: str, datos=None, carpeta: Path | None = None):
+    """Ejecuta `programa` en Pyodide con `datos` como variable global y devuelve su resultado JSON.
+
+    La última expresión del programa debe ser un texto JSON (json.dumps(...)).
+    """
+    node = shutil.which("node")
+    if not node:
+        mensaje = "sin node: la capa de Pyodide bajo Node no se ha ejecutado"
+        pytest.fail(mensaje) if os.environ.get("CI") else pytest.skip(mensaje)
+    lanzador = Path(carpeta or os.environ.get("TMPDIR", "/tmp")) / "pyodide_node.mjs"
+    lanzador.write_text(LANZADOR, encoding="utf-8")
+    entrada = json.dumps({"ficheros": ficheros, "programa": programa, "datos": datos})
+    hecho = subprocess.run([node, str(lanzador), str(nucleo_de_pyodide())], input=entrada,
+                           capture_output=True, text=True, timeout=300)
+    assert hecho.returncode == 0, hecho.stderr[-3000:]
+    return json.loads(hecho.stdout.strip().splitlines()[-1])
