@@ -76,6 +76,16 @@ def diferencias(esperado, visto, ruta=""):
         return lineas
     if _igual(esperado, visto):
         return []
+    if isinstance(esperado, list) and isinstance(visto, list):
+        sobran = [v for v in visto if v not in esperado]
+        faltan = [v for v in esperado if v not in visto]
+        repetidos = sorted({_texto(v) for v in visto if visto.count(v) > 1})
+        partes = ["se esperaban %d valores y hay %d" % (len(esperado), len(visto))]
+        partes += ["sobran %s" % _texto(sobran)] if sobran else []
+        partes += ["faltan %s" % _texto(faltan)] if faltan else []
+        partes += ["repetidos %s" % ", ".join(repetidos)] if repetidos else []
+        partes += [] if sobran or faltan or repetidos else ["en otro orden: %s" % _texto(visto)]
+        return ["%s: %s" % (ruta, "; ".join(partes))]
     return ["%s: se esperaba %s y es %s" % (ruta or "tools", _texto(esperado), _texto(visto))]
 
 

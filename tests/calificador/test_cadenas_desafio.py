@@ -70,7 +70,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "sin_puerta": (cambia("    if puerta and not aprueba_su_puerta(aprobacion, puerta, ll):\n", "    if False:\n"), 9),
     "sin_is_error": (cambia(' or obs.get("is_error")', ""), 8),
     "sin_tope": (cambia(" and len(vistos) < LIMITE_DE_VALORES", ""), 7),
-    "numeros_sin_filtro": (cambia("if es_numero_finito(numero):", "if numero is not None:"), 9),
+    "numeros_sin_filtro": (cambia("if es_numero_finito(numero):", "if isinstance(numero, (int, float)):"), 9),
     "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 8),
     "operacion_antes_del_error": (cambia(OPERACION, "").replace(COMPLETADA, ANTES_DEL_ERROR), 8),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
