@@ -20,6 +20,7 @@ REGISTROS_DE_LA_LECCION = registros_de(HERRAMIENTAS_DE_OPERACIONES)
 OK = "ok"  # lo que devuelve una llamada completada, en los casos sin modelo
 PAGOS_A_REVISAR = ("require_approval", "run-tool-chain-repeated-low-value-actions", "payments_reviewers")
 NADA_COINCIDE = ("allow", None, None)
+PROFUNDIDAD = 4  # tools -> herramienta -> argValues -> campo -> lista de valores
 
 
 class Fallo(AssertionError):
@@ -89,6 +90,19 @@ def diferencias(esperado, visto, ruta=""):
     return ["%s: se esperaba %s y es %s" % (ruta or "tools", _texto(esperado), _texto(visto))]
 
 
+def _profundidad(valor):
+    """Cuántos niveles de listas y diccionarios anidados tiene un valor (sin recursión)."""
+    hondo, pendientes = 0, [(valor, 0)]
+    while pendientes:
+        valor, nivel = pendientes.pop()
+        hondo = max(hondo, nivel)
+        if isinstance(valor, dict):
+            pendientes += [(v, nivel + 1) for v in valor.values()]
+        elif isinstance(valor, list):
+            pendientes += [(v, nivel + 1) for v in valor]
+    return hondo
+
+
 def _calls(tools, clave):
     hechos = tools.get(clave) if isinstance(tools, dict) else None
     return hechos.get("calls", 0) if isinstance(hechos, dict) else 0
@@ -120,8 +134,9 @@ def con_tu_anota_llamada(banco, caso):
         nueva = despues[0]
         exige(isinstance(nueva, dict) and isinstance(nueva.get("tools"), dict)
               and isinstance(nueva.get("operaciones"), list),
-              "con %s, la ejecución ha quedado sin tools (un diccionario) u operaciones (una lista): %s",
-              quien, _texto(nueva))
+              "con %s, la ejecución ha quedado sin tools (un diccionario) u operaciones (una lista)", quien)
+        exige(_profundidad(nueva["tools"]) <= PROFUNDIDAD and _profundidad(nueva["operaciones"]) <= 1,
+              "con %s, la ejecución ha quedado con hechos más anidados que los de hechos_vacios()", quien)
         ejecucion["tools"], ejecucion["operaciones"] = nueva["tools"], nueva["operaciones"]
         exige(isinstance(devuelto, bool), "con %s, anota_llamada debía devolver True o False y ha devuelto %s",
               quien, _texto(devuelto))

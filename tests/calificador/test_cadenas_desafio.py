@@ -104,6 +104,9 @@ def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
         "c07_sale_al_anotar": "import os\n" + FIRMA + "    os._exit(0)\n",
         "c08_hechos_enormes": FIRMA + "    ejecucion['tools']['x'] = 'x' * (2 << 20)\n    return True\n",
         "c09_ejecucion_circular": FIRMA + "    ejecucion['tools']['x'] = ejecucion\n    return True\n",
+        "c11_hechos_muy_anidados": FIRMA + (
+            "    x = []\n    for _ in range(990):\n        x = [x]\n"
+            "    ejecucion['tools']['payment_submit'] = {'calls': x, 'argValues': x}\n    return True\n"),
         "c10_cuenta_sin_hechos": FIRMA + "    return registro is not None and obs is not None\n",
     })
     return codigos
