@@ -199,18 +199,35 @@ class BancoRemoto:
             return [self._con_puentes(v) for v in valor]
         return valor
 
-    def llama(self, nombre, args: list, kwargs: dict | None = None):
+    def llama_con_argumentos(self, nombre, args: list):
+        """(lo que devuelve, cómo han quedado sus argumentos): para funciones que cambian lo que reciben.
+
+        Los argumentos vuelven como valores JSON, copias que el alumno ha podido cambiar a su
+        gusto: quien los lee decide qué toma de ellos.
+        """
+        return self.llama(nombre, args, con_argumentos=True)
+
+    def llama(self, nombre, args: list, kwargs: dict | None = None, con_argumentos: bool = False):
         """El puente: manda la llamada al alumno, atiende sus peticiones y devuelve lo que devuelve."""
         try:
             hijo = self._hijo()
-            hijo.envia(self._orden(nombre, args, kwargs or {}))
+            orden = self._orden(nombre, args, kwargs or {})
+            if con_argumentos:
+                orden["con_argumentos"] = True
+            hijo.envia(orden)
             for _ in range(MAXIMO_PETICIONES):
                 mensaje = hijo.recibe()
                 if "devuelve" in mensaje:
                     try:
-                        return self._con_puentes(mensaje["devuelve"])
+                        valor = self._con_puentes(mensaje["devuelve"])
                     except RecursionError:
                         raise SinRespuesta("tu código ha devuelto un valor demasiado anidado") from None
+                    if not con_argumentos:
+                        return valor
+                    despues = mensaje.get("argumentos")
+                    if not isinstance(despues, list) or len(despues) != len(args):
+                        raise SinRespuesta("no han vuelto los argumentos de tu función (¿escribes en el canal?)")
+                    return valor, despues
                 if "excepcion" in mensaje:
                     raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
                 hijo.envia(self.atiende(mensaje))

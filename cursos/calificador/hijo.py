@@ -143,8 +143,12 @@ def atiende(canal, g, orden):
     instala(g, canal, orden)
     try:
         funcion = llamable(g, orden["llama"])
-        valor = funcion(*map(argumento, orden["args"]), **orden.get("kwargs", {}))
-        canal.envia({"devuelve": valor})
+        args = [argumento(a) for a in orden["args"]]
+        valor = funcion(*args, **orden.get("kwargs", {}))
+        if orden.get("con_argumentos"):  # una función que cambia sus argumentos: también cómo han quedado
+            canal.envia({"devuelve": valor, "argumentos": args})
+        else:
+            canal.envia({"devuelve": valor})
     except BaseException as e:  # también SystemExit: la función no debe terminar el proceso
         canal.envia({"excepcion": describe(e)})
 

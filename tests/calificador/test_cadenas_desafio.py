@@ -1,0 +1,209 @@
+"""El desafío «Acumulador de hechos»: entregas honestas y tramposas en un mismo lote.
+
+Aquí la función del alumno cambia lo que recibe: anota_llamada deja sus hechos en la
+ejecución. Por el canal vuelven lo que devuelve y cómo han quedado sus argumentos (copias
+JSON), y el proceso de confianza toma de ellos sólo tools y operaciones; el modelo, el bucle,
+anota_paso, las reglas y el punto de control corren en su lado. La muestra de trampas es la
+de los otros desafíos, sobre un anota_llamada que no anota nada.
+"""
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ
+from cursos.calificador.banco import espacio_de_pruebas
+from cursos.calificador.calificar import califica
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.test_puerta import MUESTRA
+from tests.calificador.test_trampas import trampas
+
+CADENAS = Desafio("acumulador-de-hechos")
+SOLUCION = CADENAS.lee("solucion.py")
+FIRMA = "def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):\n"
+NADA = FIRMA + "    return False\n"
+QUITADAS = ("proyecta", "acumula", "anota_llamada")
+
+
+def cambia(viejo: str, nuevo: str, codigo: str = SOLUCION) -> str:
+    assert viejo in codigo, viejo
+    return codigo.replace(viejo, nuevo)
+
+
+# Todo lo que trae la llamada, tal cual: sin registro, sin puerta, sin reintentos, sin topes ni filtros.
+CRUDA = FIRMA + (
+    "    hechos = ejecucion['tools'].setdefault(ll['name'], hechos_vacios())\n"
+    "    hechos['calls'] += 1\n"
+    "    for campo, valor in ll['input'].items():\n"
+    "        if isinstance(valor, (int, float)):\n"
+    "            hechos['numericSums'][campo] = hechos['numericSums'].get(campo, 0) + valor\n"
+    "            hechos['numericMaximums'][campo] = max(hechos['numericMaximums'].get(campo, valor), valor)\n"
+    "        else:\n"
+    "            hechos['argValues'].setdefault(campo, []).append(valor)\n"
+    "    return True\n")
+# La de la lección, escrita por el alumno en dos partes: proyecta y acumula.
+EN_DOS = (FIRMA + "    observacion = proyecta(ll, obs, registro, ejecucion, aprobacion)\n"
+          "    return observacion is not None and acumula(ejecucion, observacion)\n")
+LECCION = (RAIZ / "lecciones" / "cadenas-peligrosas" / "cadenas.py").read_text(encoding="utf-8")
+PROYECTA_Y_ACUMULA = ("\n" + LECCION[LECCION.index("def proyecta("):LECCION.index("# --- El acumulador")]
+                      + LECCION[LECCION.index("def acumula("):LECCION.index("def anota_llamada(")] + EN_DOS)
+CONTADO = '    hechos["calls"] += 1\n'
+COMPLETADA = ('    if registro is None or obs is None or obs.get("is_error"):\n'
+              '        return False  # sólo cuentan las llamadas completadas de herramientas con registro\n')
+OPERACION = ('    if operacion in ejecucion["operaciones"]:\n'
+             '        return False  # un reintento de una operación ya contada\n'
+             '    if len(ejecucion["operaciones"]) < LIMITE_DE_OPERACIONES:\n'
+             '        ejecucion["operaciones"].append(operacion)\n')
+# Guarda la operación antes de mirar si la llamada se completó: el fallo gasta la operación.
+ANTES_DEL_ERROR = ('    if registro is None:\n        return False\n'
+                   '    operacion = resumen_de_operacion(clave_de_hechos(ll["name"], registro), ll, registro)\n'
+                   + OPERACION + '    if obs is None or obs.get("is_error"):\n        return False\n')
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        CONTADO, CONTADO + "    print('anoto', ll['id'], file=sys.stderr)\n"), 10),
+    "en_dos_partes": (PROYECTA_Y_ACUMULA, 10),
+    "no_anota_nada": (NADA, 0),
+    "lo_anota_todo_crudo": (CRUDA, 0),
+    "sin_reintentos": (cambia("    if operacion in ejecucion[\"operaciones\"]:\n        return False  "
+                              "# un reintento de una operación ya contada\n", ""), 6),
+    "sin_puerta": (cambia("    if puerta and not aprueba_su_puerta(aprobacion, puerta, ll):\n", "    if False:\n"), 9),
+    "sin_is_error": (cambia(' or obs.get("is_error")', ""), 8),
+    "sin_tope": (cambia(" and len(vistos) < LIMITE_DE_VALORES", ""), 7),
+    "numeros_sin_filtro": (cambia("if es_numero_finito(numero):", "if isinstance(numero, (int, float)):"), 9),
+    "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 8),
+    "operacion_antes_del_error": (cambia(OPERACION, "").replace(COMPLETADA, ANTES_DEL_ERROR), 8),
+    "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
+}
+
+
+def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
+    """La muestra de trampas del primer desafío, sobre un anota_llamada que no anota, y las de este desafío."""
+    comunes = trampas(curso, puerto)
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return False")
+               .replace('"devuelve": null', '"devuelve": false') for a in MUESTRA}
+    ocultas = RAIZ / "desafios" / CADENAS.slug / "ocultas.py"
+    codigos.update({
+        "c01_redefine_el_flujo": NADA + (
+            "def punto_de_control(*a, **k):\n    return {'decision': 'allow', 'ruleId': None}\n"
+            "def diferencias(*a, **k):\n    return []\ndef exige(*a, **k):\n    pass\n"
+            "def repite(*a, **k):\n    pass\ndef agente_por_pasos(*a, **k):\n    return 'fin', '', []\n"
+            "CONFIGURACION.clear()\n"),
+        "c02_cambia_el_flujo": FIRMA + (
+            "    ejecucion['estado'] = 'en_curso'\n    ejecucion['decisiones'] = [{'decision': 'allow'}]\n"
+            "    ejecucion['puertas'].append({'decision': 'aprobar'})\n    return True\n"),
+        "c03_hechos_iguales_a_todo": (
+            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n"
+            + FIRMA + "    ejecucion['tools'] = Siempre()\n    return True\n"),
+        "c04_lee_las_ocultas": FIRMA + (
+            "    try:\n        raise ValueError(open(%r).read()[-2000:])\n"
+            "    except OSError as e:\n        raise ValueError(str(e))\n") % str(ocultas),
+        "c05_devuelve_texto": FIRMA + "    return 'True'\n",
+        "c06_la_de_la_leccion": EN_DOS,
+        "c07_sale_al_anotar": "import os\n" + FIRMA + "    os._exit(0)\n",
+        "c08_hechos_enormes": FIRMA + "    ejecucion['tools']['x'] = 'x' * (2 << 20)\n    return True\n",
+        "c09_ejecucion_circular": FIRMA + "    ejecucion['tools']['x'] = ejecucion\n    return True\n",
+        "c11_hechos_muy_anidados": FIRMA + (
+            "    x = []\n    for _ in range(990):\n        x = [x]\n"
+            "    ejecucion['tools']['payment_submit'] = {'calls': x, 'argValues': x}\n    return True\n"),
+        "c10_cuenta_sin_hechos": FIRMA + "    return registro is not None and obs is not None\n",
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    plantilla = genera(tmp_path_factory, CADENAS)
+    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("cadenas") / "curso")
+    _, cuaderno = plantilla
+    for alumno, (codigo, _) in HONESTAS.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, CADENAS), CADENAS)
+    entrega(curso, "x_stub", cuaderno, CADENAS)
+    codigos = trampas_del_acumulador(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
+    for alumno, codigo in codigos.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, CADENAS), CADENAS)
+    editada = con_solucion(cuaderno, NADA, CADENAS)
+    next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == "prueba_pagos").source = "pass"
+    entrega(curso, "n01_prueba_editada", editada, CADENAS)
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, CADENAS), CADENAS)
+    filas = por_alumno(califica(curso, CADENAS, plazo=2.0, progreso=False))
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"]}
+
+
+def calificado(lote, alumno: str) -> str:
+    ruta = lote["curso"] / "autograded" / alumno / CADENAS.slug / CADENAS.cuaderno
+    return ruta.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_utilidad_y_seguridad_juntas(lote):
+    filas = lote["filas"]
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+    assert filas["no_anota_nada"]["puntos"] == filas["lo_anota_todo_crudo"]["puntos"] == 0
+    assert filas["el_nombre_como_clave"]["variaciones"] == 0 and filas["sin_tope"]["variaciones"] == 0
+    assert "falta la solución" in filas["x_stub"]["motivo"]
+
+
+def test_el_motivo_cuenta_la_llamada(lote):
+    """Qué llamada, si debía contar y por qué, y los hechos esperados frente a los vistos."""
+    motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
+    assert ("la llamada p06-bis (payment_submit" in motivos["sin_reintentos"]
+            and "no debía contar (repite la operación pago-06, con la misma clave) y anota_llamada ha devuelto True"
+            in motivos["sin_reintentos"])
+    assert "no debía contar (su puerta no ha decidido)" in motivos["sin_puerta"]
+    assert "no debía contar (ha fallado (is_error))" in motivos["sin_is_error"]
+    assert ("payment_submit.argValues.beneficiary_id: se esperaba" in motivos["sin_tope"]
+            and "bene-3033" in motivos["sin_tope"])
+    assert "payment_submit.numericSums.amount: se esperaba 600.5 y es NaN" in motivos["numeros_sin_filtro"]
+    assert "la llamada p01 (payment_submit" in motivos["no_anota_nada"] and "debía contar" in motivos["no_anota_nada"]
+    assert "tu anota_llamada ha lanzado NotImplementedError" in motivos["c06_la_de_la_leccion"]
+    assert "variación oculta 1 de 3 no pasa" in motivos["el_nombre_como_clave"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    assert len(lote["trampas"]) >= 20
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+    texto = calificado(lote, "c04_lee_las_ocultas")
+    assert "No such file or directory" in texto and "pagos_salientes" not in texto
+    assert "pagos_salientes" not in calificado(lote, "el_nombre_como_clave")
+
+
+def test_el_laboratorio_del_alumno_no_trae_el_acumulador():
+    """En la copia de cadenas.py del desafío, las tres funciones sólo lanzan: no queda nada de la referencia."""
+    cadenas = dict(CADENAS.modulos())["cadenas.py"]
+    for nombre in QUITADAS:
+        assert f'raise NotImplementedError("en el desafío, {nombre} la escribes tú")' in cadenas
+    for trozo in ('hechos["calls"] += 1', "LIMITE_DE_VALORES:", 'registro.get("run_fact_arg_keys", [])',
+                  "observacion = proyecta("):
+        assert trozo in LECCION and trozo not in cadenas, trozo
+    assert "def anota_paso(" in cadenas and "def resumen_de_operacion(" in cadenas
+
+
+def test_las_variaciones_ocultas_cuadran_con_el_acumulador_de_la_leccion():
+    """El anota_llamada de la lección pasa todas las pruebas, también las ocultas, en el espacio de pruebas."""
+    g = espacio_de_pruebas(CADENAS)
+    leccion = {"__name__": "leccion"}
+    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+        exec((RAIZ / nombre).read_text(encoding="utf-8"), leccion)
+    exec(LECCION, leccion)
+    g["anota_llamada"] = leccion["anota_llamada"]
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+    assert g["anota_llamada"] is leccion["anota_llamada"]  # la prueba deja anota_llamada como estaba
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    carpeta = lote["curso"] / "release" / CADENAS.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, CADENAS)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in CADENAS.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
