@@ -115,6 +115,13 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     pagina.goto(url_de_leccion(url_raiz, LECCION))
     pagina.wait_for_selector("#preguntas button.comprobar")
     primera, segunda, tercera = PREGUNTAS[:3]
+    # Para el lector de pantalla: cada grupo dice su tipo y cada opción tiene su etiqueta.
+    grupo = pagina.locator(f"#pregunta-{segunda['id']}")
+    aviso = pagina.locator("#" + grupo.get_attribute("aria-describedby")).inner_text()
+    assert "todo o nada" in aviso
+    assert pagina.get_by_role("group", name=segunda["enunciado"][:40]).count() == 1  # la leyenda nombra el grupo
+    assert grupo.get_by_role("checkbox", name=segunda["opcion"][0]["texto"]).count() == 1
+    assert grupo.locator(".correccion").get_attribute("role") == "status"
     # Con el ratón, una respuesta equivocada: lo dice y explica cada opción.
     mal = [i for i in range(len(primera["opcion"])) if i not in correctas(primera)][:1]
     elige(pagina, primera, mal, teclado=False)
