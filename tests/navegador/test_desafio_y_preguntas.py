@@ -8,9 +8,11 @@ ratón y con el teclado.
 
 import json
 
+import pytest
+
 from cursos.calificador.fuente import Desafio
 from cursos.preguntas import preguntas_de
-from tests.navegador.test_paginas import CURSO, ESPERA, url_de_leccion
+from tests.navegador.test_paginas import CURSO, ESPERA, espera_celdas, url_de_leccion
 
 LECCION = next(lec for lec in CURSO.lecciones if lec.slug == "permisos-y-confianza")
 DESAFIO = Desafio(LECCION.desafio)
@@ -161,4 +163,22 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     assert pagina.locator("#preguntas input:checked").count() == 0
     assert pagina.locator("#preguntas .correccion:not(:empty)").count() == 0
     assert descarga(pagina)["preguntas"] == {}
+    assert pagina.vigilante.problemas == []
+
+
+@pytest.mark.parametrize("leccion", [lec for lec in CURSO.lecciones if lec.desafio and lec is not LECCION],
+                         ids=lambda lec: lec.slug)
+def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
+    """Sus ficheros (el laboratorio sin la puerta corregida) van aparte de los de la lección."""
+    desafio = Desafio(leccion.desafio)
+    pagina.goto(url_de_leccion(url_raiz, leccion))
+    pagina.locator("#desafio textarea.editor").fill(desafio.lee("solucion.py"))
+    texto = comprueba(pagina)
+    assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto
+    visibles = [p for p in desafio.puntos() if p != "variaciones"]
+    assert f"{len(visibles)} de {len(visibles)} pruebas visibles pasan" in texto
+    # La última celda de la lección sigue funcionando después, con sus propios ficheros.
+    pagina.locator(".celda").last.locator("button[data-accion=ejecutar]").click()
+    espera_celdas(pagina)
+    assert pagina.locator(".celda").last.get_attribute("data-estado") == "hecha"
     assert pagina.vigilante.problemas == []
