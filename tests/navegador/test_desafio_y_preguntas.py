@@ -19,6 +19,11 @@ DESAFIO = Desafio(LECCION.desafio)
 PREGUNTAS = preguntas_de(LECCION)
 
 
+def montado(pagina):
+    """Tras abrir o recargar: el gancho ha puesto el código guardado y activado los botones."""
+    pagina.wait_for_selector("#desafio button.comprobar-desafio:enabled")
+
+
 def comprueba(pagina) -> str:
     """Pulsa «Comprobar» y espera al resultado; devuelve lo que dice."""
     pagina.click("button.comprobar-desafio")
@@ -37,6 +42,7 @@ def descarga(pagina) -> dict:
 
 def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
     pagina.goto(url_de_leccion(url_raiz, LECCION))
+    montado(pagina)
     editor = pagina.locator("#desafio textarea.editor")
     assert editor.input_value() == DESAFIO.esqueleto()
     assert "calificador del profesor" in pagina.locator("#desafio .aviso-calificacion").inner_text()
@@ -48,6 +54,7 @@ def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
     # La solución de referencia, escrita en el editor, sobrevive a una recarga y pasa todas.
     editor.fill(DESAFIO.lee("solucion.py"))
     pagina.reload()
+    montado(pagina)
     assert editor.input_value() == DESAFIO.lee("solucion.py")
     assert "0 de 7" in pagina.locator(".resultado-desafio").inner_text()  # la última comprobación, guardada
     texto = comprueba(pagina)
@@ -66,6 +73,7 @@ def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
     pagina.click("button.restaurar-desafio")
     assert editor.input_value() == DESAFIO.esqueleto()
     pagina.reload()
+    montado(pagina)
     assert editor.input_value() == DESAFIO.esqueleto()
     assert pagina.vigilante.problemas == []
 
@@ -148,6 +156,7 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
         marcadas = [pagina.locator(f"#pregunta-{p['id']}-{i}").is_checked() for i in range(len(p["opcion"]))]
         assert [i for i, m in enumerate(marcadas) if m] == correctas(p), p["id"]
     # La descarga lleva las preguntas y el desafío (el código del editor y su última comprobación).
+    montado(pagina)
     pagina.locator("#desafio textarea.editor").fill("# mi intento\n" + DESAFIO.esqueleto())
     progreso = descarga(pagina)
     assert progreso["leccion"] == LECCION.slug and set(progreso["preguntas"]) == {p["id"] for p in PREGUNTAS[:3]}
@@ -172,6 +181,7 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     """Sus ficheros (el laboratorio sin la puerta corregida) van aparte de los de la lección."""
     desafio = Desafio(leccion.desafio)
     pagina.goto(url_de_leccion(url_raiz, leccion))
+    montado(pagina)
     pagina.locator("#desafio textarea.editor").fill(desafio.lee("solucion.py"))
     texto = comprueba(pagina)
     assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto

@@ -75,7 +75,8 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca }) {
     comprobar.disabled = false;
   });
 
-  seccion.querySelector(".restaurar-desafio").addEventListener("click", () => {
+  const restaurar = seccion.querySelector(".restaurar-desafio");
+  restaurar.addEventListener("click", () => {
     if (!confirm("¿Cambiar tu código por el código de partida? Lo que has escrito se pierde.")) return;
     editor.value = datos.esqueleto;
     estado = {};
@@ -85,4 +86,5 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca }) {
     delete seccion.dataset.resultado;
     editor.focus();
   });
+  comprobar.disabled = restaurar.disabled = false;  // ya responden
 }

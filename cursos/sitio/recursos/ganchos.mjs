@@ -28,10 +28,12 @@ const ACTIVADORES = {
   // La descarga junta las preguntas (autoevaluacion.js) y, si lo hay, el desafío.
   progreso(seccion) {
     const { curso, leccion } = seccion.dataset;
-    seccion.querySelector(".descargar-progreso").addEventListener("click", () => {
+    const boton = seccion.querySelector(".descargar-progreso");
+    boton.addEventListener("click", () => {
       const desafio = document.querySelector("section[data-gancho=desafio]");
       descargaProgreso(curso, leccion, desafio ? { desafio: estadoDelDesafio(desafio) } : {});
     });
+    boton.disabled = false;
   },
 };
 
