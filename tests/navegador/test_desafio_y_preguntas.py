@@ -192,3 +192,19 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     espera_celdas(pagina)
     assert pagina.locator(".celda").last.get_attribute("data-estado") == "hecha"
     assert pagina.vigilante.problemas == []
+
+
+def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
+    pagina.goto(url_de_leccion(url_raiz, LECCION))
+    montado(pagina)
+    editor = pagina.locator("#desafio textarea.editor")
+    editor.fill("def ejecutar(ll, entorno):\n    while True:\n        pass\n")
+    pagina.click("button.comprobar-desafio")
+    pagina.click("button.detener-desafio")  # aparece a los 3 s; click espera a que se vea
+    pagina.wait_for_selector("#desafio[data-resultado=error]")
+    assert "Has detenido Python" in pagina.locator(".resultado-desafio").inner_text()
+    assert pagina.locator("button.detener-desafio").is_hidden()
+    # El intérprete vuelve a arrancar y comprueba como siempre.
+    editor.fill(DESAFIO.lee("solucion.py"))
+    assert "7 de 7 pruebas visibles pasan" in comprueba(pagina)
+    assert pagina.vigilante.problemas == []

@@ -37,7 +37,7 @@ function pintaResultado(caja, seccion, resultado) {
   seccion.dataset.resultado = resultado.estado;
 }
 
-export function montaDesafio(seccion, datos, { compruebaDesafio, arranca }) {
+export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detiene }) {
   const clave = claveDe(seccion.dataset.curso, seccion.dataset.leccion);
   const editor = seccion.querySelector("textarea.editor");
   const caja = seccion.querySelector(".resultado-desafio");
@@ -54,8 +54,13 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca }) {
   // Quien va a comprobar, va a necesitar Python: arrancarlo ya adelanta la espera.
   for (const evento of ["pointerover", "focus"]) comprobar.addEventListener(evento, arranca);
 
+  // Si tarda (un bucle que no acaba), el alumno puede parar el intérprete sin recargar la página.
+  const detener = seccion.querySelector(".detener-desafio");
+  detener.addEventListener("click", detiene);
+
   comprobar.addEventListener("click", async () => {
     comprobar.disabled = true;
+    const aviso = setTimeout(() => { detener.hidden = false; }, 3000);
     seccion.dataset.resultado = "comprobando";
     caja.replaceChildren("Comprobando con las pruebas visibles…\n");
     caja.hidden = false;
@@ -63,6 +68,8 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca }) {
     caja.append(salida);
     const pasan = await compruebaDesafio({ desafio: datos.desafio, archivos: datos.archivos,
       partida: datos.partida, codigo: editor.value, pruebas: datos.pruebas }, salida);
+    clearTimeout(aviso);
+    detener.hidden = true;
     caja.firstChild.remove();  // el «Comprobando…»
     if (pasan === null) {
       caja.append("\nTu código no ha llegado a las pruebas: corrige el error de arriba y vuelve a comprobar.\n");

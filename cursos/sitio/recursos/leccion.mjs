@@ -121,6 +121,12 @@ function compruebaDesafio(peticion, salida) {
   });
 }
 
+// Un bucle infinito en el código del alumno no se puede interrumpir dentro del worker: se
+// termina el worker entero (las celdas ya ejecutadas tendrán que volver a ejecutarse).
+function detiene() {
+  falla("Has detenido Python. La próxima ejecución lo arranca de nuevo (y vuelve a ejecutar las celdas que hagan falta).");
+}
+
 articulo.addEventListener("click", (evento) => {
   const boton = evento.target.closest("button[data-accion]");
   if (!boton) return;
@@ -150,5 +156,5 @@ for (const evento of ["pointerover", "focusin"]) {
 
 // Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
 import("./ganchos.mjs").then(({ activa }) => {
-  for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho, { compruebaDesafio, arranca });
+  for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho, { compruebaDesafio, arranca, detiene });
 });
