@@ -144,8 +144,8 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     for p in (segunda, tercera):
         assert "✔ Correcto." in pagina.locator(f"#pregunta-{p['id']} .correccion").inner_text(), p["id"]
     assert f"Has acertado 2 de {len(PREGUNTAS)}" in pagina.locator(".resumen-preguntas").inner_text()
-    # Se puede volver a intentar: ahora bien.
-    pagina.locator(f"#pregunta-{primera['id']} input").nth(mal[0]).uncheck() if primera["tipo"] == "varias" else None
+    # Se puede volver a intentar: ahora bien (es de verdadero o falso: marcar otra desmarca la anterior).
+    assert primera["tipo"] == "verdadero_falso"
     elige(pagina, primera, correctas(primera), teclado=False)
     assert "✔ Correcto." in zona.inner_text()
     # Tras recargar, las respuestas y su corrección siguen ahí.
