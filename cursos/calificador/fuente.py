@@ -93,6 +93,10 @@ class Desafio:
     def aviso_ocultas(self) -> str:
         return "# Además hay variaciones ocultas: %s.\n" % self.toml["ocultas"]
 
+    def esqueleto(self) -> str:
+        """solucion.py con cada región de la solución cambiada por STUB: lo que el alumno recibe para editar."""
+        return con_stub(self.lee("solucion.py")).rstrip("\n")
+
     def modulos(self) -> tuple[tuple[str, str], ...]:
         """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
 
@@ -100,6 +104,24 @@ class Desafio:
         por una que lanza: el alumno escribe la suya.
         """
         return _modulos(tuple(self.toml.get("modulos", MODULOS)), tuple(self.toml.get("quitar", ())))
+
+
+def con_stub(fuente: str) -> str:
+    """La región entre ### BEGIN SOLUTION y ### END SOLUTION, cambiada por STUB con su sangría.
+
+    Hace lo mismo que ClearSolutions de nbgrader con nuestra configuración (una prueba lo
+    compara con el cuaderno repartido): así la página de la lección no necesita nbgrader.
+    """
+    lineas, dentro = [], False
+    for linea in fuente.split("\n"):
+        if "### BEGIN SOLUTION" in linea:
+            dentro = True
+            lineas.append(linea[:len(linea) - len(linea.lstrip())] + STUB)
+        elif "### END SOLUTION" in linea:
+            dentro = False
+        elif not dentro:
+            lineas.append(linea)
+    return "\n".join(lineas)
 
 
 @functools.cache

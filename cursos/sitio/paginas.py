@@ -16,6 +16,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
+from cursos.calificador.fuente import Desafio
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import TIPOS, preguntas_de
@@ -104,6 +105,25 @@ def preguntas_para_la_pagina(leccion: Leccion) -> list[dict]:
     } for i, p in enumerate(preguntas_de(leccion), start=1)]
 
 
+def desafio_para_la_pagina(leccion: Leccion) -> dict | None:
+    """Lo que el editor del desafío necesita, de la misma fuente que el cuaderno repartido.
+
+    El esqueleto, la partida y los ficheros los calcula el código del calificador (el mismo
+    que hace release/), así que no hay una segunda versión que pueda quedarse atrás.
+    Las pruebas ocultas (ocultas.py) no se incluyen: no salen nunca al sitio.
+    """
+    if not leccion.desafio:
+        return None
+    desafio = Desafio(leccion.desafio)
+    return {
+        "desafio": desafio.slug,
+        "esqueleto": desafio.esqueleto(),
+        "partida": desafio.partida(),
+        "pruebas": desafio.lee("pruebas.py"),
+        "archivos": dict(desafio.modulos()),
+    }
+
+
 def _json_en_script(valor) -> markupsafe.Markup:
     """JSON que se puede poner dentro de <script>: un «</script>» en el código no lo cierra."""
     return markupsafe.Markup(json.dumps(valor, ensure_ascii=False).replace("<", "\\u003c"))
@@ -114,9 +134,11 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
     enunciado = enunciado_del_desafio(leccion)
     celdas = [b.celda for b in bloques if b.celda]
     posicion = curso.lecciones.index(leccion)
+    editor = desafio_para_la_pagina(leccion)
     return _PLANTILLAS.get_template("leccion.html").render(
         raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
-        desafio=markdown(enunciado) if enunciado else None, preguntas=preguntas_para_la_pagina(leccion),
+        desafio=markdown(enunciado) if enunciado else None, editor=editor,
+        editor_json=_json_en_script(editor), preguntas=preguntas_para_la_pagina(leccion),
         pyodide=pyodide,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,

@@ -179,3 +179,10 @@ def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, t
 
 def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):
     assert "al cargar tu código, celda 1: NameError" in filas["falla_al_cargar"]["motivo"]
+
+
+def test_el_esqueleto_de_la_pagina_es_el_del_cuaderno_repartido(release):
+    """La página de la lección no usa nbgrader: su esqueleto tiene que salir igual que el de release/."""
+    _, cuaderno = release
+    celda = next(c for c in cuaderno.cells if c.metadata["nbgrader"]["grade_id"] == DESAFIO.celda_solucion)
+    assert DESAFIO.esqueleto() == celda.source

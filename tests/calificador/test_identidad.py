@@ -143,3 +143,10 @@ def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
     for prueba in IDENTIDAD.puntos():
         if prueba != "variaciones":
             assert f"✔ {prueba}" in salida
+
+
+def test_el_esqueleto_de_la_pagina_es_el_del_cuaderno_repartido(lote):
+    """Con tres regiones de solución, el esqueleto de la página sigue siendo el de release/."""
+    celda = next(c for c in lote["cuaderno"].cells
+                 if c.metadata["nbgrader"]["grade_id"] == IDENTIDAD.celda_solucion)
+    assert IDENTIDAD.esqueleto() == celda.source

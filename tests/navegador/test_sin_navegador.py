@@ -80,3 +80,26 @@ def test_el_servidor_da_tipos_y_cache_correctos_bajo_la_subruta(url_subruta, sit
     estado, cabeceras = _cabeceras(f"{url_subruta}courses/llm-agents/harness.py")
     assert estado == 200 and cabeceras["Cache-Control"] == "no-cache"
     assert _cabeceras(url_subruta.replace("/curso/", "/harness.py"))[0] == 404  # fuera de la subruta
+
+
+@pytest.mark.parametrize("slug", ["puerta-corregida", "identidad-delegada"])
+def test_el_desafio_se_comprueba_aparte_de_las_celdas(ejecutor, slug, tmp_path, monkeypatch):
+    """Lo que hace «Comprobar» en la página, en CPython: su carpeta y su espacio de nombres."""
+    import json
+
+    from cursos.calificador.fuente import Desafio
+    from cursos.sitio.paginas import desafio_para_la_pagina
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "laboratorio_puerta.py").write_text("# el de la lección", encoding="utf-8")
+    datos = desafio_para_la_pagina(type("L", (), {"desafio": slug})())
+    assert datos["esqueleto"] == Desafio(slug).esqueleto() and "ocultas" not in json.dumps(list(datos))
+    trozos = []
+    peticion = dict(datos, codigo=Desafio(slug).lee("solucion.py"))
+    pasan = json.loads(ejecutor["comprueba_desafio"](json.dumps(peticion), lambda f, t: trozos.append(t)))
+    assert pasan and all(pasan.values()), "".join(trozos)
+    assert (tmp_path / "laboratorio_puerta.py").read_text(encoding="utf-8") == "# el de la lección"
+    assert "comprueba_todas" not in ejecutor["espacio"]  # el espacio de las celdas no se toca
+    roto = dict(datos, codigo="def puerta(:\n")
+    assert ejecutor["comprueba_desafio"](json.dumps(roto), lambda f, t: trozos.append(t)) == "null"
+    assert "SyntaxError" in "".join(trozos)

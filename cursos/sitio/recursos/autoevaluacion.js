@@ -58,7 +58,9 @@ function correccion(pregunta, elegidas) {
 function montaPregunta(numero, pregunta, guardado, alCambiar) {
   const id = `pregunta-${pregunta.id}`;
   const tipoEntrada = pregunta.tipo === "varias" ? "checkbox" : "radio";
-  const grupo = elemento("fieldset", { class: "pregunta", id, "data-pregunta": pregunta.id });
+  // El lector de pantalla anuncia con el grupo su tipo (una, varias: todo o nada).
+  const grupo = elemento("fieldset", { class: "pregunta", id, "data-pregunta": pregunta.id,
+                                       "aria-describedby": `${id}-aviso` });
   grupo.append(elemento("legend", {}, elemento("strong", { texto: `${numero}. ${pregunta.enunciado}` })));
   grupo.append(elemento("p", { class: "aviso-tipo", id: `${id}-aviso`, texto: AVISO_DEL_TIPO[pregunta.tipo] }));
   const entradas = pregunta.opcion.map((o, i) => {

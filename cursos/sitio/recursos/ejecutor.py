@@ -7,7 +7,10 @@ este ejecutor, que no son del alumno. Lo carga recursos/trabajador.mjs.
 
 import ast
 import contextlib
+import io
+import json
 import linecache
+import pathlib
 import traceback
 
 espacio = {"__name__": "__main__"}
@@ -39,6 +42,40 @@ def ejecuta(codigo, nombre, escribe):
         except BaseException as e:  # también SystemExit: el alumno tiene que verlo
             traceback.print_exception(type(e), e, _sin_ejecutor(e.__traceback__), file=errores)
             return False
+
+
+def comprueba_desafio(peticion, escribe):
+    """Pasa las pruebas visibles del desafío; devuelve el JSON de {prueba: pasa} o "null".
+
+    peticion (JSON): desafio, archivos {nombre: texto}, partida, codigo (el del alumno) y
+    pruebas. Corre en su propia carpeta y su propio espacio de nombres: los ficheros del
+    desafío (p. ej. el laboratorio sin la función que escribe el alumno) no pisan los de la
+    lección, y las celdas de la lección no cambian lo que ven las pruebas.
+    """
+    datos = json.loads(peticion)
+    carpeta = pathlib.Path(".desafios", datos["desafio"]).resolve()
+    carpeta.mkdir(parents=True, exist_ok=True)
+    for nombre, texto in datos["archivos"].items():
+        (carpeta / nombre).write_text(texto, encoding="utf-8")
+    propio = {"__name__": "__main__"}
+    errores = Flujo("error", escribe)
+    with contextlib.chdir(carpeta), contextlib.redirect_stderr(errores):
+        try:
+            # La partida imprime la traza de la lección: aquí sólo distraería de las pruebas.
+            with contextlib.redirect_stdout(io.StringIO()):
+                _ejecuta_en(datos["partida"], "<código de partida>", propio)
+            with contextlib.redirect_stdout(Flujo("salida", escribe)):
+                _ejecuta_en(datos["codigo"], "<tu código>", propio)
+                _ejecuta_en(datos["pruebas"], "<pruebas.py>", propio)
+                return json.dumps(propio["comprueba_todas"]())
+        except BaseException as e:  # un error en su código: que vea el traceback, como en una celda
+            traceback.print_exception(type(e), e, _sin_ejecutor(e.__traceback__), file=errores)
+            return "null"
+
+
+def _ejecuta_en(codigo, nombre, espacio_propio):
+    linecache.cache[nombre] = (len(codigo), None, codigo.splitlines(True), nombre)
+    exec(compile(codigo, nombre, "exec"), espacio_propio)
 
 
 def _ejecuta(codigo, nombre):

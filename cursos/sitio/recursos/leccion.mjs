@@ -43,7 +43,7 @@ function recibe(mensaje) {
   } else if (mensaje.tipo === "salida") {
     escribe(enCurso.get(mensaje.id)?.salida, mensaje.texto, mensaje.flujo === "error");
   } else if (mensaje.tipo === "fin") {
-    enCurso.get(mensaje.id)?.fin(mensaje.ok);
+    enCurso.get(mensaje.id)?.fin(mensaje.ok, mensaje.resultado);
     enCurso.delete(mensaje.id);
   }
 }
@@ -108,6 +108,25 @@ function encola(tarea) {
   return cola;
 }
 
+// El desafío usa el mismo intérprete, en la misma cola que las celdas (nunca a la vez), y
+// escribe en su propia caja. Devuelve {prueba: pasa} o null si su código no ha llegado a las pruebas.
+function compruebaDesafio(peticion, salida) {
+  return encola(() => {
+    arranca();
+    const id = ++ultimoId;
+    return new Promise((resuelve) => {
+      enCurso.set(id, { salida, fin: (ok, resultado) => resuelve(ok ? resultado : null) });
+      trabajador.postMessage({ tipo: "desafio", id, peticion: JSON.stringify(peticion) });
+    });
+  });
+}
+
+// Un bucle infinito en el código del alumno no se puede interrumpir dentro del worker: se
+// termina el worker entero (las celdas ya ejecutadas tendrán que volver a ejecutarse).
+function detiene() {
+  falla("Has detenido Python. La próxima ejecución lo arranca de nuevo (y vuelve a ejecutar las celdas que hagan falta).");
+}
+
 articulo.addEventListener("click", (evento) => {
   const boton = evento.target.closest("button[data-accion]");
   if (!boton) return;
@@ -137,5 +156,5 @@ for (const evento of ["pointerover", "focusin"]) {
 
 // Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
 import("./ganchos.mjs").then(({ activa }) => {
-  for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho);
+  for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho, { compruebaDesafio, arranca, detiene });
 });

@@ -3,8 +3,9 @@
 // hace que la página siga respondiendo mientras Python arranca o calcula.
 // Mensajes que recibe:  {tipo: "prepara", pyodide, ejecutor, modulos: [{nombre, url}]}
 //                       {tipo: "ejecuta", id, codigo, nombre}
+//                       {tipo: "desafio", id, peticion}  (JSON para comprueba_desafio de ejecutor.py)
 // Mensajes que envía:   {tipo: "listo"} | {tipo: "fallo", mensaje}
-//                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok}
+//                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
 
 let preparado = null;
 
@@ -13,16 +14,21 @@ self.onmessage = async ({ data }) => {
     preparado ??= prepara(data);
     preparado.then(() => self.postMessage({ tipo: "listo" }),
                    (e) => self.postMessage({ tipo: "fallo", mensaje: e.message }));
-  } else if (data.tipo === "ejecuta") {
-    let ejecuta;
-    try {
-      ({ ejecuta } = await preparado);
-    } catch {
-      return self.postMessage({ tipo: "fin", id: data.id, ok: false });  // el fallo ya se ha contado
-    }
-    const escribe = (flujo, texto) => self.postMessage({ tipo: "salida", id: data.id, flujo, texto });
-    const ok = ejecuta(data.codigo, data.nombre, escribe);
+    return;
+  }
+  let python;
+  try {
+    python = await preparado;
+  } catch {
+    return self.postMessage({ tipo: "fin", id: data.id, ok: false });  // el fallo ya se ha contado
+  }
+  const escribe = (flujo, texto) => self.postMessage({ tipo: "salida", id: data.id, flujo, texto });
+  if (data.tipo === "ejecuta") {
+    const ok = python.ejecuta(data.codigo, data.nombre, escribe);
     self.postMessage({ tipo: "fin", id: data.id, ok });
+  } else if (data.tipo === "desafio") {
+    const resultado = JSON.parse(python.compruebaDesafio(data.peticion, escribe));
+    self.postMessage({ tipo: "fin", id: data.id, ok: resultado !== null, resultado });
   }
 };
 
@@ -39,7 +45,7 @@ async function prepara({ pyodide: urlPyodide, ejecutor, modulos }) {
   modulos.forEach((m, i) => py.FS.writeFile(m.nombre, fuentes[i]));
   const espacio = py.toPy({});
   py.runPython(codigoEjecutor, { globals: espacio });
-  return { ejecuta: espacio.get("ejecuta") };
+  return { ejecuta: espacio.get("ejecuta"), compruebaDesafio: espacio.get("comprueba_desafio") };
 }
 
 async function descarga(url, que) {
