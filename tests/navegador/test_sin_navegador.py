@@ -82,7 +82,7 @@ def test_el_servidor_da_tipos_y_cache_correctos_bajo_la_subruta(url_subruta, sit
     assert _cabeceras(url_subruta.replace("/curso/", "/harness.py"))[0] == 404  # fuera de la subruta
 
 
-@pytest.mark.parametrize("slug", ["puerta-corregida", "identidad-delegada"])
+@pytest.mark.parametrize("slug", ["puerta-corregida", "identidad-delegada", "acumulador-de-hechos"])
 def test_el_desafio_se_comprueba_aparte_de_las_celdas(ejecutor, slug, tmp_path, monkeypatch):
     """Lo que hace «Comprobar» en la página, en CPython: su carpeta y su espacio de nombres."""
     import json
