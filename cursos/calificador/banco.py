@@ -37,7 +37,7 @@ class SinRespuesta(Exception):
 @functools.cache
 def _compilados(desafio: Desafio) -> tuple:
     fuentes = [*desafio.modulos(), ("partida", _partida_sin_cargas(desafio)),
-               *((n, desafio.lee(n)) for n in ("pruebas.py", "ocultas.py"))]
+               ("pruebas.py", desafio.pruebas()), ("ocultas.py", desafio.lee("ocultas.py"))]
     return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
 

@@ -52,6 +52,10 @@ class Desafio:
         """El código de partida: las celdas de la lección que nombra desafio.toml, sin copiarlas."""
         return _partida(self.lee("desafio.toml"))
 
+    def pruebas(self) -> str:
+        """pruebas.py seguido de desafios/comprobar.py (comprueba y comprueba_todas, comunes a todos)."""
+        return self.lee("pruebas.py") + "\n\n" + (RAIZ / "desafios" / "comprobar.py").read_text(encoding="utf-8")
+
     def puntos(self) -> dict[str, int]:
         """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
         return dict(_puntos(self.lee("pruebas.py")))
@@ -211,7 +215,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
         _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
                "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "
                "calificador, con las mismas pruebas, fuera de tu cuaderno.", "las-pruebas"),
-        _codigo(desafio.lee("pruebas.py"), CELDA_PRUEBAS),
+        _codigo(desafio.pruebas(), CELDA_PRUEBAS),
     ]
     for nombre, puntos in desafio.puntos().items():
         celdas.append(_codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), f"prueba_{nombre}",

@@ -119,7 +119,7 @@ def desafio_para_la_pagina(leccion: Leccion) -> dict | None:
         "desafio": desafio.slug,
         "esqueleto": desafio.esqueleto(),
         "partida": desafio.partida(),
-        "pruebas": desafio.lee("pruebas.py"),
+        "pruebas": desafio.pruebas(),
         "archivos": dict(desafio.modulos()),
     }
 

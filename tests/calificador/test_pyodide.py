@@ -25,7 +25,7 @@ ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ###
 
 def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path):
     modulos = dict(DESAFIO.modulos())
-    modulos |= {"partida.py": DESAFIO.partida(), "pruebas.py": DESAFIO.lee("pruebas.py")}
+    modulos |= {"partida.py": DESAFIO.partida(), "pruebas.py": DESAFIO.pruebas()}
     resultados = ejecuta_en_pyodide(modulos, PROGRAMA, {"soluciones": [SOLUCION, ORIGINAL]}, tmp_path)
     bien, sin_permisos = resultados
     assert all(bien["pasan"].values()), bien["salida"]

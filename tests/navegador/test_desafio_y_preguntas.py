@@ -84,7 +84,7 @@ def test_las_pruebas_ocultas_no_salen_al_sitio(sitio):
         if not leccion.desafio:
             continue
         desafio = Desafio(leccion.desafio)
-        visibles = desafio.lee("pruebas.py") + desafio.partida()
+        visibles = desafio.pruebas() + desafio.partida()
         propias = {linea.strip() for linea in desafio.lee("ocultas.py").splitlines()
                    if len(linea.strip()) > 25 and linea.strip() not in visibles}
         assert propias
