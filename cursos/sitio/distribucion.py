@@ -189,7 +189,8 @@ def _pyodide_cli() -> Path:
         return cli
     python = _python_312_o_mas()
     if not python:
-        raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro")
+        raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro: instala python3.12 o 3.13 "
+                                  "(apt-get, pyenv) y vuelve a construir")
     print(f"» Preparando pyodide-build en {VENV_PYODIDE.name} (sólo la primera vez)…")
     _ejecuta([python, "-m", "venv", str(VENV_PYODIDE)])
     _ejecuta([str(VENV_PYODIDE / "bin" / "pip"), "install", "--quiet", *paquetes])
