@@ -59,3 +59,27 @@ def entrega(curso: Path, alumno: str, contenido, desafio: Desafio = DESAFIO) -> 
 
 def por_alumno(filas: list[dict]) -> dict[str, dict]:
     return {f["alumno"]: f for f in filas}
+
+
+def curso_del_desafio(tmp_path_factory, desafio: Desafio) -> tuple[Path, dict]:
+    """(un curso nuevo con la versión del alumno del desafío, el cuaderno repartido)."""
+    plantilla = genera(tmp_path_factory, desafio)
+    return curso_nuevo(plantilla, tmp_path_factory.mktemp(desafio.slug) / "curso"), plantilla[1]
+
+
+def entrega_codigos(curso: Path, cuaderno, codigos: dict[str, str], desafio: Desafio) -> None:
+    """Una entrega por alumno, con su código en la celda de la solución."""
+    for alumno, codigo in codigos.items():
+        entrega(curso, alumno, con_solucion(cuaderno, codigo, desafio), desafio)
+
+
+def con_prueba_editada(cuaderno, codigo: str, desafio: Desafio, grade_id: str):
+    """Una entrega que además ha vaciado una celda de prueba bloqueada (debe valer 0)."""
+    editada = con_solucion(cuaderno, codigo, desafio)
+    next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == grade_id).source = "pass"
+    return editada
+
+
+def calificado(curso: Path, alumno: str, desafio: Desafio) -> str:
+    """El cuaderno calificado de un alumno (lo que lee en su devolución)."""
+    return (curso / "autograded" / alumno / desafio.slug / desafio.cuaderno).read_text(encoding="utf-8")

@@ -14,7 +14,15 @@ from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
-from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.conftest import (
+    calificado,
+    con_prueba_editada,
+    con_solucion,
+    curso_del_desafio,
+    entrega,
+    entrega_codigos,
+    por_alumno,
+)
 from tests.calificador.test_puerta import MUESTRA
 from tests.calificador.test_trampas import trampas
 
@@ -114,26 +122,16 @@ def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
-    plantilla = genera(tmp_path_factory, CADENAS)
-    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("cadenas") / "curso")
-    _, cuaderno = plantilla
-    for alumno, (codigo, _) in HONESTAS.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, CADENAS), CADENAS)
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, CADENAS)
+    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, CADENAS)
     entrega(curso, "x_stub", cuaderno, CADENAS)
     codigos = trampas_del_acumulador(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    for alumno, codigo in codigos.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, CADENAS), CADENAS)
-    editada = con_solucion(cuaderno, NADA, CADENAS)
-    next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == "prueba_pagos").source = "pass"
-    entrega(curso, "n01_prueba_editada", editada, CADENAS)
+    entrega_codigos(curso, cuaderno, codigos, CADENAS)
+    entrega(curso, "n01_prueba_editada", con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos"), CADENAS)
     entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, CADENAS), CADENAS)
     filas = por_alumno(califica(curso, CADENAS, plazo=2.0, progreso=False))
     return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"]}
 
-
-def calificado(lote, alumno: str) -> str:
-    ruta = lote["curso"] / "autograded" / alumno / CADENAS.slug / CADENAS.cuaderno
-    return ruta.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("alumno", HONESTAS)
@@ -169,9 +167,9 @@ def test_ninguna_trampa_gana_puntos(lote):
     assert len(lote["trampas"]) >= 20
     regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
     assert not regaladas, regaladas
-    texto = calificado(lote, "c04_lee_las_ocultas")
+    texto = calificado(lote["curso"], "c04_lee_las_ocultas", CADENAS)
     assert "No such file or directory" in texto and "pagos_salientes" not in texto
-    assert "pagos_salientes" not in calificado(lote, "el_nombre_como_clave")
+    assert "pagos_salientes" not in calificado(lote["curso"], "el_nombre_como_clave", CADENAS)
 
 
 def test_el_laboratorio_del_alumno_no_trae_el_acumulador():

@@ -12,7 +12,14 @@ from nbclient import NotebookClient
 from cursos import RAIZ
 from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
-from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.conftest import (
+    calificado,
+    con_solucion,
+    curso_del_desafio,
+    entrega,
+    entrega_codigos,
+    por_alumno,
+)
 from tests.calificador.test_puerta import MUESTRA
 from tests.calificador.test_trampas import trampas
 
@@ -85,23 +92,15 @@ def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
-    plantilla = genera(tmp_path_factory, IDENTIDAD)
-    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("identidad") / "curso")
-    _, cuaderno = plantilla
-    for alumno, (codigo, _) in HONESTAS.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, IDENTIDAD), IDENTIDAD)
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, IDENTIDAD)
+    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, IDENTIDAD)
     entrega(curso, "x_stub", cuaderno, IDENTIDAD)
     codigos = trampas_de_identidad(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    for alumno, codigo in codigos.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, IDENTIDAD), IDENTIDAD)
+    entrega_codigos(curso, cuaderno, codigos, IDENTIDAD)
     entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, IDENTIDAD), IDENTIDAD)
     filas = por_alumno(califica(curso, IDENTIDAD, plazo=2.0, progreso=False))
     return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": list(codigos)}
 
-
-def calificado(lote, alumno: str) -> str:
-    ruta = lote["curso"] / "autograded" / alumno / IDENTIDAD.slug / IDENTIDAD.cuaderno
-    return ruta.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("alumno", HONESTAS)
@@ -130,7 +129,7 @@ def test_ninguna_trampa_gana_puntos(lote):
     assert len(lote["trampas"]) >= 20
     regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
     assert not regaladas, regaladas
-    texto = calificado(lote, "i03_lee_las_ocultas")
+    texto = calificado(lote["curso"], "i03_lee_las_ocultas", IDENTIDAD)
     assert "No such file or directory" in texto and "Lucía" not in texto
 
 

@@ -15,7 +15,15 @@ from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
-from tests.calificador.conftest import con_solucion, curso_nuevo, entrega, genera, por_alumno
+from tests.calificador.conftest import (
+    calificado,
+    con_prueba_editada,
+    con_solucion,
+    curso_del_desafio,
+    entrega,
+    entrega_codigos,
+    por_alumno,
+)
 from tests.calificador.test_trampas import procesos_con, trampas
 
 PUERTA = Desafio("puerta-corregida")
@@ -93,21 +101,15 @@ def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
-    plantilla = genera(tmp_path_factory, PUERTA)
-    curso = curso_nuevo(plantilla, tmp_path_factory.mktemp("puerta") / "curso")
-    _, cuaderno = plantilla
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, PUERTA)
     servidor = socket.create_server(("127.0.0.1", 0))
     servidor.setblocking(False)
     entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n", PUERTA), PUERTA)
-    for alumno, (codigo, _) in HONESTAS.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, PUERTA), PUERTA)
+    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, PUERTA)
     entrega(curso, "x_stub", cuaderno, PUERTA)
     codigos = trampas_de_la_puerta(curso, servidor.getsockname()[1])
-    for alumno, codigo in codigos.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo, PUERTA), PUERTA)
-    editada = con_solucion(cuaderno, NADA, PUERTA)
-    next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == "prueba_tenant").source = "pass"
-    entrega(curso, "n01_prueba_editada", editada, PUERTA)
+    entrega_codigos(curso, cuaderno, codigos, PUERTA)
+    entrega(curso, "n01_prueba_editada", con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant"), PUERTA)
     entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, PUERTA), PUERTA)
     fuente = (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8")
     filas = por_alumno(califica(curso, PUERTA, plazo=2.0, progreso=False))
@@ -119,10 +121,6 @@ def lote(tmp_path_factory):
     return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"],
             "conexion": conexion, "fuente": fuente}
 
-
-def calificado(lote, alumno: str) -> str:
-    ruta = lote["curso"] / "autograded" / alumno / PUERTA.slug / PUERTA.cuaderno
-    return ruta.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("alumno", HONESTAS)
@@ -158,10 +156,10 @@ def test_nada_compartido_cambia_ni_se_lee(lote):
     curso = lote["curso"]
     assert (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8") == lote["fuente"]
     assert lote["conexion"] is None and procesos_con("sleep 7777") == []
-    texto = calificado(lote, "p04_lee_las_ocultas")
+    texto = calificado(lote["curso"], "p04_lee_las_ocultas", PUERTA)
     assert "No such file or directory" in texto and "SYNTHETIC_PRIVATE_TALLER" not in texto
-    assert "variación oculta 1 de 3 no pasa" in calificado(lote, "tenant_y_presupuesto_fijos")
-    assert "taller" not in calificado(lote, "tenant_y_presupuesto_fijos")
+    assert "variación oculta 1 de 3 no pasa" in calificado(lote["curso"], "tenant_y_presupuesto_fijos", PUERTA)
+    assert "taller" not in calificado(lote["curso"], "tenant_y_presupuesto_fijos", PUERTA)
 
 
 def test_las_variaciones_ocultas_cuadran_con_la_puerta_de_referencia():
