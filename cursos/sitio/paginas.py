@@ -139,12 +139,12 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
         editor_json=_json_en_script(editor), preguntas=preguntas_para_la_pagina(leccion),
-        pyodide=pyodide,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
         celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}
                                      for c in celdas]),
-        modulos_json=json.dumps(curso.modulos),
+        python_json=_json_en_script({"curso": f"courses/{curso.slug}/", "modulos": curso.modulos,
+                                     "pyodide": pyodide}),
         preguntas_json=_json_en_script(preguntas_de(leccion)))
 
 

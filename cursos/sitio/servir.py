@@ -33,6 +33,9 @@ def normaliza_subruta(subruta: str) -> str:
 
 
 class Manejador(http.server.SimpleHTTPRequestHandler):
+    # Cabeceras y cuerpo salen en dos escrituras: con Nagle, la segunda espera el ACK retrasado
+    # del navegador (~40 ms por fichero pequeño), y la página encadena varios.
+    disable_nagle_algorithm = True
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",

@@ -73,3 +73,17 @@ def test_sin_un_modulo_la_celda_lo_dice_en_espanol(pagina, url_raiz):
     assert estado == "error"
     assert "No se ha podido descargar el módulo del curso harness.py" in texto and "404" in texto
     assert "SyntaxError" not in texto
+
+
+def test_quien_solo_lee_no_descarga_el_interprete(pagina, url_raiz):
+    """Al abrir: los módulos y el cargador (KB); el intérprete (MB), sólo al ir a ejecutar."""
+    pedidas = []
+    pagina.on("request", lambda peticion: pedidas.append(peticion.url.rsplit("/", 1)[-1]))
+    pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
+    pagina.wait_for_timeout(1500)  # tiempo de sobra para que el worker pida lo ligero
+    assert {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas)
+    assert "pyodide.asm.wasm" not in pedidas
+    pagina.hover("button[data-accion=ejecutar-todo]")  # va a pulsar: ya se descarga
+    pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=ESPERA)
+    assert "pyodide.asm.wasm" in pedidas
+    assert pagina.vigilante.problemas == []

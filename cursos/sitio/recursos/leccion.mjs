@@ -1,14 +1,13 @@
 // Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
-// en un Web Worker de módulo (trabajador.mjs). Todas las URL se calculan desde la de este
-// fichero, así que el sitio funciona igual en la raíz del dominio que bajo una subruta.
-const RAIZ = new URL("../", import.meta.url);
+// en un Web Worker de módulo (python.mjs lo crea; trabajador.mjs es el worker).
+import * as python from "./python.mjs";
+
 const articulo = document.querySelector("article.leccion");
 const estado = articulo.querySelector(".estado");
 const celdas = new Map(JSON.parse(document.getElementById("celdas").textContent)
   .map((c) => [c.numero, c]));
 const hechas = new Set();      // celdas que han terminado bien en este intérprete
 const enCurso = new Map();     // id de ejecución -> {salida, fin}
-let trabajador = null;
 let ultimoId = 0;
 let cola = Promise.resolve();  // una ejecución detrás de otra, como en un cuaderno
 
@@ -16,27 +15,14 @@ function seccion(numero) {
   return document.getElementById(`celda-${numero}`);
 }
 
+const ESPERA = "Descargando y arrancando Python (sólo la primera vez tarda unos segundos)…";
 function arranca() {
-  if (trabajador) return;
-  performance.mark("python-pedido");  // marcas para medir el arranque (pestaña Rendimiento)
-  trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
-  trabajador.onmessage = ({ data }) => recibe(data);
-  trabajador.onerror = (e) => falla(`El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.`);
-  const modulos = JSON.parse(articulo.dataset.modulos).map((nombre) => ({
-    nombre, url: new URL(articulo.dataset.curso + nombre, RAIZ).href }));
-  trabajador.postMessage({
-    tipo: "prepara",
-    pyodide: new URL(articulo.dataset.pyodide, RAIZ).href,
-    ejecutor: new URL("./ejecutor.py", import.meta.url).href,
-    modulos,
-  });
-  estado.textContent = "Descargando y arrancando Python (sólo la primera vez tarda unos segundos)…";
+  if (python.arranca()) estado.textContent = ESPERA;
 }
 
 function recibe(mensaje) {
   if (mensaje.tipo === "listo") {
     performance.mark("python-listo");
-    recuerdaQueEstaEnCache();
     estado.textContent = "Python está listo.";
   } else if (mensaje.tipo === "fallo") {
     falla(mensaje.mensaje);
@@ -56,8 +42,7 @@ function falla(texto) {
     fin(false);
   }
   enCurso.clear();
-  trabajador?.terminate();
-  trabajador = null;
+  python.termina();
   hechas.clear();
 }
 
@@ -84,7 +69,7 @@ function ejecutaUna(numero) {
       if (ok) hechas.add(numero); else hechas.delete(numero);
       resuelve(ok);
     } });
-    trabajador.postMessage({ tipo: "ejecuta", id, codigo: celdas.get(numero).fuente, nombre: `<celda ${numero}>` });
+    python.envia({ tipo: "ejecuta", id, codigo: celdas.get(numero).fuente, nombre: `<celda ${numero}>` });
   });
 }
 
@@ -116,7 +101,7 @@ function compruebaDesafio(peticion, salida) {
     const id = ++ultimoId;
     return new Promise((resuelve) => {
       enCurso.set(id, { salida, fin: (ok, resultado) => resuelve(ok ? resultado : null) });
-      trabajador.postMessage({ tipo: "desafio", id, peticion: JSON.stringify(peticion) });
+      python.envia({ tipo: "desafio", id, peticion: JSON.stringify(peticion) });
     });
   });
 }
@@ -137,16 +122,8 @@ articulo.addEventListener("click", (evento) => {
   }
 });
 
-// Una vez descargado, Pyodide queda en la caché del navegador (URL inmutable): en las visitas
-// siguientes arrancar al abrir la página no descarga nada y la primera celda sale antes.
-const CLAVE_CACHE = "curso-agentes-llm:pyodide";
-function recuerdaQueEstaEnCache() {
-  try { localStorage.setItem(CLAVE_CACHE, articulo.dataset.pyodide); } catch { /* sin almacenamiento */ }
-}
-function estaEnCache() {
-  try { return localStorage.getItem(CLAVE_CACHE) === articulo.dataset.pyodide; } catch { return false; }
-}
-if (estaEnCache()) arranca();
+if (python.yaPedido()) estado.textContent = ESPERA;  // visita con Pyodide en caché: ya arranca
+python.escucha(recibe);  // después: si ya está listo, que lo diga
 
 // Quien pone el puntero o el foco en un botón de ejecutar va a pulsarlo: arrancar Python ya
 // adelanta la espera. La primera vez, sólo entonces: quien sólo lee no descarga el intérprete.

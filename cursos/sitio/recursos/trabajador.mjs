@@ -1,17 +1,24 @@
 // Web Worker de módulo de las páginas de lección: carga Pyodide, escribe los módulos del
 // curso en su directorio de trabajo y ejecuta celdas. Trabajar aquí y no en la página
 // hace que la página siga respondiendo mientras Python arranca o calcula.
-// Mensajes que recibe:  {tipo: "prepara", pyodide, ejecutor, modulos: [{nombre, url}]}
+// Mensajes que recibe:  {tipo: "precarga", pyodide, ejecutor, modulos: [{nombre, url}]}
+//                       {tipo: "prepara"}
 //                       {tipo: "ejecuta", id, codigo, nombre}
 //                       {tipo: "desafio", id, peticion}  (JSON para comprueba_desafio de ejecutor.py)
 // Mensajes que envía:   {tipo: "listo"} | {tipo: "fallo", mensaje}
 //                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
 
-let preparado = null;
+let descargas = null;  // lo ligero: los textos y pyodide.mjs (decenas de KB)
+let preparado = null;  // lo pesado: el intérprete (unos 15 MB la primera vez)
 
 self.onmessage = async ({ data }) => {
+  if (data.tipo === "precarga") {
+    descargas = precarga(data);
+    descargas.catch(() => {});  // si falla, lo dirá "prepara", cuando alguien quiera ejecutar
+    return;
+  }
   if (data.tipo === "prepara") {
-    preparado ??= prepara(data);
+    preparado ??= descargas.then(prepara);  // ya, sin esperar: las celdas que llegan detrás la esperan
     preparado.then(() => self.postMessage({ tipo: "listo" }),
                    (e) => self.postMessage({ tipo: "fallo", mensaje: e.message }));
     return;
@@ -32,15 +39,20 @@ self.onmessage = async ({ data }) => {
   }
 };
 
-async function prepara({ pyodide: urlPyodide, ejecutor, modulos }) {
-  // Los módulos se piden a la vez que arranca Pyodide: no añaden espera.
+// Al abrir la página: quien sólo lee descarga unos KB, y quien pulsa «Ejecutar» ya no espera
+// por ellos. El intérprete no se descarga hasta "prepara".
+function precarga({ pyodide: urlPyodide, ejecutor, modulos }) {
   const textos = Promise.all([
     descarga(ejecutor, "el ejecutor de celdas (ejecutor.py)"),
     ...modulos.map((m) => descarga(m.url, `el módulo del curso ${m.nombre}`)),
   ]);
-  textos.catch(() => {});  // se atiende abajo; así no sale como rechazo sin atender
-  const { loadPyodide } = await import(urlPyodide + "pyodide.mjs");
-  const [py, [codigoEjecutor, ...fuentes]] = await Promise.all([loadPyodide({ indexURL: urlPyodide }), textos]);
+  const cargador = import(urlPyodide + "pyodide.mjs");
+  return Promise.all([textos, cargador]).then(([t, { loadPyodide }]) => ({ urlPyodide, modulos, textos: t, loadPyodide }));
+}
+
+async function prepara(listos) {
+  const { urlPyodide, modulos, textos: [codigoEjecutor, ...fuentes], loadPyodide } = listos;
+  const py = await loadPyodide({ indexURL: urlPyodide });
   // Las celdas cargan los módulos con open("harness.py"): van al directorio de trabajo.
   modulos.forEach((m, i) => py.FS.writeFile(m.nombre, fuentes[i]));
   const espacio = py.toPy({});

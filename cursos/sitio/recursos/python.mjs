@@ -1,0 +1,74 @@
+// El intérprete de una página de lección: el Web Worker de trabajador.mjs y lo que se le pide.
+// Se carga con <script type="module" async> en la cabecera, así que el worker nace mientras
+// el navegador aún lee la página; leccion.mjs importa este mismo módulo (la misma instancia).
+// Lo ligero (los módulos del curso y el cargador de Pyodide, unos KB) se pide al abrir; el
+// intérprete, unos 15 MB la primera vez, sólo cuando alguien va a ejecutar (arranca), o ya al
+// abrir si una visita anterior lo dejó en la caché del navegador.
+const RAIZ = new URL("../", import.meta.url);  // la raíz del sitio, esté donde esté servido
+const config = JSON.parse(document.getElementById("python").textContent);
+const CLAVE_CACHE = "curso-agentes-llm:pyodide";
+
+let trabajador = null;
+let pedido = false;       // ¿se ha pedido ya el intérprete a este worker?
+let oyente = null;        // recibe(mensaje) de leccion.mjs
+const pendientes = [];    // lo que llega antes de que haya oyente (p. ej. "listo")
+
+function entrega(mensaje) {
+  if (mensaje.tipo === "listo") recuerdaQueEstaEnCache();
+  oyente ? oyente(mensaje) : pendientes.push(mensaje);
+}
+
+export function escucha(funcion) {
+  oyente = funcion;
+  pendientes.splice(0).forEach(funcion);
+}
+
+function creaTrabajador() {
+  if (trabajador) return;
+  trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
+  trabajador.onmessage = ({ data }) => entrega(data);
+  trabajador.onerror = (e) => entrega({
+    tipo: "fallo", mensaje: `El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.` });
+  trabajador.postMessage({
+    tipo: "precarga",
+    pyodide: new URL(config.pyodide, RAIZ).href,
+    ejecutor: new URL("./ejecutor.py", import.meta.url).href,
+    modulos: config.modulos.map((nombre) => ({ nombre, url: new URL(config.curso + nombre, RAIZ).href })),
+  });
+}
+
+/** Pide el intérprete; true si lo pide ahora (y no estaba ya pedido). */
+export function arranca() {
+  creaTrabajador();
+  if (pedido) return false;
+  pedido = true;
+  performance.mark("python-pedido");  // marcas para medir el arranque (pestaña Rendimiento)
+  trabajador.postMessage({ tipo: "prepara" });
+  return true;
+}
+
+export function yaPedido() {
+  return pedido;
+}
+
+export function envia(mensaje) {
+  arranca();
+  trabajador.postMessage(mensaje);
+}
+
+// Un bucle infinito no se puede interrumpir dentro del worker: se termina entero.
+export function termina() {
+  trabajador?.terminate();
+  trabajador = null;
+  pedido = false;
+}
+
+// Pyodide vive en una URL inmutable: una vez descargado, arrancar al abrir no descarga nada.
+function recuerdaQueEstaEnCache() {
+  try { localStorage.setItem(CLAVE_CACHE, config.pyodide); } catch { /* sin almacenamiento */ }
+}
+function estaEnCache() {
+  try { return localStorage.getItem(CLAVE_CACHE) === config.pyodide; } catch { return false; }
+}
+
+if (estaEnCache()) arranca(); else creaTrabajador();
