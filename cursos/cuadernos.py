@@ -5,6 +5,7 @@ se genera siempre y nunca se edita a mano. Junto a cada cuaderno se copian los
 tres módulos del curso, porque las celdas los cargan con open("harness.py").
 """
 
+import re
 import shutil
 from pathlib import Path
 
@@ -38,11 +39,43 @@ def celdas_de_preguntas(leccion: Leccion) -> list:
     return [nbformat.v4.new_markdown_cell("## Preguntas"), nbformat.v4.new_code_cell(codigo)]
 
 
+ABRE = re.compile(r"""open\(["']([^"']+)["']""")
+ETIQUETA_PREPARACION = "preparacion"
+
+
+def celda_de_preparacion(ficheros: list[str]) -> nbformat.NotebookNode:
+    """La primera celda: si falta un fichero que las celdas abren, lo dice en español.
+
+    Sin ella, un cuaderno copiado sin sus módulos daría el FileNotFoundError de Python, en
+    inglés. No imprime nada si todo está en su sitio.
+    """
+    codigo = (
+        "# Las celdas abren estos ficheros con open(): tienen que estar junto al cuaderno.\n"
+        "import os\n"
+        f"faltan = [f for f in {ficheros!r} if not os.path.exists(f)]\n"
+        "if faltan:\n"
+        "    raise FileNotFoundError(\n"
+        "        \"Faltan junto a este cuaderno: \" + \", \".join(faltan) + \". Abre el cuaderno desde \"\n"
+        "        \"la carpeta que los trae (en JupyterLite ya están; en tu ordenador, la que \"\n"
+        "        \"escribe ./curso cuadernos) y vuelve a ejecutarlo desde aquí.\")"
+    )
+    return nbformat.v4.new_code_cell(codigo, metadata={"tags": [ETIQUETA_PREPARACION]})
+
+
+def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list[str]:
+    """Los ficheros que abren sus celdas, y el de las preguntas, en orden y sin repetir."""
+    abiertos = [f for c in cuaderno.cells if c.cell_type == "code" for f in ABRE.findall(c.source)]
+    if preguntas_de(leccion):
+        abiertos.append(f"{leccion.slug}.preguntas.json")
+    return list(dict.fromkeys(abiertos))
+
+
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
     """El cuaderno de la lección: su fuente, sus preguntas y el enunciado de su desafío."""
     cuaderno = jupytext.read(leccion.fuente, fmt="md")
     if preguntas_de(leccion):
         cuaderno.cells.extend(celdas_de_preguntas(leccion))
+    cuaderno.cells.insert(0, celda_de_preparacion(ficheros_que_abre(cuaderno, leccion)))
     enunciado = enunciado_del_desafio(leccion)
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))

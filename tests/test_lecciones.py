@@ -4,7 +4,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from cursos.cuadernos import escribe_cuadernos
+from cursos.cuadernos import ETIQUETA_PREPARACION, escribe_cuadernos
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
@@ -35,7 +35,8 @@ def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
     cuaderno = nbformat.read(ruta, as_version=4)
     NotebookClient(cuaderno, timeout=120, kernel_name="python3",
                    resources={"metadata": {"path": str(ruta.parent)}}).execute()
-    codigo = [c for c in cuaderno.cells if c.cell_type == "code"]
+    preparacion, *codigo = [c for c in cuaderno.cells if c.cell_type == "code"]
+    assert ETIQUETA_PREPARACION in preparacion.metadata.tags and preparacion.outputs == [], "callada si no falta nada"
     for celda in codigo:
         assert not any(s.output_type == "error" for s in celda.outputs), texto_de_salidas(celda)
     widgets = [s for c in codigo for s in c.outputs if "application/vnd.jupyter.widget-view+json" in s.get("data", {})]
@@ -44,3 +45,19 @@ def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
     assert esperadas, "cada lección debe afirmar algo de sus salidas en salidas.toml"
     for n, lineas in esperadas.items():
         assert fallos(texto_de_salidas(codigo[n - 1]), lineas) == [], f"celda {n} de {leccion.slug}"
+
+
+def test_sin_un_modulo_el_cuaderno_lo_dice_en_espanol(cuadernos, tmp_path):
+    """Un cuaderno copiado sin harness.py: la primera celda dice qué falta y qué hacer."""
+    leccion = CURSO.lecciones[0]
+    cuaderno = nbformat.read(cuadernos[leccion.slug], as_version=4)
+    for fichero in cuadernos[leccion.slug].parent.iterdir():
+        if fichero.name != "harness.py":
+            (tmp_path / fichero.name).write_bytes(fichero.read_bytes())
+    cliente = NotebookClient(cuaderno, timeout=120, kernel_name="python3", allow_errors=True,
+                             resources={"metadata": {"path": str(tmp_path)}})
+    cliente.execute()
+    [error] = cuaderno.cells[0].outputs
+    assert error.ename == "FileNotFoundError"
+    assert error.evalue.startswith("Faltan junto a este cuaderno: harness.py. ")  # sólo lo que falta
+    assert "./curso cuadernos" in error.evalue

@@ -74,9 +74,10 @@ def bloques_de(leccion: Leccion) -> list[Bloque]:
     """La lección en orden: prosa y celdas de código.
 
     Sale de la misma fuente que el cuaderno (lecciones/<slug>/leccion.md), sin lo que
-    cuaderno_de añade sólo para Jupyter (la celda de widgets de las preguntas): la página
-    pinta preguntas y desafío en sus propias secciones. Las celdas de código se numeran
-    igual en los dos, que es lo que usa salidas.toml.
+    cuaderno_de añade sólo para Jupyter (la celda de preparación delante y la de widgets de
+    las preguntas detrás): la página pinta preguntas y desafío en sus propias secciones, y
+    un módulo que falta lo dice el worker. Las celdas de la lección se numeran igual en los
+    dos (en el cuaderno, contando desde la de después de la preparación): lo usa salidas.toml.
     """
     bloques, numero = [], 0
     for celda in jupytext.read(leccion.fuente, fmt="md").cells:

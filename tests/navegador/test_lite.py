@@ -37,11 +37,13 @@ def ejecuta_y_comprueba(pagina, base, leccion):
     pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     pagina.wait_for_function(TODAS_EJECUTADAS, timeout=ESPERA)
 
-    celdas = pagina.locator(".jp-Notebook .jp-CodeCell").all()
+    celdas = pagina.locator(".jp-Notebook .jp-CodeCell").all()  # la 0 es la de preparación
     errores = [i + 1 for i, c in enumerate(celdas) if c.locator(".jp-OutputArea-output[data-mime-type*=error]").count()]
     assert errores == [], [celdas[i - 1].locator(".jp-Cell-outputArea").inner_text() for i in errores]
+    assert "junto al cuaderno" in celdas[0].locator(".jp-InputArea").inner_text()
+    assert celdas[0].locator(".jp-OutputArea-output").count() == 0  # no falta nada: callada
     for numero, lineas in afirmaciones(leccion).items():
-        texto = celdas[numero - 1].locator(".jp-Cell-outputArea").inner_text()
+        texto = celdas[numero].locator(".jp-Cell-outputArea").inner_text()
         assert fallos(texto, lineas) == [], f"celda {numero} de {leccion.slug} en JupyterLite"
     if preguntas_de(leccion):
         # Un widget de ipywidgets pintado por el gestor de widgets, no su repr de texto.
