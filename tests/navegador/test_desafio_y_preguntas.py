@@ -208,3 +208,49 @@ def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
     editor.fill(DESAFIO.lee("solucion.py"))
     assert "7 de 7 pruebas visibles pasan" in comprueba(pagina)
     assert pagina.vigilante.problemas == []
+
+
+def test_el_editor_sangra_como_python_y_se_sale_con_esc_tab(pagina, url_raiz):
+    pagina.goto(url_de_leccion(url_raiz, LECCION))
+    montado(pagina)
+    editor = pagina.locator("#desafio textarea.editor")
+    editor.fill("")
+    editor.focus()
+    teclado = pagina.keyboard
+    teclado.type("def f(x):")
+    teclado.press("Enter")          # tras «:», cuatro espacios más
+    teclado.type("if x:")
+    teclado.press("Enter")          # y cuatro más
+    teclado.type("return 1")
+    teclado.press("Enter")          # la misma sangría
+    teclado.press("Shift+Tab")      # quita un nivel
+    teclado.type("return 0")
+    teclado.press("Enter")
+    teclado.press("Tab")            # Tab escribe, no sale
+    escrito = "def f(x):\n    if x:\n        return 1\n    return 0\n        "
+    assert editor.input_value() == escrito
+    assert pagina.evaluate("document.activeElement.classList.contains('editor')")
+    teclado.press("Control+z")      # se deshace y se rehace como cualquier escritura
+    deshecho = editor.input_value()
+    assert deshecho != escrito and escrito.startswith(deshecho)
+    teclado.press("Control+Shift+z")
+    assert editor.input_value() == escrito
+    teclado.press("Backspace")      # (Retroceso borra un espacio; el resto de la sangría, Mayús+Tab)
+    teclado.press("Shift+Tab")
+    # Varias líneas seleccionadas: Tab las sangra todas y Mayús+Tab lo deshace.
+    editor.evaluate("e => e.setSelectionRange(0, e.value.length)")
+    teclado.press("Tab")
+    assert editor.input_value().startswith("    def f(x):\n        if x:")
+    teclado.press("Shift+Tab")
+    assert editor.input_value() == escrito[:-4]
+    # Esc suelta el editor: el Tab siguiente va al botón de comprobar.
+    teclado.press("Escape")
+    teclado.press("Tab")
+    assert pagina.evaluate("document.activeElement.className") == "comprobar-desafio"
+    # Quien llega a «Comprobar» va a necesitar Python: ya arranca (y se espera, para no cortarlo).
+    pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=180_000)
+    # Lo escrito con el teclado se guarda igual que lo pegado.
+    pagina.reload()
+    montado(pagina)
+    assert editor.input_value() == escrito[:-4]
+    assert pagina.vigilante.problemas == []

@@ -3,6 +3,8 @@
 // localStorage, para que recargar o cerrar el navegador no pierda el trabajo.
 // La comprobación sólo orienta: la nota la pone el calificador del profesor.
 
+import { editorDePython } from "./editor.mjs";
+
 const PREFIJO = "curso-agentes-llm";
 
 function claveDe(curso, leccion) {
@@ -50,6 +52,7 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     estado = { ...estado, ...cambios, fecha: new Date().toISOString() };
     guarda(clave, estado);
   };
+  editorDePython(editor);
   editor.addEventListener("input", () => apunta({ codigo: editor.value }));
   // Quien va a comprobar, va a necesitar Python: arrancarlo ya adelanta la espera.
   for (const evento of ["pointerover", "focus"]) comprobar.addEventListener(evento, arranca);
