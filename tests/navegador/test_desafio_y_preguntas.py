@@ -197,12 +197,18 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
 def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
     pagina.goto(url_de_leccion(url_raiz, LECCION))
     montado(pagina)
+    pagina.locator("#celda-1 button[data-accion=ejecutar]").click()
+    pagina.wait_for_selector("#celda-1[data-estado=hecha]", timeout=180_000)
     editor = pagina.locator("#desafio textarea.editor")
     editor.fill("def ejecutar(ll, entorno):\n    while True:\n        pass\n")
     pagina.click("button.comprobar-desafio")
     pagina.click("button.detener-desafio")  # aparece a los 3 s; click espera a que se vea
     pagina.wait_for_selector("#desafio[data-resultado=error]")
     assert "Has detenido Python" in pagina.locator(".resultado-desafio").inner_text()
+    # La celda ejecutada conserva su salida, marcada como de un intérprete que ya no existe.
+    assert pagina.locator("#celda-1").get_attribute("data-estado") == "anterior"
+    assert "Python ya detenido" in pagina.evaluate(
+        "getComputedStyle(document.querySelector('#celda-1 .numero'), '::after').content")
     assert pagina.locator("button.detener-desafio").is_hidden()
     # El intérprete vuelve a arrancar y comprueba como siempre.
     editor.fill(DESAFIO.lee("solucion.py"))

@@ -43,6 +43,8 @@ function falla(texto) {
   }
   enCurso.clear();
   python.termina();
+  // Sus salidas siguen a la vista, pero lo que definieron ya no existe: que se note.
+  for (const numero of hechas) seccion(numero).dataset.estado = "anterior";
   hechas.clear();
 }
 
