@@ -1,6 +1,6 @@
 """Verificación reproducible del laboratorio «La propuesta no es el permiso».
 
-Vuelve a ejecutar los 14 escenarios en los dos modos con laboratorio_puerta.py,
+Vuelve a ejecutar los 14 escenarios en los dos modos con laboratorio_puerta.py (y harness.py),
 construye el JSON completo de la evidencia (huellas SHA-256 del código y de los
 fixtures, las 28 comprobaciones y cada resultado) y lo compara con la
 referencia guardada en el repositorio. Cualquier byte distinto en el código o
@@ -13,22 +13,24 @@ from pathlib import Path
 from cursos import RAIZ
 
 LABORATORIO = RAIZ / "lecciones" / "la-propuesta-no-es-el-permiso" / "laboratorio_puerta.py"
+HARNESS = RAIZ / "harness.py"  # el laboratorio usa sus bloques de observación
 REFERENCIA = RAIZ / "lecciones" / "la-propuesta-no-es-el-permiso" / "evidencia.json"
 PASA = "PASS: {coinciden}/{total} checks; complete evidence identical"
 MAX_DIFERENCIAS = 40  # las primeras bastan para ver qué ha cambiado
 
 
 def carga(ruta: Path = LABORATORIO) -> dict:
-    """El laboratorio cargado como en la lección: exec en un espacio de nombres nuevo."""
+    """El laboratorio cargado como en la lección: harness.py y él, en un espacio de nombres nuevo."""
     espacio = {"__name__": "__laboratorio__"}
-    exec(compile(ruta.read_text(encoding="utf-8"), str(ruta), "exec"), espacio)
+    for fichero in (HARNESS, ruta):
+        exec(compile(fichero.read_text(encoding="utf-8"), str(fichero), "exec"), espacio)
     return espacio
 
 
 def evidencia_de(ruta: Path = LABORATORIO) -> dict:
     """La evidencia completa de una ejecución nueva, tal como quedaría en JSON."""
-    evidencia = carga(ruta)["evidencia"](ruta.read_bytes())
-    return json.loads(como_json(evidencia))
+    codigo = {HARNESS.name: HARNESS.read_bytes(), LABORATORIO.name: ruta.read_bytes()}
+    return json.loads(como_json(carga(ruta)["evidencia"](codigo)))
 
 
 def como_json(evidencia: dict) -> str:

@@ -228,7 +228,9 @@ def test_verificar_pasa_con_la_referencia_guardada(capsys):
 def test_la_referencia_lleva_las_huellas_del_codigo_y_los_fixtures(lab):
     guardada = json.loads(laboratorio.REFERENCIA.read_text(encoding="utf-8"))
     assert guardada["huellas"] == {
-        "codigo": lab["huella"](laboratorio.LABORATORIO.read_bytes()), "fixtures": lab["huella_de_fixtures"]()}
+        "codigo": {"harness.py": lab["huella"](laboratorio.HARNESS.read_bytes()),
+                   "laboratorio_puerta.py": lab["huella"](laboratorio.LABORATORIO.read_bytes())},
+        "fixtures": lab["huella_de_fixtures"]()}
     assert guardada["comprobaciones"] == {"coinciden": 28, "total": 28}
 
 
@@ -245,7 +247,8 @@ def test_un_byte_cambiado_en_un_fixture_falla_con_diff(tmp_path, capsys):
     pasa, informe = laboratorio.verificar(ruta)
     assert not pasa and informe[0].startswith("FAIL: ")
     texto = "\n".join(informe)
-    assert "evidencia.huellas.codigo: referencia" in texto and "evidencia.huellas.fixtures: referencia" in texto
+    assert "evidencia.huellas.codigo.laboratorio_puerta.py: referencia" in texto
+    assert "evidencia.huellas.fixtures: referencia" in texto
     assert "comprobación fallida: lectura-publica/corregido" in texto
     assert main(["laboratorio", "verificar", "--laboratorio", str(ruta)]) == 1
     assert "FAIL: " in capsys.readouterr().out

@@ -24,8 +24,10 @@ for celda in datos["celdas"]:
         exec(celda, espacio)
     salidas.append(salida.getvalue())
 lab = {}
-exec(open("laboratorio_puerta.py", encoding="utf-8").read(), lab)
-evidencia = lab["evidencia"](open("laboratorio_puerta.py", "rb").read())
+codigo = {n: open(n, "rb").read() for n in ("harness.py", "laboratorio_puerta.py")}
+for n in codigo:
+    exec(codigo[n].decode("utf-8"), lab)
+evidencia = lab["evidencia"](codigo)
 json.dumps({"salidas": salidas,
             "evidencia": json.dumps(evidencia, ensure_ascii=False, indent=1, sort_keys=True) + "\\n"})
 """
@@ -34,7 +36,7 @@ json.dumps({"salidas": salidas,
 @pytest.fixture(scope="module")
 def en_pyodide(tmp_path_factory):
     celdas = [c.source for c in jupytext.read(LECCION.fuente, fmt="md").cells if c.cell_type == "code"]
-    ficheros = {"laboratorio_puerta.py": laboratorio.LABORATORIO.read_text(encoding="utf-8")}
+    ficheros = {ruta.name: ruta.read_text(encoding="utf-8") for ruta in (laboratorio.HARNESS, laboratorio.LABORATORIO)}
     return ejecuta_en_pyodide(ficheros, PROGRAMA, {"celdas": celdas}, tmp_path_factory.mktemp("pyodide"))
 
 

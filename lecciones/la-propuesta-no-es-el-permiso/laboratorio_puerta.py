@@ -10,7 +10,10 @@ Todo vive en memoria y cada escenario empieza con una copia nueva:
   todo, la corregida decide con la sesión, construida fuera del documento;
 - los 14 escenarios con lo que se espera de cada modo, declarado de antemano.
 
-Se carga como los módulos del curso: exec(open("laboratorio_puerta.py").read()).
+Se carga como los módulos del curso, después de harness.py, del que usa los bloques
+de observación (resultado, error) y el prefijo NO_EJECUTADA de las llamadas que no
+se ejecutan:
+    exec(open("harness.py").read()); exec(open("laboratorio_puerta.py").read())
 No usa nada fuera de la biblioteca estándar.
 """
 
@@ -18,8 +21,6 @@ import copy
 import hashlib
 import json
 import re
-
-NO_EJECUTADA = "no se ha ejecutado: "
 
 # --- El mundo: documentos y sesión ---------------------------------------------
 
@@ -164,16 +165,7 @@ def puerta_corregida(ll, sesion, admitidas):
 PUERTAS = {"vulnerable": puerta_vulnerable, "corregido": puerta_corregida}
 
 # --- Despachar y observar --------------------------------------------------------
-
-
-def resultado(id, contenido):
-    """La observación de una llamada que ha salido bien."""
-    return {"type": "tool_result", "tool_use_id": id, "content": contenido}
-
-
-def error(id, mensaje):
-    """La observación de una llamada que ha fallado o no se ha ejecutado."""
-    return {"type": "tool_result", "tool_use_id": id, "content": mensaje, "is_error": True}
+# Las observaciones son los bloques tool_result de harness.py: resultado y error.
 
 
 def despachar(ll, documentos):
@@ -495,12 +487,13 @@ def huella_de_fixtures():
 def evidencia(codigo):
     """El JSON completo de una ejecución: huellas, comprobaciones y los 28 resultados.
 
-    codigo: los bytes de este fichero, para la huella del código ejecutado.
+    codigo: {nombre: bytes} de los ficheros ejecutados (harness.py y éste), para sus huellas.
     """
     resultados = ejecuta_todo()
     return {
         "laboratorio": "la-propuesta-no-es-el-permiso",
-        "huellas": {"codigo": huella(codigo), "fixtures": huella_de_fixtures()},
+        "huellas": {"codigo": {nombre: huella(datos) for nombre, datos in sorted(codigo.items())},
+                    "fixtures": huella_de_fixtures()},
         "comprobaciones": {"coinciden": sum(r["coincide"] for r in resultados), "total": len(resultados)},
         "resultados": resultados,
     }
