@@ -23,8 +23,10 @@ import re
 
 # --- Las herramientas de operaciones y su registro ------------------------------
 
-LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta
-LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador
+# La fuente fija el primer límite (32 claves por lista declarada). De los otros dos sólo dice que
+# están acotados, sin dar cifra: los números son de este laboratorio.
+LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta (de la fuente)
+LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador (nuestro: el mismo 32)
 LIMITE_DE_OPERACIONES = 1000  # operaciones distintas que recuerda una ejecución (el número es nuestro)
 
 
