@@ -26,11 +26,23 @@ from cursos import RAIZ
 HIJO = (Path(__file__).parent / "hijo.py").read_text(encoding="utf-8")
 NOBODY = 65534
 ESPACIOS = ["--pid", "--fork", "--kill-child", "--net", "--mount", "--ipc", "--uts"]
-TAPAR = ["/work", "/home", "/root", "/tmp", "/var/tmp", "/dev/shm", "/run", "/srv", "/mnt", "/media",
-         "/opt", "/var/lib", "/var/log", "/var/mail", "/var/spool", "/var/backups", "/var/cache"]
+# Se tapa todo lo que cuelga de / salvo lo que Python necesita para arrancar: una lista de lo
+# que se deja ver, no de lo que se esconde, para que una copia del curso en /cualquier-sitio
+# tampoco se vea. /dev/shm aparte: /dev se queda (dev/null, dev/urandom).
+A_LA_VISTA = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc", "sys"}
+TAPAR_DENTRO = ["/dev/shm"]
 LIMITES = {"RLIMIT_AS": 1 << 30, "RLIMIT_FSIZE": 1 << 20, "RLIMIT_NOFILE": 64,
            "RLIMIT_CORE": 0}
-LIMITE_PROCESOS = {"RLIMIT_NPROC": 64}  # cuenta por usuario: sólo si el hijo tiene el suyo
+# Cuenta por usuario (nobody, el de todos los hijos a la vez): con 1 GB cada uno, 16 procesos
+# son como mucho 16 GB aunque una entrega haga fork; un hijo normal usa uno.
+LIMITE_PROCESOS = {"RLIMIT_NPROC": 16}
+
+
+def carpetas_a_tapar() -> list[str]:
+    """Cada carpeta de / que no está A_LA_VISTA (los enlaces, como /bin → usr/bin, no se tocan)."""
+    raiz = Path("/")
+    return sorted({str(p) for p in raiz.iterdir()
+                   if p.name not in A_LA_VISTA and p.is_dir() and not p.is_symlink()} | set(TAPAR_DENTRO))
 
 
 @dataclass
@@ -100,7 +112,7 @@ def _funciona(orden: list[str]) -> bool:
 def _tapar(python: str, extra: list[Path]) -> list[str]:
     """Las carpetas que se tapan, sin tocar las que llevan al intérprete."""
     interprete = os.path.realpath(python)
-    carpetas = set(TAPAR) | {str(p.resolve()) for p in extra} | {str(RAIZ)}
+    carpetas = set(carpetas_a_tapar()) | {str(p.resolve()) for p in extra} | {str(RAIZ)}
     return sorted(c for c in carpetas
                   if not (interprete + "/").startswith(c.rstrip("/") + "/") and c != "/")
 

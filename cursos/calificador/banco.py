@@ -24,6 +24,8 @@ from cursos.calificador.cuaderno import Entrega
 from cursos.calificador.fuente import Desafio
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
+MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara
+MAXIMO_NODOS = 20_000  # listas, objetos y valores en un mensaje: comparar no puede costar minutos
 MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a una función del alumno
 PLAZO = 10.0  # segundos de reloj por entrega, todas las pruebas juntas
 MAXIMO_ARRANQUES = 3
@@ -71,6 +73,7 @@ class Hijo:
         self.proceso = aislamiento.arranca(plazo)
         os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
+        self.recibidos = 0
         try:
             self.envia(inicio)
             listo = self.recibe()
@@ -113,12 +116,17 @@ class Hijo:
             if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
                 raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB")
         linea, self.resto = self.resto.split(b"\n", 1)
+        self.recibidos += len(linea)
+        if self.recibidos > MAXIMO_TOTAL:
+            raise SinRespuesta("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20))
         try:
             mensaje = json.loads(linea)
         except (ValueError, RecursionError):
             raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
         if not isinstance(mensaje, dict):
             raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON")
+        if _nodos(mensaje) > MAXIMO_NODOS:
+            raise SinRespuesta("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS)
         return mensaje
 
     def cierra(self) -> None:
@@ -261,6 +269,19 @@ class BancoRemoto:
                                                  for a in e.args]]}
 
 
+def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
+    """Cuántos valores hay dentro (sin recursión: JSON ya ha limitado la profundidad); para en tope + 1."""
+    cuenta, pendientes = 0, [valor]
+    while pendientes and cuenta <= tope:
+        actual = pendientes.pop()
+        cuenta += 1
+        if isinstance(actual, dict):
+            pendientes.extend(actual.values())
+        elif isinstance(actual, list):
+            pendientes.extend(actual)
+    return cuenta
+
+
 def _tipo_y_texto(valor) -> tuple[str, str]:
     texto = str(valor)[:500]
     nombre, _, resto = texto.partition(": ")
@@ -287,6 +308,9 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
                 resultados[nombre] = str(e)
             except SinRespuesta as e:
                 resultados[nombre] = str(e)
+            except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
+                resultados[nombre] = "tu código ha devuelto o lanzado algo que la prueba no esperaba (%s: %s)" % (
+                    type(e).__name__, str(e)[:300])
     finally:
         banco.cierra()
         for nombre in desafio.funciones:

@@ -8,6 +8,7 @@ fila al CSV. Lo que falle con un alumno le da 0 con su motivo; los demás siguen
 
 import copy
 import functools
+import html
 import json
 import os
 import sys
@@ -26,6 +27,7 @@ from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.fuente import Desafio, cuaderno_fuente
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
+MAXIMO_MENSAJE = 2000  # caracteres de cada motivo: lo bastante para entenderlo, no para llenar el disco
 
 
 @dataclass
@@ -100,7 +102,9 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
         if celda.metadata["nbgrader"]["grade"]:
             celda.outputs = [_salida(prueba, c.resultados[prueba], puntos[prueba])]
     if c.solucion is None:
-        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Entrega no calificable: {c.motivo}.**"))
+        # El motivo puede citar lo que trae la entrega (p. ej. su cell_type): escapado, no HTML.
+        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(
+            f"**Entrega no calificable: {html.escape(c.motivo)}.**"))
     destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
     destino.mkdir(parents=True, exist_ok=True)
     # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
@@ -114,13 +118,27 @@ def fila(c: Calificacion, puntos: dict[str, int]) -> dict:
             "motivo": c.motivo, **obtenidos}
 
 
+def escribible(texto: str | None) -> str | None:
+    """Sin sustitutos sueltos de UTF-16 ("\ud800" → "?"), que no se pueden escribir en UTF-8."""
+    return None if texto is None else texto.encode("utf-8", "replace").decode("utf-8")
+
+
+def limpio(texto: str | None) -> str | None:
+    """Un motivo que se puede escribir siempre: escribible y con tope."""
+    texto = escribible(texto)
+    return texto if texto is None or len(texto) <= MAXIMO_MENSAJE else texto[:MAXIMO_MENSAJE] + "… (recortado)"
+
+
 def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
                         plazo: float) -> Calificacion:
     try:
-        return califica_una(desafio, aislamiento, alumno, carpeta, plazo)
+        c = califica_una(desafio, aislamiento, alumno, carpeta, plazo)
     except Exception as e:  # un fallo del calificador con un alumno no para a los demás
         motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
-        return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
+        c = Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
+    # Lo que dice el alumno (sus excepciones, sus valores) acaba en estos textos.
+    return Calificacion(c.alumno, {p: limpio(m) for p, m in c.resultados.items()}, limpio(c.motivo),
+                        escribible(c.solucion))
 
 
 def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
@@ -143,7 +161,10 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
                       disable=not progreso):
             f = fila(c, puntos)
             libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
-            escribe_calificado(curso_nbgrader, desafio, c)
+            try:
+                escribe_calificado(curso_nbgrader, desafio, c)
+            except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
+                print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado ({e})", file=sys.stderr)
             filas.append(f)
     segundos = time.monotonic() - inicio
     _informa(curso_nbgrader, desafio, filas, puntos, segundos)

@@ -54,7 +54,7 @@ def lee_json(ruta: Path) -> dict:
                               % e.start) from None
     try:
         datos = json.loads(texto)
-    except (json.JSONDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, o un entero de miles de cifras
         raise EntregaInvalida("el cuaderno no es JSON válido (%s): no es un .ipynb que Jupyter pueda "
                               "abrir" % getattr(e, "msg", e)) from None
     if not isinstance(datos, dict) or not isinstance(datos.get("cells"), list) or \
@@ -87,6 +87,34 @@ def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
         anterior = posiciones[gid]
 
 
+# Con ellos se puede cambiar un nombre sin escribirlo (exec("bu" + "cle = …"), vars()[…]):
+# si hay nombres intocables, su uso cuenta como redefinirlos, salvo la línea que carga un módulo.
+DINAMICOS = {"exec", "eval", "compile", "globals", "vars", "locals", "__import__", "setattr", "delattr"}
+ATRIBUTOS_DINAMICOS = {"__dict__", "__globals__", "__builtins__", "f_globals", "f_locals", "f_back"}
+
+
+def _carga_de_modulo(nodo: ast.AST, modulos: set[str]) -> bool:
+    """¿Es exec(open("<módulo del curso>", ...).read())? La forma de cargar del curso."""
+    return (isinstance(nodo, ast.Call) and isinstance(nodo.func, ast.Name) and nodo.func.id == "exec"
+            and len(nodo.args) == 1 and isinstance(leer := nodo.args[0], ast.Call)
+            and isinstance(leer.func, ast.Attribute) and leer.func.attr == "read"
+            and isinstance(abrir := leer.func.value, ast.Call) and isinstance(abrir.func, ast.Name)
+            and abrir.func.id == "open" and abrir.args and isinstance(abrir.args[0], ast.Constant)
+            and abrir.args[0].value in modulos)
+
+
+def _codigo_dinamico(arbol: ast.AST, modulos: set[str]) -> set[str]:
+    """Los usos de exec, globals(), __dict__… que no son la línea de carga de un módulo."""
+    permitidos = {id(n.func) for n in ast.walk(arbol) if _carga_de_modulo(n, modulos)}
+    usos = set()
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.Name) and nodo.id in DINAMICOS and id(nodo) not in permitidos:
+            usos.add(nodo.id + "(…)")
+        elif isinstance(nodo, ast.Attribute) and nodo.attr in ATRIBUTOS_DINAMICOS:
+            usos.add("." + nodo.attr)
+    return usos
+
+
 def _nombres_que_define(arbol: ast.AST, intocables: tuple[str, ...]) -> set[str]:
     nombres = set()
     for nodo in ast.walk(arbol):
@@ -98,6 +126,8 @@ def _nombres_que_define(arbol: ast.AST, intocables: tuple[str, ...]) -> set[str]
             nombres.add(nodo.asname or nodo.name.split(".")[0])
         elif isinstance(nodo, ast.Constant) and nodo.value in intocables:
             nombres.add(nodo.value)  # globals()["bucle"] = ...
+        elif isinstance(nodo, ast.Attribute) and isinstance(nodo.ctx, (ast.Store, ast.Del)):
+            nombres.add(nodo.attr)  # __main__.bucle = ...
     return nombres
 
 
@@ -133,12 +163,18 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     if fuente_solucion.count(STUB) >= len(desafio.funciones) or falta:
         raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado (o no define %s)"
                               % (desafio.celda_solucion, " ni ".join(falta or desafio.funciones)))
-    nombres = set()
+    nombres, dinamico = set(), set()
+    modulos = {"guionizado.py", "entorno.py", "harness.py", *(n for n, _ in desafio.modulos())}
     for n, fuente in enumerate(codigo, 1):
         try:
-            nombres |= _nombres_que_define(ast.parse(fuente), desafio.intocables)
+            arbol = ast.parse(fuente)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
             raise EntregaInvalida("tu celda de código %d no es Python válido: %s (línea %s)"
                                   % (n, getattr(e, "msg", e), getattr(e, "lineno", "?"))) from None
+        nombres |= _nombres_que_define(arbol, desafio.intocables)
+        dinamico |= _codigo_dinamico(arbol, modulos)
     cambia = sorted(nombres & set(desafio.intocables))
+    if desafio.intocables and dinamico:
+        cambia.append("con código dinámico (%s), que no deja comprobar que no toca %s"
+                      % (", ".join(sorted(dinamico)), " ni ".join(desafio.intocables)))
     return Entrega(codigo, fuente_solucion, ", ".join(cambia) or None)

@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,27 @@ def test_sin_root_se_encierra_igual_salvo_el_usuario():
         pytest.skip("este núcleo no deja crear espacios de usuario sin root: " + resultado["describe"])
     assert resultado["visto"]["repositorio"] is False and resultado["visto"]["red"] is False
     assert resultado["visto"]["procesos"] == 1
+
+
+@pytest.mark.skipif(not es_root, reason="sin root no hay montajes propios para el alumno")
+def test_una_copia_del_curso_en_cualquier_carpeta_de_la_raiz_no_se_ve(tmp_path):
+    """Se tapa todo lo que no hace falta para arrancar Python, no una lista de sitios conocidos."""
+    copia = Path("/copia-del-curso-%d" % os.getpid())
+    copia.mkdir()
+    try:
+        (copia / "ocultas.py").write_text("SECRETO = 1\n", encoding="utf-8")
+        copia.chmod(0o755)
+        (copia / "ocultas.py").chmod(0o644)
+        proceso = detecta().arranca(5)
+        try:
+            espia = ESPIA.replace(repr(str(RAIZ / "pyproject.toml")), repr(str(copia / "ocultas.py")))
+            for mensaje in ({"modulos": [], "celdas": [espia]}, {"llama": "ejecutar", "args": [{}, None]}):
+                proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
+                proceso.stdin.flush()
+                respuesta = json.loads(proceso.stdout.readline())
+            visto = respuesta.get("devuelve", respuesta)
+        finally:
+            termina(proceso)
+        assert visto["repositorio"] is False
+    finally:
+        shutil.rmtree(copia)

@@ -24,8 +24,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien_con_magias": ("%load_ext autoreload\n!ls\n" + SOLUCION.replace(
         "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    %time 1\n"), 10),
     "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
-                                "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n"
-                                "exec(open('solucion.py').read()) if False else None\n" + SOLUCION, 10),
+                                "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n" + SOLUCION, 10),
     "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
@@ -39,6 +38,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "salmorejo_fijo": (SOLUCION.replace(
         "    decision = permiso(ll)\n",
         '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 5),
+    # Tramposas que sí resuelven el desafío: redefinir el bucle sin escribir su nombre cuesta su punto.
+    "bucle_por_exec": (SOLUCION + '\nexec("bu" + "cle = lambda *a, **k: (\\"fin\\", \\"\\", [])")\n', 9),
+    "bucle_por_main": (SOLUCION + "\nimport __main__\n__main__.bucle = __main__.bucle\n", 9),
+    "bucle_por_globals": (SOLUCION + "\nglobals()['bu' + 'cle'] = None\n", 9),
     "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
     "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
 }

@@ -110,6 +110,11 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
             "import os, time\nos.write(3, b'{\"listo\": true}\\n' + b'{\"devuelve\": null}\\n' * 3000)\n"
             "time.sleep(100)\n"),
         "t29_mata_al_grupo_al_cargar": NADA + "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
+        "t30_sustituto_suelto": "def ejecutar(ll, entorno):\n    raise ValueError('\\ud800')\n",
+        "t31_lista_enorme": "def ejecutar(ll, entorno):\n    return [[]] * 300000\n",
+        "t32_escribe_mucho": (
+            "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
+            "    for i in range(150):\n        f(entorno, 'x%d.txt' % i, 'x' * 900000)\n"),
         "t27_ctypes_setuid": NADA + (
             "import ctypes\ntry:\n    ctypes.CDLL(None).setuid(0)\nexcept Exception:\n    pass\n"),
     }
@@ -149,7 +154,11 @@ def cuadernos_tramposos(cuaderno) -> dict[str, nbformat.NotebookNode]:
         nb.cells.append(extra)
         celda(nb, "ejecutar").metadata["nbgrader"].update(grade=True, points=50)
 
-    return {"n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
+    def html_en_el_tipo(nb):
+        celda(nb, "prueba_bucle").cell_type = "<img src=x onerror=alert(1)>"
+
+    return {"n07_html_en_el_tipo": cambia(html_en_el_tipo),
+            "n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
             "n03_prueba_movida": cambia(prueba_movida), "n04_prueba_retipada": cambia(prueba_retipada),
             "n05_puntos_inflados": cambia(puntos_inflados)}
 
@@ -249,3 +258,19 @@ def test_la_respuesta_de_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote, "t01_helper_redefinido")
     assert "variación oculta 1 de 4 no pasa" in texto
     assert "gazpacho" not in texto.lower() and "g1" not in texto
+
+
+def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
+    """El motivo cita el cell_type de la entrega: en el cuaderno calificado va escapado."""
+    calificado = lote["curso"] / "autograded" / "n07_html_en_el_tipo" / DESAFIO.slug / CUADERNO
+    texto = calificado.read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror=alert(1)&gt;" in texto and "<img" not in texto
+
+
+def test_lo_que_manda_el_alumno_tiene_tope(lote):
+    """Ni una lista enorme ni 150 ficheros de 900 KB: se cortan en el canal, con su motivo."""
+    filas = lote["filas"]
+    assert "más de 20000 elementos" in filas["t31_lista_enorme"]["motivo"]
+    assert "más de 16 MB en total" in filas["t32_escribe_mucho"]["motivo"]
+    calificado = lote["curso"] / "autograded" / "t32_escribe_mucho" / DESAFIO.slug / CUADERNO
+    assert calificado.stat().st_size < 1 << 20
