@@ -111,7 +111,7 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
             "time.sleep(100)\n"),
         "t29_mata_al_grupo_al_cargar": NADA + "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
         "t30_sustituto_suelto": "def ejecutar(ll, entorno):\n    raise ValueError('\\ud800')\n",
-        "t31_lista_enorme": "def ejecutar(ll, entorno):\n    return [[]] * 300000\n",
+        "t31_lista_enorme": "def ejecutar(ll, entorno):\n    return [[]] * 200000\n",
         "t32_escribe_mucho": (
             "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
             "    for i in range(150):\n        f(entorno, 'x%d.txt' % i, 'x' * 900000)\n"),
@@ -261,10 +261,19 @@ def test_la_respuesta_de_las_ocultas_no_las_desvela(lote):
 
 
 def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
-    """El motivo cita el cell_type de la entrega: en el cuaderno calificado va escapado."""
-    calificado = lote["curso"] / "autograded" / "n07_html_en_el_tipo" / DESAFIO.slug / CUADERNO
-    texto = calificado.read_text(encoding="utf-8")
-    assert "&lt;img src=x onerror=alert(1)&gt;" in texto and "<img" not in texto
+    """El motivo cita el cell_type de la entrega: en la respuesta de nbgrader se lee, no se ejecuta."""
+    import subprocess
+    import sys
+
+    from cursos.calificador.fuente import con_herramientas_del_venv
+
+    con_herramientas_del_venv()
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug, "--student",
+                    "n07_html_en_el_tipo", "--log-level=ERROR"], cwd=lote["curso"], check=True)
+    html = (lote["curso"] / "feedback" / "n07_html_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html")
+    texto = html.read_text(encoding="utf-8")
+    assert "ahora es &lt;img src=x onerror=alert(1)&gt;" in texto
+    assert "<img" not in texto.replace("&lt;img", ""), "el HTML del alumno ha entrado tal cual"
 
 
 def test_lo_que_manda_el_alumno_tiene_tope(lote):
