@@ -55,6 +55,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "la_sesion_insegura": (cambia("    return {\"leer\": LEER,\n", "    return sesion_insegura(usuario)\n"
                                   "    return {\"leer\": LEER,\n"), 4),
     "con_keyerror": (cambia('token.get("iss")', 'token["iss"]'), 6),
+    # Con un usuario desconocido devuelve None: la prueba que lo usa falla, las demás cuentan.
+    "none_si_no_existe": (cambia("    return leer_mi_perfil\n",
+                                 "    return leer_mi_perfil if id_usuario_autenticado in PERFILES else None\n"), 6),
     "solo_el_perfil": (SOLUCION.split("\n\n\ndef validar_token")[0] + "\n" + RESTO, 2),
 }
 
