@@ -5,6 +5,7 @@ se genera siempre y nunca se edita a mano. Junto a cada cuaderno se copian los
 tres módulos del curso, porque las celdas los cargan con open("harness.py").
 """
 
+import base64
 import re
 import shutil
 from pathlib import Path
@@ -70,12 +71,29 @@ def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list
     return list(dict.fromkeys(abiertos))
 
 
+def adjunta_imagenes(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> None:
+    """Las figuras de la prosa, como adjuntos de su celda: ![…](attachment:nombre.png).
+
+    Así el cuaderno se basta solo: JupyterLite no resuelve rutas relativas en el Markdown, y
+    un cuaderno copiado a otra carpeta sigue enseñando sus figuras.
+    """
+    for celda in cuaderno.cells:
+        if celda.cell_type != "markdown":
+            continue
+        for imagen in leccion.imagenes:
+            if f"]({imagen.name})" in celda.source:
+                celda.source = celda.source.replace(f"]({imagen.name})", f"](attachment:{imagen.name})")
+                datos = base64.b64encode(imagen.read_bytes()).decode("ascii")
+                celda.setdefault("attachments", {})[imagen.name] = {"image/png": datos}
+
+
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
     """El cuaderno de la lección: su fuente, sus preguntas y el enunciado de su desafío."""
     cuaderno = jupytext.read(leccion.fuente, fmt="md")
     if preguntas_de(leccion):
         cuaderno.cells.extend(celdas_de_preguntas(leccion))
     cuaderno.cells.insert(0, celda_de_preparacion(ficheros_que_abre(cuaderno, leccion)))
+    adjunta_imagenes(cuaderno, leccion)
     enunciado = enunciado_del_desafio(leccion)
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))
@@ -99,7 +117,8 @@ def copia_modulos(curso: Curso, destino: Path) -> None:
 def escribe_cuadernos(curso: Curso, destino: Path) -> list[Path]:
     """Escribe un cuaderno por lección, con lo que sus celdas abren al lado. Devuelve sus rutas.
 
-    Al lado van los módulos del curso, autoevaluacion.py y <lección>.preguntas.json.
+    Al lado van los módulos del curso, autoevaluacion.py y <lección>.preguntas.json (las
+    figuras van dentro de cada cuaderno, como adjuntos).
     Es la única forma de escribir cuadernos: la usan JupyterLite, Jupyter local y las pruebas.
     """
     copia_modulos(curso, destino)

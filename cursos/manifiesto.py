@@ -37,6 +37,14 @@ class Leccion:
         """Lo que la prosa afirma de cada celda; lo comprueban las pruebas."""
         return self.carpeta / "salidas.toml"
 
+    @property
+    def imagenes(self) -> list[Path]:
+        """Las figuras que cita la prosa (![…](nombre.png)): al lado de la página; en el cuaderno, adjuntas.
+
+        Su fuente es el .svg del mismo nombre; el PNG lo dibuja `python -m cursos.figuras`.
+        """
+        return sorted(self.carpeta.glob("*.png"))
+
 
 @dataclass(frozen=True)
 class Curso:

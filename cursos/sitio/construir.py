@@ -85,3 +85,5 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         pagina = carpeta_del_curso / leccion.slug / "index.html"
         pagina.parent.mkdir()
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
+        for imagen in leccion.imagenes:
+            shutil.copy2(imagen, pagina.parent / imagen.name)

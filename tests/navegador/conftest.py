@@ -72,7 +72,7 @@ class Vigilante:
     def __init__(self, contexto, pagina):
         self.problemas = []
         contexto.on("request", self._peticion)
-        contexto.on("requestfailed", lambda r: self.problemas.append(f"fallida: {r.url} ({r.failure})"))
+        contexto.on("requestfailed", self._fallida)
         contexto.on("response", lambda r: r.status >= 400 and self.problemas.append(f"HTTP {r.status}: {r.url}"))
         pagina.on("console", self._consola)
         pagina.on("pageerror", lambda e: self.problemas.append(f"excepción en la página: {e}"))
@@ -83,7 +83,15 @@ class Vigilante:
         if url.scheme in ("http", "https", "ws", "wss") and url.hostname != "127.0.0.1":
             self.problemas.append(f"fuera del sitio: {peticion.url}")
 
+    def _fallida(self, peticion):
+        # JupyterLab pinta el Markdown con src="attachment:…" y sólo después pone la imagen
+        # adjunta: ese primer intento falla dentro del navegador, sin salir a ninguna red.
+        if not peticion.url.startswith("attachment:"):
+            self.problemas.append(f"fallida: {peticion.url} ({peticion.failure})")
+
     def _consola(self, mensaje):
+        if mensaje.type == "error" and (mensaje.location or {}).get("url", "").startswith("attachment:"):
+            return  # el mismo intento de arriba, contado también en la consola
         if mensaje.type == "error":
             self.problemas.append(f"consola: {mensaje.text}")
 

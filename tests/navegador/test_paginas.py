@@ -45,6 +45,9 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     assert pagina.locator("[data-gancho=preguntas] .pregunta").count() == len(preguntas_de(leccion))
     assert pagina.locator("[data-gancho=preguntas] button.comprobar").count() == len(preguntas_de(leccion))
     assert pagina.locator("[data-gancho=desafio]").count() == (1 if leccion.desafio else 0)
+    # Las figuras de la prosa llegan (un 404 también lo cuenta el vigilante) y se pintan.
+    assert pagina.evaluate("[...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)")
+    assert pagina.locator("article img").count() == len(leccion.imagenes)
     enlace = pagina.locator("a.abrir-lite").get_attribute("href")
     assert enlace.endswith(f"lite/notebooks/index.html?path={leccion.slug}.ipynb")
     assert pagina.vigilante.problemas == []
