@@ -11,6 +11,7 @@ import functools
 import html
 import json
 import os
+import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -42,7 +43,16 @@ def carpetas_de_entrega(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[st
     base = curso_nbgrader / "submitted"
     if not base.is_dir():
         return []
-    return [(a.name, a / desafio.slug) for a in sorted(base.iterdir()) if (a / desafio.slug).is_dir()]
+    carpetas = []
+    for alumno in sorted(base.iterdir()):
+        if not (alumno / desafio.slug).is_dir():
+            continue
+        if escribible(alumno.name) != alumno.name:  # el libro de notas no puede guardar ese nombre
+            print(f"» se salta {escribible(alumno.name)!r}: el nombre de la carpeta no es UTF-8 válido; "
+                  "renómbrala con el identificador del alumno y vuelve a calificar", file=sys.stderr)
+            continue
+        carpetas.append((alumno.name, alumno / desafio.slug))
+    return carpetas
 
 
 def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio) -> Path:
@@ -90,6 +100,11 @@ def _visible(desafio: Desafio) -> nbformat.NotebookNode:
     return cuaderno_fuente(desafio, ocultas=False)
 
 
+def texto_plano(texto: str) -> str:
+    """Para una celda de Markdown: ni HTML ni Markdown del alumno (![…](…), [enlaces], `código`)."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~>])", r"\\\1", html.escape(texto, quote=False))
+
+
 def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) -> None:
     """autograded/<alumno>/<desafio>/: el cuaderno del alumno con los resultados de confianza."""
     cuaderno = copy.deepcopy(_visible(desafio))
@@ -104,7 +119,7 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
     if c.solucion is None:
         # El motivo puede citar lo que trae la entrega (p. ej. su cell_type): escapado, no HTML.
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(
-            f"**Entrega no calificable: {html.escape(c.motivo)}.**"))
+            f"**Entrega no calificable: {texto_plano(c.motivo)}.**"))
     destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
     destino.mkdir(parents=True, exist_ok=True)
     # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
@@ -160,7 +175,11 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
                       disable=not progreso):
             f = fila(c, puntos)
-            libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
+            try:
+                libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
+            except Exception as e:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
+                f["motivo"] = f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {f['motivo']}"
+                print(f"» {c.alumno}: no se ha podido anotar en el libro ({e})", file=sys.stderr)
             try:
                 escribe_calificado(curso_nbgrader, desafio, c)
             except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue

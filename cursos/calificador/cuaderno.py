@@ -89,8 +89,11 @@ def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
 
 # Con ellos se puede cambiar un nombre sin escribirlo (exec("bu" + "cle = …"), vars()[…]):
 # si hay nombres intocables, su uso cuenta como redefinirlos, salvo la línea que carga un módulo.
-DINAMICOS = {"exec", "eval", "compile", "globals", "vars", "locals", "__import__", "setattr", "delattr"}
-ATRIBUTOS_DINAMICOS = {"__dict__", "__globals__", "__builtins__", "f_globals", "f_locals", "f_back"}
+DINAMICOS = {"exec", "eval", "compile", "globals", "vars", "locals", "__import__", "setattr", "delattr",
+             "getattr", "__builtins__"}
+ATRIBUTOS_DINAMICOS = {"__dict__", "__globals__", "__builtins__", "f_globals", "f_locals", "f_back", "_getframe",
+                       "__code__", "__defaults__", "__kwdefaults__", "__closure__", "modules"}
+MODULOS_DINAMICOS = {"builtins", "importlib", "inspect", "types", "ctypes", "gc", "__main__", "runpy", "code"}
 
 
 def _carga_de_modulo(nodo: ast.AST, modulos: set[str]) -> bool:
@@ -112,6 +115,13 @@ def _codigo_dinamico(arbol: ast.AST, modulos: set[str]) -> set[str]:
             usos.add(nodo.id + "(…)")
         elif isinstance(nodo, ast.Attribute) and nodo.attr in ATRIBUTOS_DINAMICOS:
             usos.add("." + nodo.attr)
+        elif isinstance(nodo, ast.Import):
+            usos |= {"import " + a.name for a in nodo.names if a.name.split(".")[0] in MODULOS_DINAMICOS}
+        elif isinstance(nodo, ast.ImportFrom):
+            if (nodo.module or "").split(".")[0] in MODULOS_DINAMICOS:
+                usos.add("from %s import" % nodo.module)
+            if any(a.name == "*" for a in nodo.names):
+                usos.add("import *")
     return usos
 
 

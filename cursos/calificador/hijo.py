@@ -168,16 +168,19 @@ def main():
     elif config.get("carpeta"):
         os.chdir(config["carpeta"])
     limita(config.get("limites", {}))
-    if config.get("uid") is not None:
-        hazte(config["uid"], config["gid"])
     canal = Canal()
-    inicio = canal.recibe()
+    inicio = canal.recibe()  # viene del lado de confianza
     # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno
     # (en el primer desafío, con el permiso y el usuario de la lección). Sólo al final,
-    # en cada orden, entran los apoderados.
+    # en cada orden, entran los apoderados. Los módulos se escriben antes de dejar de ser root
+    # y quedan de sólo lectura: en un /tmp con sticky bit, nobody no puede cambiarlos ni
+    # borrarlos para volver a cargar otro harness.py con la línea de carga del curso.
     for nombre, fuente in inicio["modulos"]:
         with open(nombre, "w", encoding="utf-8") as f:
             f.write(fuente)
+        os.chmod(nombre, 0o444)
+    if config.get("uid") is not None:
+        hazte(config["uid"], config["gid"])
     g = {"__name__": "__main__", "__builtins__": builtins}
     errores = []
     for n, fuente in enumerate(inicio["celdas"]):

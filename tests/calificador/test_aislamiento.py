@@ -99,3 +99,30 @@ def test_una_copia_del_curso_en_cualquier_carpeta_de_la_raiz_no_se_ve(tmp_path):
         assert visto["repositorio"] is False
     finally:
         shutil.rmtree(copia)
+
+
+@pytest.mark.skipif(not es_root, reason="sin root el alumno es dueño de todo lo que ve")
+def test_los_modulos_del_curso_no_se_pueden_cambiar_ni_borrar():
+    """Si pudiera reescribir harness.py, la línea de carga del curso cargaría otro bucle."""
+    intenta = (
+        "import os\n"
+        "def ejecutar(ll, entorno):\n"
+        "    hecho = []\n"
+        "    for intento in (lambda: open('harness.py', 'w'), lambda: os.remove('harness.py'),\n"
+        "                    lambda: os.rename('harness.py', 'otro.py'), lambda: os.chmod('harness.py', 0o666)):\n"
+        "        try:\n"
+        "            intento()\n"
+        "            hecho.append('sí')\n"
+        "        except OSError:\n"
+        "            hecho.append('no')\n"
+        "    return hecho + [open('harness.py').read()]\n")
+    proceso = detecta().arranca(5)
+    try:
+        for mensaje in ({"modulos": [["harness.py", "ORIGINAL = 1\n"]], "celdas": [intenta]},
+                        {"llama": "ejecutar", "args": [{}, None]}):
+            proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
+            proceso.stdin.flush()
+            respuesta = json.loads(proceso.stdout.readline())
+    finally:
+        termina(proceso)
+    assert respuesta["devuelve"] == ["no", "no", "no", "no", "ORIGINAL = 1\n"]

@@ -42,6 +42,17 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bucle_por_exec": (SOLUCION + '\nexec("bu" + "cle = lambda *a, **k: (\\"fin\\", \\"\\", [])")\n', 9),
     "bucle_por_main": (SOLUCION + "\nimport __main__\n__main__.bucle = __main__.bucle\n", 9),
     "bucle_por_globals": (SOLUCION + "\nglobals()['bu' + 'cle'] = None\n", 9),
+    "bucle_por_builtins": (SOLUCION + "\nimport builtins\nbuiltins.exec('bu' + 'cle = None')\n", 9),
+    "bucle_por_alias": (SOLUCION + "\nfrom builtins import exec as corre\ncorre('bu' + 'cle = None')\n", 9),
+    "bucle_por_marco": (SOLUCION + "\nimport sys\ngetattr(sys._getframe(0), 'f_' + 'globals')['bu' + 'cle'] = 1\n", 9),
+    "bucle_por_codigo": (SOLUCION + "\ndef _mio(m, i, e, t):\n    return ('fin', 'X', [])\n"
+                                    "bucle.__code__ = _mio.__code__\n", 9),
+    "bucle_por_modulo": (SOLUCION + "\nimport sys\nsys.path.insert(0, '.')\n"
+                                    "open('m.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
+                                    "from m import *\n", 9),
+    # Reescribir harness.py para volver a cargarlo: el fichero es de sólo lectura, no cambia nada.
+    "bucle_por_fichero": (SOLUCION + "\nopen('harness.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
+                                     "exec(open('harness.py').read())\n", 10),
     "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
     "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
 }

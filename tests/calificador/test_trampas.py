@@ -157,7 +157,10 @@ def cuadernos_tramposos(cuaderno) -> dict[str, nbformat.NotebookNode]:
     def html_en_el_tipo(nb):
         celda(nb, "prueba_bucle").cell_type = "<img src=x onerror=alert(1)>"
 
-    return {"n07_html_en_el_tipo": cambia(html_en_el_tipo),
+    def markdown_en_el_tipo(nb):
+        celda(nb, "prueba_bucle").cell_type = "![r](http://fuera.invalid/p.png) [enlace](http://fuera.invalid)"
+
+    return {"n07_html_en_el_tipo": cambia(html_en_el_tipo), "n08_markdown_en_el_tipo": cambia(markdown_en_el_tipo),
             "n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
             "n03_prueba_movida": cambia(prueba_movida), "n04_prueba_retipada": cambia(prueba_retipada),
             "n05_puntos_inflados": cambia(puntos_inflados)}
@@ -190,6 +193,9 @@ def lote(release, tmp_path_factory):
     enlace = curso / "submitted" / "n06_enlace_a_otra" / DESAFIO.slug
     enlace.mkdir(parents=True)
     (enlace / CUADERNO).symlink_to(curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO)
+    rara = os.path.join(os.fsencode(curso / "submitted"), b"m\xff", os.fsencode(DESAFIO.slug))
+    os.makedirs(rara)
+    nbformat.write(con_solucion(cuaderno, SOLUCION), os.path.join(os.fsdecode(rara), CUADERNO))
     entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION))
     fuente = (curso / "source" / DESAFIO.slug / "harness.py").read_text(encoding="utf-8")
     filas = por_alumno(califica(curso, DESAFIO, plazo=2.0, progreso=False))
@@ -268,12 +274,21 @@ def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
     from cursos.calificador.fuente import con_herramientas_del_venv
 
     con_herramientas_del_venv()
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug, "--student",
-                    "n07_html_en_el_tipo", "--log-level=ERROR"], cwd=lote["curso"], check=True)
-    html = (lote["curso"] / "feedback" / "n07_html_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html")
-    texto = html.read_text(encoding="utf-8")
+    for alumno in ("n07_html_en_el_tipo", "n08_markdown_en_el_tipo"):
+        subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug, "--student",
+                        alumno, "--log-level=ERROR"], cwd=lote["curso"], check=True)
+    feedback = lote["curso"] / "feedback"
+    texto = (feedback / "n07_html_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
     assert "ahora es &lt;img src=x onerror=alert(1)&gt;" in texto
     assert "<img" not in texto.replace("&lt;img", ""), "el HTML del alumno ha entrado tal cual"
+    texto = (feedback / "n08_markdown_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
+    assert "fuera.invalid" in texto  # se lee…
+    assert "<img" not in texto and 'href="http://fuera.invalid' not in texto  # …pero no es imagen ni enlace
+
+
+def test_una_carpeta_con_nombre_no_utf8_no_para_el_lote(lote):
+    assert lote["filas"]["zz_honesta_despues"]["puntos"] == 10
+    assert not any(alumno.startswith("m") and not alumno.isascii() for alumno in lote["filas"])
 
 
 def test_lo_que_manda_el_alumno_tiene_tope(lote):
