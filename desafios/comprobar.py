@@ -3,6 +3,34 @@
 # de nombres, y usa lo que ese fichero define: PRUEBAS ({nombre: (puntos, prueba)}),
 # BancoLocal (el banco que llama a tu código aquí mismo) y Fallo.
 
+import contextlib
+
+
+@contextlib.contextmanager
+def con_globales(**valores):
+    """Mientras dura, estos nombres del cuaderno valen otra cosa; al salir, vuelven a ser lo que eran.
+
+    Así una prueba pone su entorno, su tabla o sus perfiles donde tu código los busca.
+    """
+    g = globals()
+    antes = {nombre: g[nombre] for nombre in valores if nombre in g}
+    g.update(valores)
+    try:
+        yield
+    finally:
+        for nombre in valores:
+            g.pop(nombre, None)
+        g.update(antes)
+
+
+@contextlib.contextmanager
+def oculta(n, total, pista):
+    """Una variación oculta: si no pasa, se dice cuál y una pista, nunca el detalle (no se desvela)."""
+    try:
+        yield
+    except Fallo:
+        raise Fallo("la variación oculta %d de %d no pasa. %s" % (n, total, pista)) from None
+
 
 def comprueba(nombre, *datos):
     """Pasa una prueba aquí mismo y dice el resultado en una línea (o lanza con el motivo)."""

@@ -13,7 +13,6 @@ Se cargan en el mismo espacio de nombres que los módulos del curso y la primera
 de la lección (PAGOS, SECRETO, pago, modelo_de...). Sólo biblioteca estándar.
 """
 
-import contextlib
 import json
 
 REGISTROS_DE_LA_LECCION = registros_de(HERRAMIENTAS_DE_OPERACIONES)
@@ -157,18 +156,6 @@ def con_tu_anota_llamada(banco, caso):
     return anota
 
 
-@contextlib.contextmanager
-def instalada(anota):
-    """Mientras dura, anota_paso (que busca anota_llamada al llamarla) encuentra la comprobada."""
-    g = globals()
-    antes = g["anota_llamada"]
-    g["anota_llamada"] = anota
-    try:
-        yield
-    finally:
-        g["anota_llamada"] = antes
-
-
 def decision_vista(registro):
     return registro["decision"], registro["ruleId"], registro.get("approverGroup")
 
@@ -181,7 +168,7 @@ def repite(banco, caso):
     """
     ejecucion = nueva_ejecucion("inquilino-pruebas", "run-" + caso["id"])
     anota = con_tu_anota_llamada(banco, caso)
-    with instalada(anota):
+    with con_globales(anota_llamada=anota):  # anota_paso la busca al llamarla: encuentra la comprobada
         if "guion" in caso:
             inicio = caso["guion"][0]
             agente_por_pasos(modelo_de(caso["guion"]), inicio, dict(ENTORNO_DE_OPERACIONES), ejecucion,
@@ -378,13 +365,11 @@ def prueba_registrada(banco):
 
 def prueba_variaciones(banco, variaciones):
     """Otra configuración, nueve pagos pequeños y uno grande, más de 32 beneficiarios."""
+    pista = ("¿Sale todo del registro que recibes (campos, clave de operación, run_fact_key), sin nombres "
+             "de herramienta ni números fijos?")
     for n, caso in enumerate(variaciones, 1):
-        try:
+        with oculta(n, len(variaciones), pista):
             repite(banco, caso)
-        except Fallo:  # sin detalles: son las pruebas ocultas
-            raise Fallo("la variación oculta %d de %d no pasa. ¿Sale todo del registro que recibes (campos, "
-                        "clave de operación, run_fact_key), sin nombres de herramienta ni números fijos?"
-                        % (n, len(variaciones))) from None
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.

@@ -12,7 +12,6 @@ código de partida (PERFILES, LEER, herramienta, AVISO, EMISOR, AHORA, DIRECTORI
 Sólo biblioteca estándar.
 """
 
-import contextlib
 import json
 
 PERFILES_DE_LA_LECCION = dict(PERFILES)
@@ -37,15 +36,8 @@ class Mesa:
 class BancoLocal:
     """Corre tus funciones en este mismo proceso: respuesta al momento, sin valor de nota."""
 
-    @contextlib.contextmanager
     def instala(self, mesa):
-        g = globals()
-        antes = g["PERFILES"]
-        g["PERFILES"] = mesa.PERFILES  # tu herramienta lee los perfiles de la prueba
-        try:
-            yield
-        finally:
-            g["PERFILES"] = antes
+        return con_globales(PERFILES=mesa.PERFILES)  # tu herramienta lee los perfiles de la prueba
 
 
 def exige(condicion, mensaje, *datos):
@@ -113,18 +105,6 @@ def de_referencia(usuario, mesa):
     return {"leer": LEER, "leer_mi_perfil": herramienta(leer_mi_perfil, "", {})}
 
 
-@contextlib.contextmanager
-def con_herramientas(herramientas):
-    """Mientras dura, ejecutar sólo encuentra estas herramientas."""
-    g = globals()
-    antes = g["HERRAMIENTAS"]
-    g["HERRAMIENTAS"] = herramientas
-    try:
-        yield
-    finally:
-        g["HERRAMIENTAS"] = antes
-
-
 def obedece(victima):
     """Un modelo que hace lo que pide el aviso, con todo lo que puede intentar."""
     return [llamada("t1", "leer", ruta="avisos/nomina.txt"),
@@ -149,7 +129,7 @@ def conversa_con_aviso(banco, mesa, usuario, victima):
     llamadas = obedece(victima)
     with banco.instala(mesa):
         herramientas = herramientas_de(token_para(usuario, mesa), mesa)
-        with con_herramientas(de_referencia(usuario, mesa)):
+        with con_globales(HERRAMIENTAS=de_referencia(usuario, mesa)):
             copia = dict(entorno)
             vistos = [[ejecutar(ll, copia)] for ll in llamadas]  # lo que debe contestar la sesión
         respuestas = [[ll] for ll in llamadas] + [[texto("Lo que pide el aviso: " + vistos[-1][0]["content"])]]
@@ -161,7 +141,7 @@ def conversa_con_aviso(banco, mesa, usuario, victima):
             vistas.append(str(funcion(entorno, **argumentos)))
             return vistas[-1]
         vigiladas["leer_mi_perfil"]["funcion"] = vigilada
-        with con_herramientas(vigiladas):
+        with con_globales(HERRAMIENTAS=vigiladas):
             try:
                 motivo, final, M = bucle(ModeloGuionizado(guion_de(INICIO, respuestas, vistos + [None])),
                                          INICIO, entorno, 10)
@@ -307,16 +287,13 @@ def prueba_variaciones(banco, variaciones):
     for n, v in enumerate(variaciones, 1):
         mesa = Mesa(v["perfiles"], v["ahora"])
         a, b = v["usuarios"]
-        try:
+        with oculta(n, len(variaciones), "¿Sale el usuario sólo del token, usas el «ahora» que recibes y "
+                                         "lees PERFILES al llamar a la herramienta?"):
             comprueba_perfiles(banco, mesa, [a, b])
             comprueba_validar(banco, mesa, b)
             conversa_con_aviso(banco, mesa, a, b)
             conversa_con_aviso(banco, mesa, b, a)
             comprueba_tokens(banco, mesa, b)
-        except Fallo:  # sin detalles: son las pruebas ocultas
-            raise Fallo("la variación oculta %d de %d no pasa. ¿Sale el usuario sólo del token, usas el "
-                        "«ahora» que recibes y lees PERFILES al llamar a la herramienta?" % (n, len(variaciones))
-                        ) from None
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
