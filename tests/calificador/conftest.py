@@ -1,12 +1,15 @@
 """Un curso de nbgrader de usar y tirar, con la versión del alumno generada una vez."""
 
+import contextlib
 import copy
 import json
+import socket
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio, genera_version_del_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
@@ -83,3 +86,35 @@ def con_prueba_editada(cuaderno, codigo: str, desafio: Desafio, grade_id: str):
 def calificado(curso: Path, alumno: str, desafio: Desafio) -> str:
     """El cuaderno calificado de un alumno (lo que lee en su devolución)."""
     return (curso / "autograded" / alumno / desafio.slug / desafio.cuaderno).read_text(encoding="utf-8")
+
+
+def entrega_lote(curso: Path, cuaderno, desafio: Desafio, honestas: dict[str, tuple[str, int]],
+                 trampas: dict[str, str], extras: dict | None = None) -> None:
+    """El lote de cada desafío: las honestas ({alumno: (código, puntos)}), el cuaderno sin tocar
+    (x_stub), las trampas, entregas extra ({alumno: cuaderno}) y una honesta al final, que
+    demuestra que el lote llega hasta el último."""
+    entrega_codigos(curso, cuaderno, {alumno: codigo for alumno, (codigo, _) in honestas.items()}, desafio)
+    entrega(curso, "x_stub", cuaderno, desafio)
+    entrega_codigos(curso, cuaderno, trampas, desafio)
+    for alumno, nb in (extras or {}).items():
+        entrega(curso, alumno, nb, desafio)
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
+
+
+def califica_lote(curso: Path, desafio: Desafio) -> dict[str, dict]:
+    """Califica el lote con un plazo corto (las trampas que se cuelgan no alargan la prueba)."""
+    return por_alumno(califica(curso, desafio, plazo=2.0, progreso=False))
+
+
+@contextlib.contextmanager
+def escucha_la_red():
+    """Un puerto local que apunta si alguien se conecta: {"puerto": n, "conexion": None o la conexión}."""
+    servidor = socket.create_server(("127.0.0.1", 0))
+    servidor.setblocking(False)
+    red = {"puerto": servidor.getsockname()[1], "conexion": None}
+    try:
+        yield red
+        with contextlib.suppress(BlockingIOError):
+            red["conexion"] = servidor.accept()
+    finally:
+        servidor.close()

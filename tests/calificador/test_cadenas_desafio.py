@@ -12,16 +12,14 @@ from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
 from tests.calificador.conftest import (
+    califica_lote,
     calificado,
     con_prueba_editada,
     con_solucion,
     curso_del_desafio,
-    entrega,
-    entrega_codigos,
-    por_alumno,
+    entrega_lote,
 )
 from tests.calificador.test_puerta import MUESTRA
 from tests.calificador.test_trampas import trampas
@@ -123,14 +121,11 @@ def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
     curso, cuaderno = curso_del_desafio(tmp_path_factory, CADENAS)
-    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, CADENAS)
-    entrega(curso, "x_stub", cuaderno, CADENAS)
     codigos = trampas_del_acumulador(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    entrega_codigos(curso, cuaderno, codigos, CADENAS)
-    entrega(curso, "n01_prueba_editada", con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos"), CADENAS)
-    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, CADENAS), CADENAS)
-    filas = por_alumno(califica(curso, CADENAS, plazo=2.0, progreso=False))
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"]}
+    editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos")}
+    entrega_lote(curso, cuaderno, CADENAS, HONESTAS, codigos, editada)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, CADENAS),
+            "trampas": [*codigos, *editada]}
 
 
 

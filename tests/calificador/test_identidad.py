@@ -10,15 +10,13 @@ import pytest
 from nbclient import NotebookClient
 
 from cursos import RAIZ
-from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
 from tests.calificador.conftest import (
+    califica_lote,
     calificado,
     con_solucion,
     curso_del_desafio,
-    entrega,
-    entrega_codigos,
-    por_alumno,
+    entrega_lote,
 )
 from tests.calificador.test_puerta import MUESTRA
 from tests.calificador.test_trampas import trampas
@@ -96,13 +94,9 @@ def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
     curso, cuaderno = curso_del_desafio(tmp_path_factory, IDENTIDAD)
-    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, IDENTIDAD)
-    entrega(curso, "x_stub", cuaderno, IDENTIDAD)
     codigos = trampas_de_identidad(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    entrega_codigos(curso, cuaderno, codigos, IDENTIDAD)
-    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, IDENTIDAD), IDENTIDAD)
-    filas = por_alumno(califica(curso, IDENTIDAD, plazo=2.0, progreso=False))
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": list(codigos)}
+    entrega_lote(curso, cuaderno, IDENTIDAD, HONESTAS, codigos)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, IDENTIDAD), "trampas": list(codigos)}
 
 
 

@@ -6,23 +6,22 @@ propias de este desafío: redefinir el laboratorio, envenenarlo, leer las variac
 ocultas, devolver un motivo que se dice igual a todo o llamar a la puerta de la lección.
 """
 
-import socket
 
 import pytest
 from nbclient import NotebookClient
 
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.calificar import califica
 from cursos.calificador.fuente import Desafio
 from tests.calificador.conftest import (
+    califica_lote,
     calificado,
     con_prueba_editada,
     con_solucion,
     curso_del_desafio,
     entrega,
-    entrega_codigos,
-    por_alumno,
+    entrega_lote,
+    escucha_la_red,
 )
 from tests.calificador.test_trampas import procesos_con, trampas
 
@@ -102,24 +101,15 @@ def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def lote(tmp_path_factory):
     curso, cuaderno = curso_del_desafio(tmp_path_factory, PUERTA)
-    servidor = socket.create_server(("127.0.0.1", 0))
-    servidor.setblocking(False)
     entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n", PUERTA), PUERTA)
-    entrega_codigos(curso, cuaderno, {a: codigo for a, (codigo, _) in HONESTAS.items()}, PUERTA)
-    entrega(curso, "x_stub", cuaderno, PUERTA)
-    codigos = trampas_de_la_puerta(curso, servidor.getsockname()[1])
-    entrega_codigos(curso, cuaderno, codigos, PUERTA)
-    entrega(curso, "n01_prueba_editada", con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant"), PUERTA)
-    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION, PUERTA), PUERTA)
-    fuente = (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8")
-    filas = por_alumno(califica(curso, PUERTA, plazo=2.0, progreso=False))
-    try:
-        conexion = servidor.accept()
-    except BlockingIOError:
-        conexion = None
-    servidor.close()
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, "n01_prueba_editada"],
-            "conexion": conexion, "fuente": fuente}
+    with escucha_la_red() as red:
+        codigos = trampas_de_la_puerta(curso, red["puerto"])
+        editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")}
+        entrega_lote(curso, cuaderno, PUERTA, HONESTAS, codigos, editada)
+        fuente = (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8")
+        filas = califica_lote(curso, PUERTA)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, *editada],
+            "conexion": red["conexion"], "fuente": fuente}
 
 
 

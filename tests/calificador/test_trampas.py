@@ -8,7 +8,6 @@ usar y tirar, nunca los del repositorio.
 
 import copy
 import os
-import socket
 import sqlite3
 from pathlib import Path
 
@@ -16,8 +15,15 @@ import nbformat
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.calificar import califica
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
+from tests.calificador.conftest import (
+    DESAFIO,
+    SOLUCION,
+    califica_lote,
+    con_solucion,
+    curso_nuevo,
+    entrega,
+    escucha_la_red,
+)
 
 NADA = "def ejecutar(ll, entorno):\n    return None\n"
 MARCA = "MARCA-SECRETA-4242"
@@ -182,31 +188,25 @@ def procesos_con(texto: str) -> list[int]:
 def lote(release, tmp_path_factory):
     curso = curso_nuevo(release, tmp_path_factory.mktemp("trampas") / "curso")
     _, cuaderno = release
-    servidor = socket.create_server(("127.0.0.1", 0))
-    servidor.setblocking(False)
     entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n"))
-    codigos = trampas(curso, servidor.getsockname()[1])
-    for alumno, codigo in codigos.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo))
-    for alumno, nb in cuadernos_tramposos(cuaderno).items():
-        entrega(curso, alumno, nb)
-    enlace = curso / "submitted" / "n06_enlace_a_otra" / DESAFIO.slug
-    enlace.mkdir(parents=True)
-    (enlace / CUADERNO).symlink_to(curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO)
-    rara = os.path.join(os.fsencode(curso / "submitted"), b"m\xff", os.fsencode(DESAFIO.slug))
-    os.makedirs(rara)
-    nbformat.write(con_solucion(cuaderno, SOLUCION), os.path.join(os.fsdecode(rara), CUADERNO))
-    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION))
-    fuente = (curso / "source" / DESAFIO.slug / "harness.py").read_text(encoding="utf-8")
-    filas = por_alumno(califica(curso, DESAFIO, plazo=2.0, progreso=False))
-    try:
-        conexion = servidor.accept()
-    except BlockingIOError:
-        conexion = None
-    servidor.close()
+    with escucha_la_red() as red:
+        codigos = trampas(curso, red["puerto"])
+        for alumno, codigo in codigos.items():
+            entrega(curso, alumno, con_solucion(cuaderno, codigo))
+        for alumno, nb in cuadernos_tramposos(cuaderno).items():
+            entrega(curso, alumno, nb)
+        enlace = curso / "submitted" / "n06_enlace_a_otra" / DESAFIO.slug
+        enlace.mkdir(parents=True)
+        (enlace / CUADERNO).symlink_to(curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO)
+        rara = os.path.join(os.fsencode(curso / "submitted"), b"m\xff", os.fsencode(DESAFIO.slug))
+        os.makedirs(rara)
+        nbformat.write(con_solucion(cuaderno, SOLUCION), os.path.join(os.fsdecode(rara), CUADERNO))
+        entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION))
+        fuente = (curso / "source" / DESAFIO.slug / "harness.py").read_text(encoding="utf-8")
+        filas = califica_lote(curso, DESAFIO)
     return {"curso": curso, "filas": filas, "alumnos": [*codigos, *cuadernos_tramposos(cuaderno),
                                                         "n06_enlace_a_otra"],
-            "conexion": conexion, "fuente": fuente}
+            "conexion": red["conexion"], "fuente": fuente}
 
 
 def test_hay_al_menos_25_trampas(lote):
