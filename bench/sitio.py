@@ -23,14 +23,13 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from cursos.chromium import ARGUMENTOS, CHROMIUM
 from cursos.manifiesto import leer_curso
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
 from cursos.sitio.distribucion import ruta_en_el_sitio
 from cursos.sitio.servir import crea_servidor, url_de
 
-ARGUMENTOS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
 ESPERA = 300_000
 
 # El suelo: lo mínimo que hace falta para ver una salida de Python con Pyodide en un worker.
@@ -98,7 +97,7 @@ def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
 def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
     perfil = tempfile.mkdtemp(prefix="banco-perfil-")
     contexto = p.chromium.launch_persistent_context(
-        perfil, executable_path="/usr/bin/chromium", headless=True, args=ARGUMENTOS)
+        perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
     try:
         frio, enviados = mide(contexto, servidor, url, caso)
         templado, enviados_t = mide(contexto, servidor, url, caso)

@@ -4,16 +4,15 @@ Las figuras se escriben en SVG (se editan como texto y se leen bien en un diff),
 usa su PNG: JupyterLab no muestra un SVG adjunto a una celda de Markdown (su saneador no deja
 pasar SVG en data:), y el cuaderno necesita la figura adjunta porque JupyterLite no resuelve
 rutas relativas en el Markdown. El PNG se guarda en el repositorio junto al SVG; esta orden lo
-regenera con el Chromium de Debian (el de las pruebas), a doble resolución.
+regenera con el Chromium de Debian (cursos/chromium.py, el de las pruebas), a doble resolución.
 """
 
 import re
 import sys
 from pathlib import Path
 
+from cursos.chromium import lanza
 from cursos.manifiesto import leer_curso
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 def dibuja(svg: Path) -> Path:
@@ -22,7 +21,7 @@ def dibuja(svg: Path) -> Path:
     ancho, alto = (int(float(x)) for x in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg.read_text()).groups())
     png = svg.with_suffix(".png")
     with sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        navegador = lanza(p)
         pagina = navegador.new_page(viewport={"width": ancho, "height": alto}, device_scale_factor=2)
         pagina.goto(svg.resolve().as_uri())
         pagina.screenshot(path=str(png), omit_background=False)

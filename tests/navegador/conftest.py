@@ -5,21 +5,15 @@ petición fallida, respuesta >= 400 o error de consola hace fallar la prueba.
 """
 
 import threading
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
+from cursos.chromium import CHROMIUM, lanza
 from cursos.manifiesto import leer_curso
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
 from cursos.sitio.servir import crea_servidor, url_de
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGUMENTOS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--no-first-run",
-              # Un nombre que no sea 127.0.0.1 no se resuelve: si algo intenta salir, falla y se ve.
-              "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +55,7 @@ def navegador():
         pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+        navegador = lanza(p)
         yield navegador
         navegador.close()
 
