@@ -174,7 +174,7 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
         raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado (o no define %s)"
                               % (desafio.celda_solucion, " ni ".join(falta or desafio.funciones)))
     nombres, dinamico = set(), set()
-    modulos = {"guionizado.py", "entorno.py", "harness.py", *(n for n, _ in desafio.modulos())}
+    modulos = {nombre for nombre, _ in desafio.modulos()}  # los que la línea de carga puede abrir
     for n, fuente in enumerate(codigo, 1):
         try:
             arbol = ast.parse(fuente)
