@@ -12,6 +12,7 @@ import html
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,11 +22,13 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from cursos.calificador import informe, libro
+from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, corre_pruebas, espacio_de_pruebas
+from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.fuente import Desafio, cuaderno_fuente
+from cursos.calificador.tiempo import MARCA, hora_de_entrega
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
 MAXIMO_MENSAJE = 2000  # caracteres de cada motivo: lo bastante para entenderlo, no para llenar el disco
@@ -156,52 +159,123 @@ def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str,
                         escribible(c.solucion))
 
 
+class ErrorDeCalificacion(Exception):
+    """No se puede calificar lo pedido; el mensaje dice qué hacer."""
+
+
+def _elige(curso_nbgrader: Path, desafio: Desafio, carpetas: list[tuple[str, Path]], conocidos: set[str],
+           alumno: str | None, anadir_alumnos: bool) -> list[tuple[str, Path]]:
+    """Las entregas que se califican: la de --alumno, y sólo de alumnos del libro si el libro tiene lista."""
+    if alumno is not None:
+        carpetas = [(a, c) for a, c in carpetas if a == alumno]
+        if not carpetas:
+            raise ErrorDeCalificacion(f"no hay entrega de «{alumno}» en {curso_nbgrader}/submitted/{alumno}/"
+                                      f"{desafio.slug}/: revisa el identificador (o recógela antes)")
+    if not conocidos:
+        if carpetas:
+            print(f"» el libro no tenía alumnos: se añaden los {len(carpetas)} de submitted/. A partir de ahora "
+                  "sólo se califica a los del libro (añade otros con `nbgrader db student add` o "
+                  "--anadir-alumnos)", file=sys.stderr)
+        return carpetas
+    fuera = [a for a, _ in carpetas if a not in conocidos]
+    if fuera and not anadir_alumnos:
+        for a in fuera:
+            print(f"» «{a}» no está en la lista de alumnos del libro: no se califica. Si es un error de nombre, "
+                  f"renombra submitted/{a}/; si es un alumno nuevo, `nbgrader db student add {a}` o "
+                  "./curso calificar --anadir-alumnos", file=sys.stderr)
+        return [(a, c) for a, c in carpetas if a in conocidos]
+    return carpetas
+
+
+def _copia_hora(curso_nbgrader: Path, desafio: Desafio, alumno: str, carpeta: Path) -> None:
+    """autograded/<alumno>/<desafío>/timestamp.txt, como lo deja nbgrader autograde."""
+    destino = curso_nbgrader / "autograded" / alumno / desafio.slug / MARCA
+    origen = carpeta / MARCA
+    if origen.is_file() and not origen.is_symlink() and destino.parent.is_dir():
+        shutil.copyfile(origen, destino)
+    elif destino.exists():
+        destino.unlink()
+
+
+def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Calificacion,
+           carpeta: Path) -> dict:
+    """Al libro, y de vuelta la fila del libro (con las notas manuales y la penalización)."""
+    puntos = desafio.puntos()
+    f = fila(c, puntos)
+    hora, aviso = hora_de_entrega(carpeta)
+    motivo = "; ".join(filter(None, [aviso, c.motivo]))
+    try:
+        libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos}, hora=hora, motivo=motivo,
+                    penalizador=penalizador)
+        return libro.fila(gradebook, desafio, c.alumno)
+    except Exception as e:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
+        print(f"» {c.alumno}: no se ha podido anotar en el libro ({type(e).__name__}: {e})", file=sys.stderr)
+        return {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {motivo}"}
+
+
 def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
-             a_la_vez: int = A_LA_VEZ) -> list[dict]:
-    """Califica todas las entregas del desafío; devuelve las filas del CSV.
+             a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False) -> list[dict]:
+    """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
 
     Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
-    tiempo es esperar al proceso del alumno. El libro, el CSV y autograded/ se escriben aquí,
-    de una en una y en orden.
+    tiempo es esperar al proceso del alumno. El libro, autograded/, feedback/ y una fila del
+    CSV en curso se escriben aquí, de una en una y según termina cada alumno: si el lote se
+    corta, lo calificado está en el libro. Al final, el CSV entero sale del libro: todos sus
+    alumnos, también los que no han entregado.
     """
-    gradebook = libro.abre(curso_nbgrader, desafio)
-    aislamiento = detecta((curso_nbgrader, Path.cwd()))
-    print("»", aislamiento.describe(), file=sys.stderr)
-    puntos = desafio.puntos()
-    filas, inicio = [], time.monotonic()
-    carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
-    with gradebook, ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
-        calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo), carpetas)
-        for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
-                      disable=not progreso):
-            f = fila(c, puntos)
-            try:
-                libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos})
-            except Exception as e:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
-                f["motivo"] = f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {f['motivo']}"
-                print(f"» {c.alumno}: no se ha podido anotar en el libro ({e})", file=sys.stderr)
-            try:
-                escribe_calificado(curso_nbgrader, desafio, c)
-            except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
-                print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado ({e})", file=sys.stderr)
-            filas.append(f)
-    segundos = time.monotonic() - inicio
-    _informa(curso_nbgrader, desafio, filas, puntos, segundos)
+    curso = CursoNbgrader.de(curso_nbgrader)
+    gradebook = libro.abre(curso, desafio)
+    with gradebook:
+        penalizador = curso.penalizador()
+        carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
+        carpetas = _elige(curso_nbgrader, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
+        aislamiento = detecta((curso_nbgrader, Path.cwd()))
+        print("»", aislamiento.describe(), file=sys.stderr)
+        de_quien = dict(carpetas)
+        carpeta_csv = curso_nbgrader / "calificaciones"
+        carpeta_csv.mkdir(exist_ok=True)
+        en_curso = informe.CsvPorAlumno(carpeta_csv / f"{desafio.slug}.en-curso.csv", list(desafio.puntos()))
+        sin_libro, inicio = {}, time.monotonic()
+        with ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
+            calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo), carpetas)
+            for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
+                          disable=not progreso):
+                f = _anota(gradebook, curso, penalizador, desafio, c, de_quien[c.alumno])
+                if f["motivo"].startswith("NO ANOTADA"):
+                    sin_libro[c.alumno] = f
+                try:
+                    escribe_calificado(curso_nbgrader, desafio, c)
+                    _copia_hora(curso_nbgrader, desafio, c.alumno, de_quien[c.alumno])
+                    retroalimentacion.escribe(curso_nbgrader, desafio, f, c.resultados, c.solucion)
+                except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
+                    print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",
+                          file=sys.stderr)
+                en_curso.anade(f)
+        en_curso.cierra()
+        segundos = time.monotonic() - inicio
+        filas = {f["alumno"]: f for f in libro.tabla(gradebook, desafio)}
+    filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
+    _informa(curso_nbgrader, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
+    en_curso.ruta.unlink(missing_ok=True)
     return filas
 
 
 def _informa(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], puntos: dict[str, int],
-             segundos: float) -> None:
+             segundos: float, calificadas: int, db_url: str) -> None:
     carpeta = curso_nbgrader / "calificaciones"
     carpeta.mkdir(exist_ok=True)
     pruebas = list(puntos)
     informe.escribe_csv(carpeta / f"{desafio.slug}.csv", filas, pruebas)
     print(informe.resumen(filas, pruebas, puntos))
-    if filas:
+    hay = bool(informe.entregadas(filas))
+    if hay:
         informe.grafica(carpeta / f"{desafio.slug}.png", filas, pruebas, puntos,
                         f"{desafio.slug}: alumnos que no pasan cada prueba")
-        print(f"{segundos:.2f} s en total, {segundos / len(filas):.3f} s por entrega.")
-    if not filas:
-        print(f"No hay entregas en {curso_nbgrader}/submitted/<alumno>/{desafio.slug}/.")
-    print(f"CSV{' y gráfica' if filas else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if filas else ''}; "
-          f"notas en {curso_nbgrader}/gradebook.db")
+    if calificadas:
+        print(f"{calificadas} calificadas en {segundos:.2f} s, {segundos / calificadas:.3f} s por entrega.")
+    else:
+        print(f"No hay entregas que calificar en {curso_nbgrader}/submitted/<alumno>/{desafio.slug}/.")
+    libro_visible = db_url.removeprefix("sqlite:///") if db_url.startswith("sqlite:///") else "el servidor de db_url"
+    print(f"CSV{' y gráfica' if hay else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if hay else ''}; "
+          f"notas en {libro_visible}; devolución en español en {curso_nbgrader}/feedback/ "
+          f"(repártela con `nbgrader release_feedback {desafio.slug}`)")

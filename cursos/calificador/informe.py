@@ -1,9 +1,51 @@
-"""Lo que queda de una calificación para el profesor: el CSV, el resumen por prueba y su gráfica."""
+"""Lo que queda de una calificación para el profesor: el CSV, el resumen por prueba y su gráfica.
+
+El CSV sale del libro de notas (libro.tabla): todos los alumnos, con nombre y correo, la nota
+final (con notas manuales y penalizaciones), la hora de entrega y una columna por prueba. Se
+abre en una hoja de cálculo: ninguna celda empieza por lo que la hoja leería como fórmula.
+"""
 
 import csv
+import os
 from pathlib import Path
 
 MAXIMO_MOTIVO = 600
+ANTES = ["alumno", "puntos", "maximo", "motivo"]
+DESPUES = ["nombre", "apellidos", "email", "entrega", "segundos_de_retraso", "sin_penalizar", "penalizacion"]
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def columnas(pruebas: list[str]) -> list[str]:
+    return [*ANTES, *pruebas, *DESPUES]
+
+
+def sin_formula(valor):
+    """Un texto que empieza como una fórmula (=, +, -, @, tabulador, retorno) se escribe con ' delante."""
+    if isinstance(valor, str) and valor.startswith(FORMULA):
+        return "'" + valor
+    return valor
+
+
+def _celdas(fila: dict, pruebas: list[str]) -> dict:
+    fila = {**fila, "motivo": corto(fila.get("motivo")), "segundos_de_retraso": fila.get("retraso", "")}
+    return {k: sin_formula(fila.get(k, "")) for k in columnas(pruebas)}
+
+
+class CsvPorAlumno:
+    """El CSV escrito según termina cada alumno (con flush): si el lote se corta, lo calificado queda."""
+
+    def __init__(self, ruta: Path, pruebas: list[str]):
+        self.ruta, self.pruebas = ruta, pruebas
+        self.fichero = ruta.open("w", newline="", encoding="utf-8")
+        self.escritor = csv.DictWriter(self.fichero, columnas(pruebas))
+        self.escritor.writeheader()
+
+    def anade(self, fila: dict) -> None:
+        self.escritor.writerow(_celdas(fila, self.pruebas))
+        self.fichero.flush()
+
+    def cierra(self) -> None:
+        self.fichero.close()
 
 
 def corto(texto: str | None) -> str:
@@ -12,12 +54,23 @@ def corto(texto: str | None) -> str:
 
 
 def escribe_csv(ruta: Path, filas: list[dict], pruebas: list[str]) -> None:
-    """alumno, puntos, maximo, motivo y una columna por prueba (los puntos obtenidos)."""
-    with ruta.open("w", newline="", encoding="utf-8") as f:
-        escritor = csv.DictWriter(f, ["alumno", "puntos", "maximo", "motivo", *pruebas])
+    """alumno, puntos, maximo, motivo, una columna por prueba y los datos del alumno y de la entrega.
+
+    Se escribe aparte y se cambia de golpe: quien lo tenga abierto nunca ve medio fichero.
+    """
+    temporal = ruta.with_suffix(".csv.tmp")
+    with temporal.open("w", newline="", encoding="utf-8") as f:
+        escritor = csv.DictWriter(f, columnas(pruebas))
         escritor.writeheader()
         for fila in filas:
-            escritor.writerow({**fila, "motivo": corto(fila["motivo"])})
+            escritor.writerow(_celdas(fila, pruebas))
+    os.replace(temporal, ruta)
+
+
+def entregadas(filas: list[dict]) -> list[dict]:
+    from cursos.calificador.libro import SIN_ENTREGA
+
+    return [f for f in filas if f.get("motivo") != SIN_ENTREGA]
 
 
 def suspensos_por_prueba(filas: list[dict], pruebas: list[str], puntos: dict[str, int]) -> dict[str, int]:
@@ -25,10 +78,13 @@ def suspensos_por_prueba(filas: list[dict], pruebas: list[str], puntos: dict[str
 
 
 def resumen(filas: list[dict], pruebas: list[str], puntos: dict[str, int]) -> str:
+    """Sobre las entregas (quien no ha entregado no cuenta como suspenso de cada prueba)."""
+    sin = len(filas) - len(filas := entregadas(filas))
     suspensos = suspensos_por_prueba(filas, pruebas, puntos)
     maximo = sum(puntos.values())
     enteras = sum(1 for f in filas if f["puntos"] == maximo)
-    lineas = [f"{len(filas)} entregas; {enteras} con la nota entera ({maximo} puntos).",
+    lineas = [f"{len(filas)} entregas; {enteras} con la nota entera ({maximo} puntos)"
+              + (f"; {sin} alumnos del libro sin entrega." if sin else "."),
               "Alumnos que no pasan cada prueba:"]
     ancho = max(map(len, pruebas))
     for p in pruebas:
@@ -43,6 +99,7 @@ def grafica(ruta: Path, filas: list[dict], pruebas: list[str], puntos: dict[str,
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
+    filas = entregadas(filas)
     suspensos = suspensos_por_prueba(filas, pruebas, puntos)
     fig, eje = plt.subplots(figsize=(7, 0.45 * len(pruebas) + 1.4))
     barras = eje.barh(pruebas[::-1], [suspensos[p] for p in pruebas[::-1]], color="#c0392b")

@@ -1,46 +1,79 @@
-"""Las notas en el libro de nbgrader (gradebook.db), con su propia API, desde el proceso de confianza.
+"""El libro de notas de nbgrader, con su propia API, desde el proceso de confianza: el único registro.
 
-Así `nbgrader export`, `generate_feedback` y formgrader siguen funcionando. Cada
-calificación escribe la nota automática de todas las celdas de prueba, también
-un 0: una recalificación nunca deja la nota anterior. Las notas manuales que haya
-puesto un profesor no se tocan.
+Se escribe como lo escribe `nbgrader autograde`, para que `nbgrader export`, formgrader y
+`generate_feedback` digan lo mismo que el CSV:
+- la entrega guarda la hora de submitted/<alumno>/<desafío>/timestamp.txt (formgrader da por
+  calificada una entrega si esa hora coincide con la del libro);
+- cada calificación escribe la nota automática de todas las celdas de prueba, también un 0: una
+  recalificación nunca deja la nota anterior; las notas manuales del profesor no se tocan;
+- la penalización por retraso la pone el plugin de retrasos de nbgrader con la configuración del
+  curso, sobre la nota del cuaderno (con las manuales), igual que AssignLatePenalties;
+- el motivo de la nota va como comentario automático de la celda de la solución (formgrader lo
+  enseña al lado).
+
+El CSV sale de aquí (`tabla`): todos los alumnos del libro, también los que no han entregado.
 """
 
 import warnings
+from datetime import datetime
 from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
+from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.fuente import Desafio, con_herramientas_del_venv
+from cursos.calificador.tiempo import retraso_legible
+
+SIN_ENTREGA = "sin entrega"
+PASA = "Pasa todas las pruebas."  # el comentario de formgrader cuando no hay motivo
 
 
 class LibroSinDesafio(Exception):
-    """El libro no conoce el desafío: hay que generar antes la versión del alumno."""
+    """El libro no conoce el desafío (o no se puede abrir); el mensaje dice qué hacer."""
 
 
 def url_del_libro(curso_nbgrader: Path) -> str:
-    return "sqlite:///" + str((curso_nbgrader / "gradebook.db").resolve())
+    """La db_url del curso (la de su configuración; por omisión, su gradebook.db)."""
+    return CursoNbgrader.de(curso_nbgrader).db_url
 
 
-def abre(curso_nbgrader: Path, desafio: Desafio) -> Gradebook:
+def _orden(curso: Path, desafio: Desafio) -> str:
+    return f"`./curso desafio --desafio {desafio.slug} --nbgrader {curso}`"
+
+
+def abre(curso: CursoNbgrader, desafio: Desafio) -> Gradebook:
     """El libro del curso, abierto una vez por calificación (abrirlo cuesta medio segundo)."""
-    if not (curso_nbgrader / "gradebook.db").exists():
-        raise LibroSinDesafio(f"no hay libro de notas en {curso_nbgrader}: ejecuta antes "
-                              f"`curso desafio --nbgrader {curso_nbgrader}`")
+    local = curso.libro_local
+    if local is not None and not local.exists():
+        raise LibroSinDesafio(f"no hay libro de notas en {local}: reparte antes el desafío con "
+                              f"{_orden(curso.carpeta, desafio)}")
     con_herramientas_del_venv()
-    libro = Gradebook(url_del_libro(curso_nbgrader))
+    try:
+        libro = Gradebook(curso.db_url, curso.course_id or "default_course")
+    except Exception as e:  # p. ej. el servidor de PostgreSQL no contesta
+        primera = (str(e).strip().splitlines() or [""])[0]
+        raise LibroSinDesafio(f"no se puede abrir el libro de notas ({type(e).__name__}: {primera}); "
+                              "revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
     try:
         libro.find_assignment(desafio.slug)
     except MissingEntry:
         libro.close()
-        raise LibroSinDesafio(
-            f"el libro de notas de {curso_nbgrader} no tiene el desafío «{desafio.slug}»: "
-            f"ejecuta antes `curso desafio --nbgrader {curso_nbgrader}`") from None
+        raise LibroSinDesafio(f"el libro de notas no tiene el desafío «{desafio.slug}»: repártelo antes con "
+                              f"{_orden(curso.carpeta, desafio)}") from None
     return libro
 
 
-def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, float]) -> None:
-    """puntos: {prueba: puntos}. Una transacción por alumno: o todo o nada."""
+def alumnos(libro: Gradebook) -> set[str]:
+    return {s.id for s in libro.students}
+
+
+def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, float], *,
+          hora: datetime | None = None, motivo: str = "", penalizador=None) -> None:
+    """puntos: {prueba: puntos}. Una transacción por alumno: o todo o nada.
+
+    hora: la de timestamp.txt (None si no hay, como en nbgrader). penalizador: el
+    AssignLatePenalties del curso (CursoNbgrader.penalizador()); sin él no se penaliza.
+    """
     cuaderno = desafio.cuaderno.removesuffix(".ipynb")
     try:
         try:
@@ -48,16 +81,73 @@ def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, flo
         except MissingEntry:  # update_or_create_student escribiría aunque ya exista
             libro.add_student(alumno)
         try:
-            libro.find_submission(desafio.slug, alumno)
+            entrega = libro.find_submission(desafio.slug, alumno)
+            entrega.timestamp = hora  # también None: como autograde, la hora es la de ahora en submitted/
         except MissingEntry:
             with warnings.catch_warnings():  # SAWarning de nbgrader al crear la entrega: inofensivo
                 warnings.simplefilter("ignore")
-                libro.add_submission(desafio.slug, alumno)
-        notas = {n.name: n for n in libro.find_submission_notebook(cuaderno, desafio.slug, alumno).grades}
+                entrega = libro.add_submission(desafio.slug, alumno, timestamp=hora)
+        nb = libro.find_submission_notebook(cuaderno, desafio.slug, alumno)
+        notas = {n.name: n for n in nb.grades}
         for prueba, valor in puntos.items():
             notas[f"prueba_{prueba}"].auto_score = valor
             notas[f"prueba_{prueba}"].needs_manual_grade = False
+        for comentario in nb.comments:
+            if comentario.name == desafio.celda_solucion:
+                comentario.auto_comment = motivo or PASA
+        _penaliza(libro, entrega, nb, alumno, penalizador)
         libro.db.commit()
     except Exception:
         libro.db.rollback()
         raise
+
+
+def _penaliza(libro: Gradebook, entrega, nb, alumno: str, penalizador) -> None:
+    """Lo mismo que AssignLatePenalties.preprocess de nbgrader, sobre la nota ya guardada."""
+    libro.db.flush()
+    libro.db.expire(nb)  # score es una suma en SQL: se vuelve a leer con las notas nuevas
+    libro.db.expire(entrega)
+    nb.late_submission_penalty = None
+    if penalizador is not None and entrega.total_seconds_late > 0:
+        penalizacion = penalizador.plugin_inst.late_submission_penalty(alumno, nb.score, entrega.total_seconds_late)
+        if penalizacion is not None:
+            nb.late_submission_penalty = min(max(penalizacion, 0), nb.score)
+
+
+def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
+    """La fila del CSV de un alumno, tal como está en el libro (con notas manuales y penalizaciones)."""
+    alumno = libro.find_student(alumno) if isinstance(alumno, str) else alumno
+    pruebas = desafio.puntos()
+    base = {"alumno": alumno.id, "nombre": alumno.first_name or "", "apellidos": alumno.last_name or "",
+            "email": alumno.email or "", "maximo": sum(pruebas.values())}
+    try:
+        entrega = libro.find_submission(desafio.slug, alumno.id)
+    except MissingEntry:
+        return {**base, "puntos": 0, "motivo": SIN_ENTREGA, **dict.fromkeys(pruebas, 0), "entrega": "",
+                "retraso": "", "sin_penalizar": 0, "penalizacion": 0}
+    nb = entrega.notebooks[0]
+    notas = {g.name: g for g in nb.grades}
+    motivo = next((c.auto_comment or "" for c in nb.comments if c.name == desafio.celda_solucion), "")
+    motivo = "" if motivo == PASA else motivo
+    manuales = [p for p in pruebas if notas[f"prueba_{p}"].manual_score is not None]
+    if manuales:
+        motivo = f"nota manual del profesor en {', '.join(manuales)}. " + motivo
+    retraso = entrega.total_seconds_late
+    if entrega.late_submission_penalty:
+        motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {entrega.late_submission_penalty:g} "
+                  f"puntos de penalización. " + motivo)
+    return {**base, "puntos": _numero(max(0.0, entrega.score - entrega.late_submission_penalty)),
+            "motivo": motivo.strip(), **{p: _numero(notas[f"prueba_{p}"].score) for p in pruebas},
+            "entrega": entrega.timestamp.isoformat(sep=" ") if entrega.timestamp else "",
+            "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
+            "penalizacion": _numero(entrega.late_submission_penalty)}
+
+
+def tabla(libro: Gradebook, desafio: Desafio) -> list[dict]:
+    """Una fila por alumno del libro, por identificador: el CSV entero."""
+    return [fila(libro, desafio, s) for s in sorted(libro.students, key=lambda s: s.id)]
+
+
+def _numero(x: float) -> float | int:
+    """2.0 → 2 (como lo escribiría una persona); 1.5 se queda."""
+    return int(x) if float(x).is_integer() else x

@@ -1,0 +1,111 @@
+"""La configuración del curso de nbgrader: la del profesor manda y nunca se pisa.
+
+Lo que necesitan los desafíos (el texto con que nbgrader cambia la solución, que tiene que
+ser el mismo que pone la página de la lección) va en un fichero propio,
+nbgrader_config_curso.py, y el nbgrader_config.py del profesor lo carga con una línea que se
+le añade al final una sola vez. Su course_id, su política de retrasos, su intercambio y su
+db_url siguen siendo suyos. Si no hay nbgrader_config.py, se crea uno mínimo con esa línea.
+
+Para calificar se lee la configuración como la lee nbgrader (las carpetas de configuración
+de Jupyter y después la del curso), para usar el mismo libro de notas, el mismo course_id y
+la misma política de retrasos (`c.LateSubmissionPlugin.penalty_method`, o el plugin propio
+que el profesor ponga en `c.AssignLatePenalties.plugin_class`).
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cursos.calificador.fuente import STUB
+
+CONFIG = "nbgrader_config.py"
+PROPIA = "nbgrader_config_curso.py"
+TEXTO_PROPIO = f'''# Generado por `./curso desafio`: lo que necesitan los desafíos del curso «Agentes LLM».
+# Lo carga nbgrader_config.py; se reescribe en cada `./curso desafio`: tus ajustes, en nbgrader_config.py.
+c = get_config()  # noqa: F821
+c.ClearSolutions.code_stub = {{"python": {STUB!r}}}
+c.ClearSolutions.text_stub = "Escribe aquí tu respuesta."
+'''
+CARGA = (f"\n# Añadido por `./curso desafio` (los desafíos del curso necesitan {PROPIA}; no lo quites):\n"
+         f"load_subconfig({PROPIA!r})  # noqa: F821\n")
+NUEVA = '''# Configuración de nbgrader de este curso: es tuya (course_id, retrasos, intercambio, db_url…).
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = "llm-agents"
+# Política de retrasos de nbgrader: "none" (sin penalización) o "zero" (un 0 si llega tarde).
+# c.LateSubmissionPlugin.penalty_method = "zero"
+''' + CARGA
+
+
+class ErrorDeConfiguracion(Exception):
+    """La configuración del curso no se puede leer; el mensaje dice qué corregir."""
+
+
+def prepara(curso: Path) -> None:
+    """Escribe nbgrader_config_curso.py y hace que nbgrader_config.py lo cargue, sin tocar lo demás."""
+    (curso / PROPIA).write_text(TEXTO_PROPIO, encoding="utf-8")
+    config = curso / CONFIG
+    if not config.exists():
+        config.write_text(NUEVA, encoding="utf-8")
+        return
+    texto = config.read_text(encoding="utf-8")
+    if PROPIA not in texto:  # ya lo carga: no se añade otra vez
+        with config.open("a", encoding="utf-8") as f:
+            f.write(("" if texto.endswith("\n") or not texto else "\n") + CARGA)
+
+
+def lee(curso: Path):
+    """La configuración de nbgrader para este curso, leída como la lee nbgrader desde su carpeta."""
+    from jupyter_core.paths import jupyter_config_path
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = Config()
+    # De menos a más prioridad, como nbgrader: las carpetas de Jupyter y al final la del curso.
+    for carpeta in [*reversed(jupyter_config_path()), str(curso)]:
+        if (Path(carpeta) / CONFIG).is_file():
+            try:
+                config.merge(PyFileConfigLoader(CONFIG, path=carpeta).load_config())
+            except Exception as e:
+                raise ErrorDeConfiguracion(
+                    f"no se puede leer {Path(carpeta) / CONFIG} ({type(e).__name__}: {e}); "
+                    "corrígelo y vuelve a probar") from None
+    return config
+
+
+@dataclass
+class CursoNbgrader:
+    """Una carpeta de curso de nbgrader con su configuración: dónde está el libro y cómo se penaliza."""
+
+    carpeta: Path
+    config: object
+
+    @classmethod
+    def de(cls, carpeta: Path) -> "CursoNbgrader":
+        return cls(carpeta, lee(carpeta))
+
+    def _coursedir(self):
+        from nbgrader.coursedir import CourseDirectory
+
+        # La raíz es la carpeta que se ha dado, aunque la configuración diga otra.
+        return CourseDirectory(config=self.config, root=str(self.carpeta.resolve()))
+
+    @property
+    def db_url(self) -> str:
+        return self._coursedir().db_url
+
+    @property
+    def course_id(self) -> str:
+        return self._coursedir().course_id
+
+    @property
+    def libro_local(self) -> Path | None:
+        """El fichero SQLite del libro, si el libro es un SQLite; None si es un servidor (PostgreSQL…)."""
+        url = self.db_url
+        return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+
+    def penalizador(self):
+        """El plugin de retrasos de nbgrader con la configuración del curso (el mismo que usa autograde)."""
+        from nbgrader.preprocessors import AssignLatePenalties
+
+        asignador = AssignLatePenalties(config=self.config)
+        asignador.init_plugin()
+        return asignador
