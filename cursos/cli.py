@@ -1,6 +1,7 @@
 """La orden `curso`: una sola herramienta de línea de órdenes para todo el proyecto."""
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +11,69 @@ from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 
 SALIDA = RAIZ / "build"
 
+# argparse escribe en inglés lo suyo («usage:», «options»…): se traduce aquí, una vez.
+TRADUCCIONES = {
+    "usage: ": "uso: ",
+    "positional arguments": "argumentos",
+    "options": "opciones",
+    "optional arguments": "opciones",
+    "show this help message and exit": "muestra esta ayuda y sale",
+    "the following arguments are required: %s": "falta: %s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "«%(value)s» no es válido; elige entre %(choices)s",
+    "unrecognized arguments: %s": "no se entiende: %s",
+    "expected one argument": "necesita un valor",
+    "invalid %(type)s value: %(value)r": "«%(value)s» no es un valor válido",
+    "ambiguous option: %(option)s could match %(matches)s": "la opción %(option)s es ambigua: %(matches)s",
+    "not allowed with argument %s": "no se puede usar junto con %s",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: %(message)s\n",
+}
+argparse._ = lambda texto: TRADUCCIONES.get(texto, texto)
+
+
+class ErrorDeOrden(Exception):
+    """Lo pedido no se puede hacer; el mensaje (una línea en español) dice qué hacer."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse con los errores en una línea en español que dice cómo pedir ayuda."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (ayuda: {self.prog} --help)\n")
+
+
+def ruta_del_usuario(texto: str) -> Path:
+    """Las rutas relativas, desde donde se ha lanzado ./curso (el guion entra en el repositorio)."""
+    base = Path(os.environ.get("CURSO_DIRECTORIO") or os.getcwd())
+    return (base / Path(texto).expanduser()).resolve()
+
+
+def desafios_validos() -> list[str]:
+    return sorted(p.name for p in (RAIZ / "desafios").iterdir() if (p / "desafio.toml").is_file())
+
+
+def desafio_de(args):
+    """El --desafio pedido, o un error que lista los que hay."""
+    from cursos.calificador.fuente import Desafio
+
+    if args.desafio not in desafios_validos():
+        raise ErrorDeOrden(f"no hay ningún desafío «{args.desafio}»; los que hay: {', '.join(desafios_validos())}")
+    return Desafio(args.desafio)
+
+
+def curso_existente(args) -> Path:
+    """La carpeta del curso de nbgrader, que tiene que existir (no se sugiere crearla: puede ser una errata)."""
+    carpeta = ruta_del_usuario(args.nbgrader)
+    if not carpeta.is_dir():
+        raise ErrorDeOrden(f"no existe la carpeta del curso de nbgrader {carpeta}: revisa la ruta de --nbgrader")
+    return carpeta
+
 
 def orden_cuadernos(args) -> int:
     """Genera los cuadernos .ipynb de las lecciones, con los módulos al lado."""
     from cursos.cuadernos import escribe_cuadernos
 
     curso = leer_curso(args.curso)
-    destino = Path(args.destino or SALIDA / "cuadernos" / curso.slug)
+    destino = ruta_del_usuario(args.destino) if args.destino else SALIDA / "cuadernos" / curso.slug
     for ruta in escribe_cuadernos(curso, destino):
         print("escrito", ruta.relative_to(RAIZ) if ruta.is_relative_to(RAIZ) else ruta)
     print(f"Ábrelos con Jupyter desde {destino}: los módulos del curso están a su lado.")
@@ -55,7 +112,7 @@ def orden_servir(args) -> int:
 
 def orden_laboratorio(args) -> int:
     """Repite el laboratorio de las dos puertas y compara su evidencia con la guardada."""
-    rutas = {"laboratorio": Path(args.laboratorio), "referencia": Path(args.referencia)}
+    rutas = {"laboratorio": ruta_del_usuario(args.laboratorio), "referencia": ruta_del_usuario(args.referencia)}
     accion = laboratorio.verificar if args.accion == "verificar" else laboratorio.regenerar
     pasa, lineas = accion(**rutas)
     print("\n".join(lineas))
@@ -72,31 +129,54 @@ def orden_pruebas(args) -> int:
 
 def orden_desafio(args) -> int:
     """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
-    from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+    from cursos.calificador import CURSO_NBGRADER
+    from cursos.calificador.fuente import ErrorDeReparto, RepartoCongelado, genera_version_del_alumno
 
-    release = genera_version_del_alumno(Desafio(args.desafio), Path(args.nbgrader))
-    print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga).")
+    desafio = desafio_de(args)
+    carpeta = ruta_del_usuario(args.nbgrader)
+    if not carpeta.is_dir():
+        if carpeta != CURSO_NBGRADER and not carpeta.parent.is_dir():
+            raise ErrorDeOrden(f"no existe {carpeta.parent}: revisa la ruta de --nbgrader")
+        carpeta.mkdir(parents=True)
+        print(f"» curso de nbgrader nuevo en {carpeta}")
+    try:
+        release = genera_version_del_alumno(desafio, carpeta, forzar=args.forzar)
+    except RepartoCongelado as e:
+        print(f"«{desafio.slug}» ya está repartido en {e.release} y no se cambia. Lo que cambiaría:", file=sys.stderr)
+        for cambio in e.cambios:
+            print(f"  - {cambio}", file=sys.stderr)
+        print("Las entregas se siguen calificando contra lo que recibieron los alumnos (release/). Para repartir "
+              f"de nuevo, `./curso desafio --desafio {desafio.slug} --forzar`: las entregas hechas con lo anterior "
+              "se compararán con lo nuevo, así que fuerza sólo si nadie lo ha recibido aún.", file=sys.stderr)
+        return 1
+    except ErrorDeReparto as e:
+        raise ErrorDeOrden(str(e)) from None
+    print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga). Se reparte tal cual: "
+          "volver a ejecutar esta orden no la cambia.")
     return 0
 
 
 def orden_calificar(args) -> int:
     """Califica submitted/<alumno>/<desafio>/ con el código del alumno aislado."""
-    from cursos.calificador.calificar import califica
-    from cursos.calificador.fuente import Desafio
+    from cursos.calificador.calificar import ErrorDeCalificacion, califica
     from cursos.calificador.libro import LibroSinDesafio
 
+    desafio = desafio_de(args)
+    carpeta = curso_existente(args)
     try:
-        califica(Path(args.nbgrader), Desafio(args.desafio), args.plazo)
-    except LibroSinDesafio as e:
-        print(f"No se puede calificar: {e}", file=sys.stderr)
-        return 2
+        califica(carpeta, desafio, args.plazo, alumno=args.alumno, anadir_alumnos=args.anadir_alumnos)
+    except (LibroSinDesafio, ErrorDeCalificacion) as e:
+        raise ErrorDeOrden(f"no se puede calificar: {e}") from None
     return 0
 
 
 def construye_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="curso", description="Herramientas del curso «Agentes LLM».")
+    from cursos.calificador import CURSO_NBGRADER
+
+    parser = Parser(prog="curso", description="Herramientas del curso «Agentes LLM».",
+                    epilog="Ayuda de cada orden: ./curso ORDEN --help")
     parser.add_argument("--curso", default="llm-agents", help="slug del manifiesto en cursos/ (llm-agents)")
-    sub = parser.add_subparsers(dest="orden", required=True, metavar="orden")
+    sub = parser.add_subparsers(dest="orden", required=True, metavar="orden", title="órdenes")
 
     p = sub.add_parser("cuadernos", help="genera los cuadernos .ipynb de las lecciones")
     p.add_argument("--destino", help="carpeta de salida (build/cuadernos/<curso>)")
@@ -110,16 +190,24 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--subruta", default="/", help="sirve el sitio bajo esta ruta, p. ej. /curso/ (raíz)")
     p.set_defaults(funcion=orden_servir)
 
-    nbgrader = str(SALIDA / "nbgrader")
-    p = sub.add_parser("desafio", help="genera el desafío en formato nbgrader (fuente y versión del alumno)")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", help="carpeta en desafios/")
-    p.add_argument("--nbgrader", default=nbgrader, help="carpeta del curso de nbgrader (build/nbgrader)")
+    nbgrader = str(CURSO_NBGRADER)
+    ayuda_nbgrader = "carpeta del curso de nbgrader, relativa a donde estás (nbgrader/ en la raíz del repositorio)"
+    ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} (permiso-en-ejecutar)"
+    p = sub.add_parser("desafio", help="reparte el desafío en formato nbgrader (source/ y release/)")
+    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--forzar", action="store_true",
+                   help="vuelve a generar release/ aunque ya esté repartido "
+                   "(las entregas hechas se comparan con lo nuevo)")
     p.set_defaults(funcion=orden_desafio)
 
     p = sub.add_parser("calificar", help="califica las entregas con el código del alumno aislado")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", help="carpeta en desafios/")
-    p.add_argument("--nbgrader", default=nbgrader, help="carpeta del curso de nbgrader (build/nbgrader)")
-    p.add_argument("--plazo", type=float, default=10.0, help="segundos por entrega, todas las pruebas (10)")
+    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
+    p.add_argument("--anadir-alumnos", action="store_true",
+                   help="califica y añade al libro también las carpetas de alumnos que no están en su lista")
+    p.add_argument("--plazo", type=float, default=10.0, metavar="S", help="segundos por entrega (10)")
     p.set_defaults(funcion=orden_calificar)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
@@ -145,8 +233,21 @@ def main(argv=None) -> int:
     except ErrorDeManifiesto as e:
         print(f"Error en el manifiesto del curso: {e}", file=sys.stderr)
         return 2
+    except ErrorDeOrden as e:
+        print(f"curso {args.orden}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # nada de tracebacks: una línea que diga qué ha pasado
+        from cursos.calificador.configuracion import ErrorDeConfiguracion
+
+        if isinstance(e, ErrorDeConfiguracion):
+            print(f"curso {args.orden}: {e}", file=sys.stderr)
+            return 2
+        primera = (str(e).strip().splitlines() or [""])[0]
+        print(f"curso {args.orden}: error inesperado ({type(e).__name__}: {primera}); si se repite, "
+              "avisa a quien mantiene el curso con la orden que has lanzado", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
