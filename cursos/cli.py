@@ -93,6 +93,27 @@ def orden_calificar(args) -> int:
     return 0
 
 
+def orden_recoger(args) -> int:
+    """Recoge las entregas (carpeta o zip del LMS) en submitted/<alumno>/<desafío>/ con timestamp.txt."""
+    import os
+
+    from cursos.calificador import CURSO_NBGRADER
+    from cursos.calificador.recoger import PATRON, EntradaInvalida, escribe_informe, recoge
+
+    # Las rutas relativas, desde donde se ejecutó ./curso (el script cambia a la raíz del repositorio).
+    donde = Path(os.environ.get("CURSO_DIRECTORIO", "."))
+    curso_nbgrader = donde / args.nbgrader if args.nbgrader else CURSO_NBGRADER
+    desafios = {lc.desafio for lc in leer_curso(args.curso).lecciones if lc.desafio}
+    try:
+        informe = recoge(donde / args.entrada, curso_nbgrader, desafios, args.desafio, args.patron or PATRON)
+    except EntradaInvalida as e:
+        print(f"No se puede recoger: {e}", file=sys.stderr)
+        return 2
+    print(escribe_informe(informe))
+    print(f"Califica con: ./curso calificar --nbgrader {curso_nbgrader} --desafio SLUG")
+    return 0
+
+
 def construye_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="curso", description="Herramientas del curso «Agentes LLM».")
     parser.add_argument("--curso", default="llm-agents", help="slug del manifiesto en cursos/ (llm-agents)")
@@ -121,6 +142,14 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--nbgrader", default=nbgrader, help="carpeta del curso de nbgrader (build/nbgrader)")
     p.add_argument("--plazo", type=float, default=10.0, help="segundos por entrega, todas las pruebas (10)")
     p.set_defaults(funcion=orden_calificar)
+
+    p = sub.add_parser("recoger", help="recoge las entregas (carpeta o zip del LMS) en submitted/ de nbgrader")
+    p.add_argument("entrada", help="la carpeta o el .zip con los cuadernos que han entregado los alumnos")
+    p.add_argument("--desafio", help="recoge sólo este desafío (por omisión, cada cuaderno va al suyo)")
+    p.add_argument("--nbgrader", help="carpeta del curso de nbgrader (nbgrader/ en la raíz del repositorio)")
+    p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
+                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+    p.set_defaults(funcion=orden_recoger)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument("accion", choices=["verificar", "regenerar"],

@@ -7,3 +7,8 @@
 - banco.py: las pruebas, en el proceso de confianza, hablando con el hijo por un canal JSON.
 - libro.py, informe.py, calificar.py: el libro de notas de nbgrader, el CSV, el resumen y la orden.
 """
+
+from cursos import RAIZ
+
+CURSO_NBGRADER = RAIZ / "nbgrader"
+"""La carpeta de curso de nbgrader por omisión: source/, release/, submitted/, gradebook.db."""

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.calificador.fuente import Desafio
+from cursos.calificador.reparto import version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
@@ -87,3 +89,7 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
         for imagen in leccion.imagenes:
             shutil.copy2(imagen, pagina.parent / imagen.name)
+        if leccion.desafio:
+            # El cuaderno repartido, al lado de la página: «Descargar para entregar» lo rellena.
+            desafio = Desafio(leccion.desafio)
+            shutil.copy2(version_del_alumno(desafio) / desafio.cuaderno, pagina.parent / desafio.cuaderno)
