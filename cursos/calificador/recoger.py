@@ -294,10 +294,11 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
             del_zip = None
         else:
             del_zip = _desempaqueta(entrada, extraido)
+        base = extraido / del_zip if del_zip is not None else extraido  # el zip se extrae en su carpeta
+        if patron == PATRON:
+            base = sin_envoltorio(base)
         for ruta in sorted(p for p in extraido.rglob("*") if p.is_file()):
-            relativa = ruta.relative_to(extraido)
-            if del_zip is not None:  # el zip se extrae en su propia carpeta: no es parte del nombre
-                relativa = relativa.relative_to(del_zip)
+            relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
             resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON)
@@ -312,6 +313,21 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
                 candidatas.append(resultado)
         informe += _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
     return informe
+
+
+def _visibles(carpeta: Path) -> list[Path]:
+    return [p for p in carpeta.iterdir() if p.name not in IGNORADOS and not p.name.startswith(".")]
+
+
+def sin_envoltorio(base: Path) -> Path:
+    """Baja por la carpeta única que envuelve las de los alumnos (un zip hecho de la carpeta
+    «entregas/» la lleva dentro): si no, el alumno de todos sería «entregas». Una carpeta única
+    con sólo ficheros sí es la de un alumno (el zip de una sola entrega)."""
+    while True:
+        dentro = _visibles(base)
+        if len(dentro) != 1 or not dentro[0].is_dir() or not any(p.is_dir() for p in _visibles(dentro[0])):
+            return base
+        base = dentro[0]
 
 
 def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) -> list[Linea]:

@@ -177,3 +177,18 @@ def test_sin_desafio_cada_cuaderno_va_al_suyo(release, curso, tmp_path):
     assert informe["a.ipynb"].recogida and informe["a.ipynb"].desafio == "puerta-corregida"
     assert "no se sabe de qué desafío es" in informe["ana/cualquiera.ipynb"].motivo
     assert FORMATO_HORA.endswith("UTC")
+
+
+def test_un_zip_de_la_carpeta_de_entregas_no_hace_alumno_a_la_carpeta(release, curso, tmp_path):
+    _, cuaderno = release
+    zip_ = tmp_path / "entregas.zip"
+    with zipfile.ZipFile(zip_, "w") as z:  # como sale de comprimir la carpeta entera
+        z.writestr("entregas/ana/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr("entregas/luis/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+    informe = recoge(zip_, curso, DESAFIOS)
+    assert sorted(linea.alumno for linea in informe if linea.recogida) == ["ana", "luis"], escribe_informe(informe)
+    # El zip de una sola entrega: su carpeta es la del alumno.
+    solo = tmp_path / "eva.zip"
+    with zipfile.ZipFile(solo, "w") as z:
+        z.writestr("eva/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+    assert [linea.alumno for linea in recoge(solo, curso, DESAFIOS)] == ["eva"]
