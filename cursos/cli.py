@@ -110,7 +110,8 @@ def orden_recoger(args) -> int:
         print(f"No se puede recoger: {e}", file=sys.stderr)
         return 2
     print(escribe_informe(informe))
-    print(f"Califica con: ./curso calificar --nbgrader {curso_nbgrader} --desafio SLUG")
+    for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
+        print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
     return 0
 
 

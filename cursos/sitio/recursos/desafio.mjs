@@ -187,7 +187,7 @@ function montaEntrega(seccion, datos, editor, comprueba) {
       estado.textContent = (bien ? "Pasa las pruebas visibles. " :
         "Atención: tu código no pasa todas las pruebas visibles (mira el resultado de arriba). Se ha descargado igualmente; " +
         "si lo corriges, vuelve a descargarlo: el profesor recoge la descarga más reciente. ") +
-        `Descargado ${datos.cuaderno} como «${alumno}»: entrégalo tal cual, sin cambiarle el nombre ni abrirlo, donde diga tu profesor.`;
+        `Descargado ${datos.cuaderno} como «${alumno}»: entrégalo tal cual donde diga tu profesor.`;
     } catch (e) {
       seccion.dataset.entrega = "error";
       estado.textContent = `No se ha podido preparar el cuaderno para entregar (${e.message}). Recarga la página y vuelve a intentarlo; tu código sigue guardado en este navegador.`;
