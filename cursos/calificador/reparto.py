@@ -9,7 +9,9 @@ en build/descargas/reparto/<slug>-<huella>/, con la huella de todo lo que entra 
 
 import hashlib
 import json
+import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
 
@@ -42,3 +44,9 @@ def version_del_alumno(desafio: Desafio, cache: Path = CACHE) -> Path:
             shutil.rmtree(vieja, ignore_errors=True)
     temporal.rename(carpeta)
     return release
+
+
+def prepara(desafios: list[Desafio], cache: Path = CACHE) -> None:
+    """Las de todos los desafíos, dos a la vez: cada una es sobre todo esperar a un proceso de nbgrader."""
+    with ThreadPoolExecutor(min(2, os.cpu_count() or 1)) as hilos:
+        list(hilos.map(lambda d: version_del_alumno(d, cache), desafios))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cursos import RAIZ
 from cursos.calificador.fuente import Desafio
-from cursos.calificador.reparto import version_del_alumno
+from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
@@ -48,6 +48,8 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     pyodide = ruta_en_el_sitio()
     print("» Pyodide y las ruedas fijadas…")
     instala_pyodide(nuevo)
+    print("» Los desafíos tal como se reparten (nbgrader generate_assignment; se guardan)…")
+    prepara([Desafio(lc.desafio) for lc in curso.lecciones if lc.desafio])
     print("» Páginas…")
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
