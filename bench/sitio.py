@@ -28,6 +28,7 @@ from cursos.manifiesto import leer_curso
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
 from cursos.sitio.distribucion import ruta_en_el_sitio
+from cursos.sitio.lite import ruta_del_cuaderno
 from cursos.sitio.servir import crea_servidor, url_de
 
 ESPERA = 300_000
@@ -126,7 +127,7 @@ def main() -> int:
     base = url_de(servidor)
     todas = {"suelo": f"{base}banco-suelo/index.html",
              "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
-             "lite": f"{base}lite/notebooks/index.html?path={leccion.slug}.ipynb"}
+             "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}"}
     urls = {caso: todas[caso] for caso in todas if caso in args.casos}
     medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
     try:

@@ -170,6 +170,25 @@ def orden_calificar(args) -> int:
     return 0
 
 
+def orden_recoger(args) -> int:
+    """Recoge las entregas (carpeta o zip del LMS) en submitted/<alumno>/<desafío>/ con timestamp.txt."""
+    from cursos.calificador.recoger import PATRON, EntradaInvalida, escribe_informe, recoge
+
+    if args.desafio:
+        desafio_de(args)  # un desafío que no existe da la lista de los que hay
+    curso_nbgrader = curso_existente(args)  # recoger en una errata crearía un curso nuevo
+    desafios = {lc.desafio for lc in leer_curso(args.curso).lecciones if lc.desafio}
+    try:
+        informe = recoge(ruta_del_usuario(args.entrada), curso_nbgrader, desafios, args.desafio,
+                         args.patron or PATRON)
+    except EntradaInvalida as e:
+        raise ErrorDeOrden(f"no se puede recoger: {e}") from None
+    print(escribe_informe(informe))
+    for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
+        print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
+    return 0
+
+
 def construye_parser() -> argparse.ArgumentParser:
     from cursos.calificador import CURSO_NBGRADER
 
@@ -209,6 +228,14 @@ def construye_parser() -> argparse.ArgumentParser:
                    help="califica y añade al libro también las carpetas de alumnos que no están en su lista")
     p.add_argument("--plazo", type=float, default=10.0, metavar="S", help="segundos por entrega (10)")
     p.set_defaults(funcion=orden_calificar)
+
+    p = sub.add_parser("recoger", help="recoge las entregas (carpeta o zip del LMS) en submitted/ de nbgrader")
+    p.add_argument("entrada", help="la carpeta o el .zip con los cuadernos que han entregado los alumnos")
+    p.add_argument("--desafio", metavar="SLUG", help="recoge sólo este desafío (por omisión, cada cuaderno va al suyo)")
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
+                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+    p.set_defaults(funcion=orden_recoger)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument("accion", choices=["verificar", "regenerar"],

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.calificador.fuente import Desafio
+from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
@@ -46,6 +48,8 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     pyodide = ruta_en_el_sitio()
     print("» Pyodide y las ruedas fijadas…")
     instala_pyodide(nuevo)
+    print("» Los desafíos tal como se reparten (nbgrader generate_assignment; se guardan)…")
+    prepara([Desafio(lc.desafio) for lc in curso.lecciones if lc.desafio])
     print("» Páginas…")
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
@@ -87,3 +91,7 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
         for imagen in leccion.imagenes:
             shutil.copy2(imagen, pagina.parent / imagen.name)
+        if leccion.desafio:
+            # El cuaderno repartido, al lado de la página: «Descargar para entregar» lo rellena.
+            desafio = Desafio(leccion.desafio)
+            shutil.copy2(version_del_alumno(desafio) / desafio.cuaderno, pagina.parent / desafio.cuaderno)

@@ -1,18 +1,21 @@
-"""JupyterLite dentro del sitio: los mismos cuadernos, con el Pyodide del sitio.
+"""JupyterLite dentro del sitio: los mismos cuadernos y los desafíos, con el Pyodide del sitio.
 
 JupyterLite se construye con `jupyter lite build` en una carpeta de trabajo nueva cada vez:
 una construcción incremental llegó a perder pyodideUrl y el núcleo se quedó colgado
 pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
 """
 
+import dataclasses
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from cursos.calificador.fuente import Desafio
+from cursos.calificador.reparto import version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
-from cursos.manifiesto import Curso
+from cursos.manifiesto import Curso, Leccion
 
 # Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
 # (sin esto, la primera salida tardaba 27 s en la receta).
@@ -52,12 +55,42 @@ def configuracion(pyodide: str) -> dict:
 AJUSTES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
 
 
+def carpeta_de(curso: Curso, leccion: Leccion) -> str:
+    """La carpeta de la lección en JupyterLite: numerada, para que el explorador las ordene como el curso."""
+    return f"{curso.lecciones.index(leccion) + 1:02d}-{leccion.slug}"
+
+
+def ruta_del_cuaderno(curso: Curso, leccion: Leccion) -> str:
+    return f"{carpeta_de(curso, leccion)}/{leccion.slug}.ipynb"
+
+
+def ruta_del_desafio(curso: Curso, leccion: Leccion) -> str | None:
+    """El cuaderno del desafío, en su carpeta junto al de la lección.
+
+    En su propia carpeta porque sus ficheros no son los de la lección aunque se llamen
+    igual (el laboratorio_puerta.py del desafío no trae puerta_corregida).
+    """
+    if not leccion.desafio:
+        return None
+    return f"{carpeta_de(curso, leccion)}/{leccion.desafio}/{Desafio(leccion.desafio).cuaderno}"
+
+
+def escribe_contenidos(curso: Curso, contenidos: Path) -> None:
+    """Una carpeta por lección, en orden: su cuaderno con lo que abre al lado y la carpeta del desafío,
+    copia exacta de release/ (el cuaderno con la solución por hacer y los ficheros que carga)."""
+    for leccion in curso.lecciones:
+        carpeta = contenidos / carpeta_de(curso, leccion)
+        # Los módulos van junto a los cuadernos: el núcleo arranca en la carpeta del cuaderno.
+        escribe_cuadernos(dataclasses.replace(curso, lecciones=[leccion]), carpeta)
+        if leccion.desafio:
+            shutil.copytree(version_del_alumno(Desafio(leccion.desafio)), carpeta / leccion.desafio)
+
+
 def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Path:
     """Construye JupyterLite en sitio/lite con los cuadernos del curso y sus módulos al lado."""
     shutil.rmtree(trabajo, ignore_errors=True)
     contenidos = trabajo / "contenidos"
-    # Los módulos van junto a los cuadernos: el núcleo arranca en la carpeta del cuaderno.
-    escribe_cuadernos(curso, contenidos)
+    escribe_contenidos(curso, contenidos)
     (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide), indent=1), encoding="utf-8")
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
     salida = sitio / "lite"

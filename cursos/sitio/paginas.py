@@ -20,6 +20,7 @@ from cursos.calificador.fuente import Desafio
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import TIPOS, preguntas_de
+from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 _PLANTILLAS = jinja2.Environment(
@@ -106,7 +107,7 @@ def preguntas_para_la_pagina(leccion: Leccion) -> list[dict]:
     } for i, p in enumerate(preguntas_de(leccion), start=1)]
 
 
-def desafio_para_la_pagina(leccion: Leccion) -> dict | None:
+def desafio_para_la_pagina(curso: Curso, leccion: Leccion) -> dict | None:
     """Lo que el editor del desafío necesita, de la misma fuente que el cuaderno repartido.
 
     El esqueleto, la partida y los ficheros los calcula el código del calificador (el mismo
@@ -122,6 +123,10 @@ def desafio_para_la_pagina(leccion: Leccion) -> dict | None:
         "partida": desafio.partida(),
         "pruebas": desafio.pruebas(),
         "archivos": dict(desafio.modulos()),
+        # El cuaderno repartido va junto a la página con este nombre, el que espera nbgrader.
+        "cuaderno": desafio.cuaderno,
+        "celda_solucion": desafio.celda_solucion,
+        "lite": ruta_del_desafio(curso, leccion),
     }
 
 
@@ -135,11 +140,12 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
     enunciado = enunciado_del_desafio(leccion)
     celdas = [b.celda for b in bloques if b.celda]
     posicion = curso.lecciones.index(leccion)
-    editor = desafio_para_la_pagina(leccion)
+    editor = desafio_para_la_pagina(curso, leccion)
     return _PLANTILLAS.get_template("leccion.html").render(
         raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
         editor_json=_json_en_script(editor), preguntas=preguntas_para_la_pagina(leccion),
+        cuaderno_lite=ruta_del_cuaderno(curso, leccion),
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
         celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}

@@ -6,6 +6,7 @@ import pytest
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
+from cursos.sitio.lite import ruta_del_cuaderno
 
 CURSO = leer_curso()
 ESPERA = 240_000  # ms; techo para no colgarse, no una medida (las medidas están en bench/)
@@ -30,7 +31,7 @@ def test_jupyterlite_bajo_una_subruta(pagina, url_subruta):
 
 
 def ejecuta_y_comprueba(pagina, base, leccion):
-    pagina.goto(f"{base}lite/notebooks/index.html?path={leccion.slug}.ipynb")
+    pagina.goto(f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(CURSO, leccion)}")
     pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
     pagina.evaluate(NUCLEO_LISTO)

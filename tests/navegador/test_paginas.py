@@ -5,6 +5,7 @@ import pytest
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
+from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
 
 CURSO = leer_curso()
 ESPERA = 180_000  # ms; sólo un techo para no colgarse: los tiempos están en bench/
@@ -49,7 +50,10 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     assert pagina.evaluate("[...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)")
     assert pagina.locator("article img").count() == len(leccion.imagenes)
     enlace = pagina.locator("a.abrir-lite").get_attribute("href")
-    assert enlace.endswith(f"lite/notebooks/index.html?path={leccion.slug}.ipynb")
+    assert enlace.endswith(f"lite/notebooks/index.html?path={ruta_del_cuaderno(CURSO, leccion)}")
+    if leccion.desafio:  # y al cuaderno del desafío, en la carpeta de la lección
+        enlace = pagina.locator("a.abrir-desafio-lite").get_attribute("href")
+        assert enlace.endswith(f"?path={ruta_del_desafio(CURSO, leccion)}")
     assert pagina.vigilante.problemas == []
 
 

@@ -88,11 +88,13 @@ def test_el_desafio_se_comprueba_aparte_de_las_celdas(ejecutor, slug, tmp_path, 
     import json
 
     from cursos.calificador.fuente import Desafio
+    from cursos.manifiesto import leer_curso
     from cursos.sitio.paginas import desafio_para_la_pagina
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "laboratorio_puerta.py").write_text("# el de la lección", encoding="utf-8")
-    datos = desafio_para_la_pagina(type("L", (), {"desafio": slug})())
+    curso = leer_curso()
+    datos = desafio_para_la_pagina(curso, next(lc for lc in curso.lecciones if lc.desafio == slug))
     assert datos["esqueleto"] == Desafio(slug).esqueleto() and "ocultas" not in json.dumps(list(datos))
     trozos = []
     peticion = dict(datos, codigo=Desafio(slug).lee("solucion.py"))

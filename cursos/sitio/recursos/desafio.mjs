@@ -1,7 +1,8 @@
 // El desafío en la página de la lección: un editor con el esqueleto del cuaderno repartido,
 // «Comprobar» (las pruebas visibles en el intérprete de la página) y el código guardado en
 // localStorage, para que recargar o cerrar el navegador no pierda el trabajo.
-// La comprobación sólo orienta: la nota la pone el calificador del profesor.
+// La comprobación sólo orienta: la nota la pone el calificador del profesor, con el cuaderno
+// que baja «Descargar para entregar» (el repartido, con el código del editor en la solución).
 
 import { editorDePython } from "./editor.mjs";
 
@@ -55,13 +56,18 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
   editorDePython(editor);
   editor.addEventListener("input", () => apunta({ codigo: editor.value }));
   // Quien va a comprobar, va a necesitar Python: arrancarlo ya adelanta la espera.
-  for (const evento of ["pointerover", "focus"]) comprobar.addEventListener(evento, arranca);
+  const entregar = seccion.querySelector(".entregar-desafio");
+  for (const evento of ["pointerover", "focus"]) {
+    comprobar.addEventListener(evento, arranca);
+    entregar?.addEventListener(evento, arranca);
+  }
 
   // Si tarda (un bucle que no acaba), el alumno puede parar el intérprete sin recargar la página.
   const detener = seccion.querySelector(".detener-desafio");
   detener.addEventListener("click", detiene);
 
-  comprobar.addEventListener("click", async () => {
+  // Pasa las pruebas visibles con el código del editor, pinta el resultado y lo guarda.
+  const comprueba = async () => {
     comprobar.disabled = true;
     const aviso = setTimeout(() => { detener.hidden = false; }, 3000);
     seccion.dataset.resultado = "comprobando";
@@ -69,10 +75,15 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     caja.hidden = false;
     const salida = document.createElement("span");
     caja.append(salida);
-    const pasan = await compruebaDesafio({ desafio: datos.desafio, archivos: datos.archivos,
-      partida: datos.partida, codigo: editor.value, pruebas: datos.pruebas }, salida);
-    clearTimeout(aviso);
-    detener.hidden = true;
+    let pasan = null;
+    try {
+      pasan = await compruebaDesafio({ desafio: datos.desafio, archivos: datos.archivos,
+        partida: datos.partida, codigo: editor.value, pruebas: datos.pruebas }, salida);
+    } finally {
+      clearTimeout(aviso);
+      detener.hidden = true;
+      comprobar.disabled = false;
+    }
     caja.firstChild.remove();  // el «Comprobando…»
     if (pasan === null) {
       caja.append("\nTu código no ha llegado a las pruebas: corrige el error de arriba y vuelve a comprobar.\n");
@@ -82,8 +93,10 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
       estado: pasan === null ? "error" : valores.every(Boolean) ? "todas" : "faltan" };
     seccion.dataset.resultado = resultado.estado;
     apunta({ codigo: editor.value, resultado });
-    comprobar.disabled = false;
-  });
+    return resultado;
+  };
+  comprobar.addEventListener("click", comprueba);
+  montaEntrega(seccion, datos, editor, comprueba);
 
   const restaurar = seccion.querySelector(".restaurar-desafio");
   restaurar.addEventListener("click", () => {
@@ -97,4 +110,90 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     editor.focus();
   });
   comprobar.disabled = restaurar.disabled = false;  // ya responden
+}
+
+// El identificador del alumno: el mismo que pide `curso recoger` (recoger.py, ALUMNO) para
+// poder ser su carpeta en submitted/.
+const IDENTIFICADOR = /^[\p{L}\p{N}_][\p{L}\p{N}_.@+-]{0,63}$/u;
+
+function claveDelAlumno(curso) {
+  return `${PREFIJO}:${curso}:alumno`;
+}
+
+function leeAlumno(curso) {
+  try { return localStorage.getItem(claveDelAlumno(curso)) ?? ""; } catch { return ""; }
+}
+
+// El cuaderno que se entrega: el repartido (release/, servido junto a la página), con el
+// código del editor en la celda de la solución, y quién y cuándo en los metadatos.
+export function cuadernoParaEntregar(repartido, { celda, codigo, alumno, descargado }) {
+  const cuaderno = structuredClone(repartido);
+  const solucion = cuaderno.cells.find((c) => c.metadata?.nbgrader?.grade_id === celda);
+  if (!solucion) throw new Error(`el cuaderno del desafío no tiene la celda de la solución «${celda}»`);
+  solucion.source = codigo;
+  cuaderno.metadata.curso = { ...(cuaderno.metadata.curso ?? {}), alumno, descargado };
+  return cuaderno;
+}
+
+function descarga(nombre, texto) {
+  const enlace = document.createElement("a");
+  enlace.href = URL.createObjectURL(new Blob([texto], { type: "application/x-ipynb+json" }));
+  enlace.download = nombre;
+  document.body.append(enlace);
+  enlace.click();
+  enlace.remove();
+  setTimeout(() => URL.revokeObjectURL(enlace.href), 60_000);
+}
+
+function montaEntrega(seccion, datos, editor, comprueba) {
+  const { curso } = seccion.dataset;
+  const campo = seccion.querySelector("input.identificador");
+  const boton = seccion.querySelector(".entregar-desafio");
+  const estado = seccion.querySelector(".estado-entrega");
+  if (!campo || !boton) return;
+  campo.value = leeAlumno(curso);
+  campo.addEventListener("change", () => {
+    try { localStorage.setItem(claveDelAlumno(curso), campo.value.trim()); } catch { /* sin almacenamiento */ }
+  });
+
+  boton.addEventListener("click", async () => {
+    const alumno = campo.value.trim();
+    if (!IDENTIFICADOR.test(alumno)) {
+      estado.textContent = alumno
+        ? "Ese identificador no vale: sólo letras, cifras y _ . @ + - (hasta 64, sin espacios). Escribe el que te dio el profesor."
+        : "Escribe antes tu identificador, el que te dio el profesor: sin él no se sabe de quién es la entrega.";
+      seccion.dataset.entrega = "sin-identificador";
+      campo.focus();
+      return;
+    }
+    try { localStorage.setItem(claveDelAlumno(curso), alumno); } catch { /* sin almacenamiento */ }
+    boton.disabled = true;
+    seccion.dataset.entrega = "comprobando";
+    estado.textContent = "Comprobando tu código con las pruebas visibles antes de descargarlo…";
+    try {
+      let resultado;
+      try {
+        resultado = await comprueba();
+      } catch {
+        resultado = { estado: "error" };  // sin Python no hay comprobación, pero se puede entregar
+      }
+      const respuesta = await fetch(new URL(datos.cuaderno, location.href));
+      if (!respuesta.ok) throw new Error(`el servidor ha respondido ${respuesta.status} al pedir ${datos.cuaderno}`);
+      const cuaderno = cuadernoParaEntregar(await respuesta.json(), { celda: datos.celda_solucion,
+        codigo: editor.value, alumno, descargado: new Date().toISOString() });
+      descarga(datos.cuaderno, JSON.stringify(cuaderno, null, 1) + "\n");
+      const bien = resultado.estado === "todas";
+      seccion.dataset.entrega = bien ? "descargada" : "descargada-con-fallos";
+      estado.textContent = (bien ? "Pasa las pruebas visibles. " :
+        "Atención: tu código no pasa todas las pruebas visibles (mira el resultado de arriba). Se ha descargado igualmente; " +
+        "si lo corriges, vuelve a descargarlo: el profesor recoge la descarga más reciente. ") +
+        `Descargado ${datos.cuaderno} como «${alumno}»: entrégalo tal cual donde diga tu profesor.`;
+    } catch (e) {
+      seccion.dataset.entrega = "error";
+      estado.textContent = `No se ha podido preparar el cuaderno para entregar (${e.message}). Recarga la página y vuelve a intentarlo; tu código sigue guardado en este navegador.`;
+    } finally {
+      boton.disabled = false;
+    }
+  });
+  boton.disabled = false;
 }

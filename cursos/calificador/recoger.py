@@ -1,0 +1,357 @@
+"""`curso recoger`: de lo que entregan los alumnos (una carpeta o el zip del LMS) a
+submitted/<alumno>/<desafío>/<desafío>.ipynb con su timestamp.txt, como lo espera nbgrader.
+
+De nbgrader se usa lo que sirve tal cual: su ExtractorPlugin desempaqueta (también zips
+dentro de zips, sin rutas con «..») y su FileNameCollectorPlugin, configurado con un
+patrón, saca el alumno del nombre del fichero o de su carpeta. `nbgrader zip_collect`
+entero no sirve: vacía submitted/<alumno>/ con --force (y una entrega vieja pisaría una
+nueva), se para ante un duplicado sin hora y no lee los metadatos del cuaderno, que es
+donde «Descargar para entregar» pone el alumno, el desafío y la hora. Eso es lo que se
+escribe aquí, con un informe de cada fichero.
+
+De dónde sale cada dato de una entrega:
+- alumno: metadata["curso"]["alumno"] (lo pone la página); si no lo trae (un cuaderno
+  descargado de JupyterLite), del patrón: por omisión, la primera carpeta dentro de la
+  entrada (la que el LMS crea para cada alumno). Con un patrón propio (--patron), si el
+  cuaderno y el nombre dan alumnos distintos, no se recoge: puede ser una suplantación.
+- desafío: metadata["curso"]["desafio"] (lo trae el cuaderno repartido).
+- hora: metadata["curso"]["descargado"] (ISO 8601); si no, la del grupo «hora» del patrón;
+  si no, la fecha del fichero (o la de su entrada en el zip).
+"""
+
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
+from nbgrader.utils import parse_utc
+
+from cursos.calificador.cuaderno import EntregaInvalida, lee_json
+
+FORMATO_HORA = "%Y-%m-%d %H:%M:%S.%f UTC"  # el de timestamp.txt de nbgrader (timestamp_format)
+PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
+# Un identificador que puede ser nombre de carpeta en cualquier sistema y en el libro de notas:
+# letras, cifras, «_», y «.», «@», «+», «-» (no al principio). El mismo que pide la página.
+ALUMNO = re.compile(r"[^\W][\w.@+-]{0,63}\Z")
+MAXIMO_ZIP = 2 * 1024**3  # descomprimido: más que esto no es un lote de cuadernos
+IGNORADOS = ("__MACOSX", ".DS_Store", "Thumbs.db")
+
+
+class EntradaInvalida(Exception):
+    """No se puede empezar a recoger (la entrada no existe, el zip está roto…)."""
+
+
+@dataclass
+class Linea:
+    """Una línea del informe: un fichero de la entrada y qué ha pasado con él."""
+    origen: str
+    recogida: bool
+    motivo: str
+    alumno: str | None = None
+    desafio: str | None = None
+
+
+@dataclass
+class Candidata:
+    origen: str
+    fichero: Path
+    alumno: str
+    desafio: str
+    hora: datetime  # UTC, sin zona (como parse_utc de nbgrader)
+    de_donde: str
+
+
+class ColectorDelCurso(FileNameCollectorPlugin):
+    """El colector de nbgrader, con el patrón del profesor, para los cuadernos sin alumno."""
+
+    def del_nombre(self, origen: str) -> dict:
+        grupos = self._match(origen) or {}
+        return {"alumno": grupos.get("alumno") or grupos.get("student_id"),
+                "hora": grupos.get("hora") or grupos.get("timestamp")}
+
+
+def ahora_utc() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def hora_de_texto(texto) -> datetime | None:
+    """ISO 8601 o el formato de nbgrader, a UTC sin zona; None si no se entiende."""
+    if not isinstance(texto, str) or not texto.strip():
+        return None
+    try:
+        hora = datetime.fromisoformat(texto.strip())
+        if hora.tzinfo is not None:
+            hora = (hora - hora.utcoffset()).replace(tzinfo=None)
+        return hora
+    except ValueError:
+        pass
+    try:
+        return parse_utc(texto)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _desempaqueta(entrada: Path, extraido: Path) -> str | None:
+    """Deja en extraido/ los ficheros de la entrada con su fecha; devuelve la carpeta del zip, si lo es.
+
+    Con el ExtractorPlugin de nbgrader; él no conserva fechas, así que se ponen después
+    (son la hora de una entrega que no trae la suya).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        if entrada.is_file():
+            archivo = Path(tmp)
+            shutil.copy2(entrada, archivo / entrada.name)
+        else:
+            archivo = entrada
+        _comprueba_zips(archivo)
+        extractor = ExtractorPlugin()
+        try:
+            extractor.extract(str(archivo), str(extraido))
+        except Exception as e:  # setuptools.UnrecognizedFormat, zipfile.BadZipFile, OSError
+            raise EntradaInvalida(f"no se ha podido desempaquetar {entrada.name}: {e}; comprueba que el "
+                                  "zip está completo (descárgalo otra vez del LMS)") from None
+        _pon_fechas(archivo, extraido)
+    return Path(entrada.name).stem if entrada.is_file() else None
+
+
+def _zips(archivo: Path):
+    for raiz, _, nombres in os.walk(archivo):
+        for nombre in nombres:
+            if Path(nombre).suffix in (".zip", ".gz"):
+                yield Path(raiz) / nombre
+
+
+def _comprueba_zips(archivo: Path) -> None:
+    for ruta in _zips(archivo):
+        if ruta.suffix != ".zip":
+            continue
+        try:
+            with zipfile.ZipFile(ruta) as z:
+                total = sum(i.file_size for i in z.infolist())
+        except (zipfile.BadZipFile, OSError) as e:
+            raise EntradaInvalida(f"{ruta.name} no es un zip válido ({e}): descárgalo otra vez del LMS") from None
+        if total > MAXIMO_ZIP:
+            raise EntradaInvalida(f"{ruta.name} ocupa {total / 2**30:.1f} GB descomprimido: no es un lote de "
+                                  "cuadernos; revisa qué has descargado")
+
+
+def _pon_fechas(archivo: Path, extraido: Path) -> None:
+    """La fecha de cada fichero suelto y de cada entrada de los zips de primer nivel."""
+    for raiz, _, nombres in os.walk(archivo):
+        for nombre in nombres:
+            origen = Path(raiz) / nombre
+            destino = extraido / origen.relative_to(archivo)
+            if destino.is_file():
+                os.utime(destino, ns=(origen.stat().st_atime_ns, origen.stat().st_mtime_ns))
+    for ruta in _zips(archivo):
+        if ruta.suffix != ".zip":
+            continue
+        carpeta = extraido / ruta.relative_to(archivo).with_suffix("")
+        with zipfile.ZipFile(ruta) as z:
+            for info in z.infolist():
+                destino = carpeta.joinpath(*info.filename.split("/"))
+                if destino.is_file():
+                    segundos = datetime(*info.date_time).timestamp()
+                    os.utime(destino, (segundos, segundos))
+
+
+def _hora_del_fichero(ruta: Path) -> datetime:
+    return datetime.fromtimestamp(ruta.stat().st_mtime, UTC).replace(tzinfo=None)
+
+
+def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios: set[str],
+                  solo: str | None, patron_propio: bool = False) -> Candidata | Linea:
+    """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta."""
+    def no(motivo, alumno=None, desafio=None):
+        return Linea(origen, False, motivo, alumno, desafio)
+
+    if ruta.suffix == ".json":
+        return no("es un JSON, no un cuaderno: parece «Descargar mi progreso», que no es la entrega; "
+                  "el alumno debe entregar el .ipynb de «Descargar para entregar»")
+    if ruta.suffix != ".ipynb":
+        return no("no es un cuaderno .ipynb: se ignora")
+    try:
+        datos = lee_json(ruta)
+    except EntregaInvalida as e:
+        return no(f"no se puede leer: {e}")
+    except OSError as e:
+        return no(f"no se puede leer: {e.strerror or e}")
+    meta = datos.get("metadata")
+    curso = meta.get("curso") if isinstance(meta, dict) else None
+    curso = curso if isinstance(curso, dict) else {}
+    del_nombre = colector.del_nombre(origen)
+    alumno, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
+    if isinstance(del_cuaderno, str) and del_cuaderno.strip():
+        # Con el patrón del profesor (la carpeta que pone el LMS, que sabe quién entrega), un
+        # cuaderno que dice ser de otro no se recoge. Con el patrón por omisión manda el cuaderno.
+        if patron_propio and alumno and alumno != del_cuaderno.strip():
+            return no(f"el cuaderno dice que es de «{del_cuaderno.strip()}» y su carpeta o nombre, de "
+                      f"«{alumno}»: averigua de quién es y ponlo en una carpeta con su identificador",
+                      alumno)
+        alumno = del_cuaderno.strip()
+    if not alumno:
+        return no("sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
+                  "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
+                  "con el identificador del alumno (o usa --patron) y vuelve a recoger")
+    if not ALUMNO.match(alumno):
+        return no(f"el identificador «{alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
+                  "_ . @ + -, hasta 64): renombra la carpeta o usa --patron", alumno[:80])
+    desafio = curso.get("desafio")
+    if not isinstance(desafio, str) or desafio not in desafios:
+        desafio_nombre = re.sub(r"\s*\(\d+\)$", "", Path(origen).stem)  # «permiso (1).ipynb» del navegador
+        if desafio_nombre in desafios:
+            desafio = desafio_nombre
+        elif isinstance(desafio, str):
+            return no(f"es del desafío «{desafio[:80]}», que este curso no tiene", alumno)
+        else:
+            return no("no se sabe de qué desafío es: el cuaderno no lo dice y su nombre no es el de "
+                      "ningún desafío; llámalo como el desafío (p. ej. permiso-en-ejecutar.ipynb) y "
+                      "vuelve a recoger", alumno)
+    if solo and desafio != solo:
+        return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
+                  alumno, desafio)
+    hora, de_donde = hora_de_texto(curso.get("descargado")), "descargado"
+    if hora is None:
+        hora, de_donde = hora_de_texto(del_nombre["hora"]), "hora del nombre"
+    if hora is None:
+        hora, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
+    return Candidata(origen, ruta, alumno, desafio, hora, de_donde)
+
+
+def alumnos_del_libro(curso_nbgrader: Path) -> set[str]:
+    """Los alumnos que conoce el libro de notas; vacío si no hay libro o lista (entonces vale cualquiera)."""
+    libro = curso_nbgrader / "gradebook.db"
+    if not libro.is_file():
+        return set()
+    try:
+        with sqlite3.connect(f"file:{libro}?mode=ro", uri=True) as con:
+            return {fila[0] for fila in con.execute("SELECT id FROM student")}
+    except sqlite3.Error:  # un libro sin tablas todavía
+        return set()
+
+
+def hora_de_la_entrega(carpeta: Path) -> datetime | None:
+    """La hora de lo que ya hay en submitted/<alumno>/<desafío>/: su timestamp.txt o, sin él, la del cuaderno."""
+    sello = carpeta / "timestamp.txt"
+    if sello.is_file():
+        hora = hora_de_texto(sello.read_text(encoding="utf-8", errors="replace"))
+        if hora is not None:
+            return hora
+    cuadernos = list(carpeta.glob("*.ipynb"))
+    return max(map(_hora_del_fichero, cuadernos)) if cuadernos else None
+
+
+def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
+    """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva."""
+    carpeta = curso_nbgrader / "submitted" / c.alumno / c.desafio
+    destino = carpeta / f"{c.desafio}.ipynb"
+    hora = c.hora.strftime(FORMATO_HORA)
+    anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
+    if anterior is not None and anterior >= c.hora:
+        igual = destino.is_file() and destino.read_bytes() == c.fichero.read_bytes()
+        motivo = ("ya estaba recogida" if igual else
+                  f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
+                  f"({hora}): se deja la que había")
+        return Linea(c.origen, False, motivo, c.alumno, c.desafio)
+    carpeta.mkdir(parents=True, exist_ok=True)
+    # Una sola entrega por carpeta: los cuadernos de la entrega anterior se van (ésta es más nueva).
+    for viejo in carpeta.glob("*.ipynb"):
+        viejo.unlink()
+    shutil.copyfile(c.fichero, destino)
+    (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
+    sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
+    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}",
+                 c.alumno, c.desafio)
+
+
+def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | None = None,
+           patron: str = PATRON) -> list[Linea]:
+    """Recoge todas las entregas de entrada (carpeta o zip); devuelve el informe, una línea por fichero."""
+    if not entrada.exists():
+        raise EntradaInvalida(f"no existe {entrada}: da la carpeta o el zip con las entregas")
+    if entrada.is_file() and entrada.suffix not in (".zip", ".ipynb"):
+        raise EntradaInvalida(f"{entrada.name} no es ni una carpeta ni un .zip: da la carpeta o el zip con "
+                              "las entregas")
+    try:
+        re.compile(patron)
+    except re.error as e:
+        raise EntradaInvalida(f"el patrón {patron!r} no es una expresión regular válida ({e})") from None
+    if solo is not None and solo not in desafios:
+        raise EntradaInvalida(f"el curso no tiene el desafío «{solo}»; los que tiene: {', '.join(sorted(desafios))}")
+    colector = ColectorDelCurso(named_regexp=patron)
+    conocidos = alumnos_del_libro(curso_nbgrader)
+    informe, candidatas = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        extraido = Path(tmp)
+        if entrada.suffix == ".ipynb":  # un solo cuaderno: no hay carpeta de la que sacar el alumno
+            shutil.copy2(entrada, extraido / entrada.name)
+            del_zip = None
+        else:
+            del_zip = _desempaqueta(entrada, extraido)
+        base = extraido / del_zip if del_zip is not None else extraido  # el zip se extrae en su carpeta
+        if patron == PATRON:
+            base = sin_envoltorio(base)
+        for ruta in sorted(p for p in extraido.rglob("*") if p.is_file()):
+            relativa = ruta.relative_to(base)
+            if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
+                continue
+            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON)
+            if isinstance(resultado, Linea):
+                informe.append(resultado)
+            elif conocidos and resultado.alumno not in conocidos:
+                informe.append(Linea(resultado.origen, False,
+                                     f"alumno desconocido «{resultado.alumno}»: no está en la lista de alumnos "
+                                     f"del libro de notas; si es un alumno, añádelo (nbgrader db student add "
+                                     f"{resultado.alumno}) y vuelve a recoger", resultado.alumno, resultado.desafio))
+            else:
+                candidatas.append(resultado)
+        informe += _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
+    return informe
+
+
+def _visibles(carpeta: Path) -> list[Path]:
+    return [p for p in carpeta.iterdir() if p.name not in IGNORADOS and not p.name.startswith(".")]
+
+
+def sin_envoltorio(base: Path) -> Path:
+    """Baja por la carpeta única que envuelve las de los alumnos (un zip hecho de la carpeta
+    «entregas/» la lleva dentro): si no, el alumno de todos sería «entregas». Una carpeta única
+    con sólo ficheros sí es la de un alumno (el zip de una sola entrega)."""
+    while True:
+        dentro = _visibles(base)
+        if len(dentro) != 1 or not dentro[0].is_dir() or not any(p.is_dir() for p in _visibles(dentro[0])):
+            return base
+        base = dentro[0]
+
+
+def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) -> list[Linea]:
+    """De cada alumno y desafío, la más nueva; las demás, al informe como duplicadas."""
+    grupos: dict[tuple[str, str], list[Candidata]] = {}
+    for c in candidatas:
+        grupos.setdefault((c.alumno, c.desafio), []).append(c)
+    informe = []
+    for grupo in grupos.values():
+        grupo.sort(key=lambda c: (c.hora, c.origen))
+        nueva = grupo[-1]
+        for vieja in grupo[:-1]:
+            informe.append(Linea(vieja.origen, False,
+                                 f"duplicada: {nueva.alumno} entregó otra más nueva ({nueva.origen}, "
+                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla", vieja.alumno,
+                                 vieja.desafio))
+        informe.append(coloca(nueva, curso_nbgrader))
+    return informe
+
+
+def escribe_informe(informe: list[Linea]) -> str:
+    lineas = [f"{'✔' if linea.recogida else '✘'} {linea.origen}: {linea.motivo}" for linea in
+              sorted(informe, key=lambda x: x.origen)]
+    recogidas = sum(linea.recogida for linea in informe)
+    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}, "
+                  f"{len(informe) - recogidas} sin recoger (el motivo, arriba).")
+    return "\n".join(lineas)

@@ -1,0 +1,194 @@
+"""`curso recoger`: de una carpeta o el zip del LMS a submitted/, con un motivo por fichero."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+from nbgrader.utils import parse_utc
+
+from cursos import RAIZ
+from cursos.calificador.calificar import califica
+from cursos.calificador.libro import url_del_libro
+from cursos.calificador.recoger import FORMATO_HORA, EntradaInvalida, escribe_informe, recoge
+from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, por_alumno
+
+DESAFIOS = {"permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"}
+
+
+def de_la_pagina(cuaderno, alumno: str | None, descargado: str | None, codigo: str = SOLUCION):
+    """Lo que baja «Descargar para entregar»: el repartido con el código y, en metadatos, quién y cuándo."""
+    nb = con_solucion(cuaderno, codigo)
+    if alumno is not None:
+        nb.metadata["curso"]["alumno"] = alumno
+    if descargado is not None:
+        nb.metadata["curso"]["descargado"] = descargado
+    return nb
+
+
+def escribe(ruta: Path, nb) -> Path:
+    ruta.parent.mkdir(parents=True, exist_ok=True)
+    ruta.write_text(json.dumps(nb), encoding="utf-8")
+    return ruta
+
+
+def por_origen(informe):
+    return {linea.origen: linea for linea in informe}
+
+
+@pytest.fixture
+def curso(release, tmp_path):
+    return curso_nuevo(release, tmp_path / "curso")
+
+
+def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_path):
+    _, cuaderno = release
+    entrada = tmp_path / "entregas"
+    escribe(entrada / "permiso-en-ejecutar.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-30T10:00:00.000Z",
+                                                                codigo="def ejecutar(ll, entorno):\n    pass\n"))
+    # La misma alumna vuelve a descargar más tarde: el navegador le cambia el nombre.
+    escribe(entrada / "permiso-en-ejecutar (1).ipynb", de_la_pagina(cuaderno, "ana", "2026-11-30T11:00:00.000Z"))
+    # Bajado de JupyterLite (sin metadatos), en la carpeta del alumno.
+    escribe(entrada / "luis" / "permiso-en-ejecutar.ipynb", con_solucion(cuaderno, SOLUCION))
+    escribe(entrada / "suelto.ipynb", con_solucion(cuaderno, SOLUCION))  # sin identificador
+    otro = de_la_pagina(cuaderno, "eva", "2026-11-30T10:00:00Z")
+    otro.metadata["curso"]["desafio"] = "puerta-corregida"
+    escribe(entrada / "puerta-corregida.ipynb", otro)
+    (entrada / "progreso.json").write_text("{}", encoding="utf-8")
+    (entrada / "roto.ipynb").write_text("{no es json", encoding="utf-8")
+    escribe(entrada / "malo.ipynb", de_la_pagina(cuaderno, "../../fuera", "2026-11-30T10:00:00Z"))
+
+    informe = recoge(entrada, curso, DESAFIOS, solo=DESAFIO.slug)
+    lineas = por_origen(informe)
+    texto = escribe_informe(informe)
+    assert lineas["permiso-en-ejecutar (1).ipynb"].recogida, texto
+    assert "duplicada" in lineas["permiso-en-ejecutar.ipynb"].motivo, texto
+    assert "permiso-en-ejecutar (1).ipynb" in lineas["permiso-en-ejecutar.ipynb"].motivo
+    assert lineas["luis/permiso-en-ejecutar.ipynb"].recogida, texto
+    assert "sin identificador" in lineas["suelto.ipynb"].motivo
+    assert "es del desafío «puerta-corregida», no de «permiso-en-ejecutar»" in lineas["puerta-corregida.ipynb"].motivo
+    assert "Descargar mi progreso" in lineas["progreso.json"].motivo
+    assert "no se puede leer" in lineas["roto.ipynb"].motivo and "JSON" in lineas["roto.ipynb"].motivo
+    assert "no vale como nombre de carpeta" in lineas["malo.ipynb"].motivo
+    assert not (curso / "fuera").exists() and not (curso.parent / "fuera").exists()
+    assert sorted(p.name for p in (curso / "submitted").iterdir()) == ["ana", "luis"]
+
+    ana = curso / "submitted" / "ana" / DESAFIO.slug
+    assert sorted(p.name for p in ana.iterdir()) == [DESAFIO.cuaderno, "timestamp.txt"]
+    sello = (ana / "timestamp.txt").read_text(encoding="utf-8")
+    assert sello == "2026-11-30 11:00:00.000000 UTC" and parse_utc(sello).hour == 11
+    # La entrega se copia tal cual (byte a byte), con el nombre que espera nbgrader.
+    assert (ana / DESAFIO.cuaderno).read_bytes() == (entrada / "permiso-en-ejecutar (1).ipynb").read_bytes()
+
+    notas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False))
+    assert (notas["ana"]["puntos"], notas["luis"]["puntos"]) == (10, 10), notas
+
+
+def test_nunca_cambia_una_entrega_nueva_por_una_vieja(release, curso, tmp_path):
+    _, cuaderno = release
+    nueva = escribe(tmp_path / "a" / "nueva.ipynb", de_la_pagina(cuaderno, "ana", "2026-12-01T09:00:00Z"))
+    vieja = escribe(tmp_path / "b" / "vieja.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-30T09:00:00Z",
+                                                                 codigo="def ejecutar(ll, entorno):\n    pass\n"))
+    assert recoge(nueva.parent, curso, DESAFIOS)[0].recogida
+    linea = recoge(vieja.parent, curso, DESAFIOS)[0]
+    assert not linea.recogida and "ya hay una entrega más nueva" in linea.motivo
+    destino = curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno
+    assert destino.read_bytes() == nueva.read_bytes()
+    assert "ya estaba recogida" in recoge(nueva.parent, curso, DESAFIOS)[0].motivo
+    # Y una más nueva sí sustituye a la que había, sin dejar dos cuadernos en la carpeta.
+    mas = escribe(tmp_path / "c" / "otra-cosa.ipynb", de_la_pagina(cuaderno, "ana", "2026-12-02T09:00:00Z"))
+    linea = recoge(mas.parent, curso, DESAFIOS)[0]
+    assert linea.recogida and "sustituye" in linea.motivo
+    assert [p.name for p in destino.parent.glob("*.ipynb")] == [DESAFIO.cuaderno]
+
+
+def test_el_zip_del_lms_con_un_patron_y_los_alumnos_del_libro(release, curso, tmp_path):
+    _, cuaderno = release
+    with Gradebook(url_del_libro(curso)) as libro:
+        libro.add_student("ana")
+        libro.add_student("luis")
+    zip_ = tmp_path / "descarga-del-lms.zip"
+    with zipfile.ZipFile(zip_, "w") as z:
+        # Como lo bajan muchos LMS: una carpeta por alumno con su identificador delante.
+        z.writestr("ana_4471_entrega/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr("luis_4472_entrega/mi-copia.ipynb",
+                   json.dumps(de_la_pagina(cuaderno, "luis", "2026-11-30T10:00:00Z")))
+        z.writestr("zoe_4473_entrega/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        # Dice ser de otro: con el patrón del profesor, no se recoge.
+        z.writestr("eva_4474_entrega/permiso-en-ejecutar.ipynb",
+                   json.dumps(de_la_pagina(cuaderno, "ana", "2026-11-30T12:00:00Z")))
+        z.writestr("__MACOSX/._basura", "x")
+    informe = por_origen(recoge(zip_, curso, DESAFIOS, patron=r"(?P<alumno>[^_/]+)_"))
+    assert informe["ana_4471_entrega/permiso-en-ejecutar.ipynb"].recogida
+    assert informe["luis_4472_entrega/mi-copia.ipynb"].recogida
+    assert "alumno desconocido «zoe»" in informe["zoe_4473_entrega/permiso-en-ejecutar.ipynb"].motivo
+    conflicto = informe["eva_4474_entrega/permiso-en-ejecutar.ipynb"]
+    assert not conflicto.recogida and "«ana»" in conflicto.motivo and "«eva»" in conflicto.motivo
+    assert not any("MACOSX" in o for o in informe)
+    # Sin hora en el cuaderno, la de su entrada en el zip.
+    sello = (curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt").read_text(encoding="utf-8")
+    with zipfile.ZipFile(zip_) as z:
+        fecha = z.getinfo("ana_4471_entrega/permiso-en-ejecutar.ipynb").date_time
+    esperada = datetime.fromtimestamp(datetime(*fecha).timestamp(), UTC).replace(tzinfo=None)
+    assert parse_utc(sello) == esperada and sello.endswith(" UTC")
+
+
+def test_entradas_que_no_sirven_dicen_que_hacer(curso, tmp_path):
+    with pytest.raises(EntradaInvalida, match="no existe"):
+        recoge(tmp_path / "nada", curso, DESAFIOS)
+    roto = tmp_path / "roto.zip"
+    roto.write_bytes(b"PK\x03\x04 esto no es un zip")
+    with pytest.raises(EntradaInvalida, match="zip"):
+        recoge(roto, curso, DESAFIOS)
+    with pytest.raises(EntradaInvalida, match="no tiene el desafío"):
+        recoge(tmp_path, curso, DESAFIOS, solo="otro")
+    with pytest.raises(EntradaInvalida, match="expresión regular"):
+        recoge(tmp_path, curso, DESAFIOS, patron="(")
+
+
+def test_la_orden_resuelve_las_rutas_desde_donde_se_ejecuta(release, curso, tmp_path):
+    _, cuaderno = release
+    escribe(tmp_path / "entregas" / "x.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-30T10:00:00Z"))
+    entorno = dict(os.environ, CURSO_DIRECTORIO=str(tmp_path))  # lo exporta ./curso
+    orden = [sys.executable, "-m", "cursos", "recoger", "--nbgrader", curso.name]
+    hecho = subprocess.run([*orden, "no-hay"], cwd=RAIZ, env=entorno, capture_output=True, text=True)
+    assert hecho.returncode == 2 and "No se puede recoger: no existe" in hecho.stderr
+    hecho = subprocess.run([*orden, "entregas"], cwd=RAIZ, env=entorno, capture_output=True, text=True)
+    assert hecho.returncode == 0, hecho.stderr
+    assert "✔ x.ipynb: → submitted/ana/permiso-en-ejecutar/" in hecho.stdout
+    assert (curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt").is_file()
+
+
+def test_sin_desafio_cada_cuaderno_va_al_suyo(release, curso, tmp_path):
+    _, cuaderno = release
+    otro = copy.deepcopy(de_la_pagina(cuaderno, "ana", "2026-11-30T10:00:00Z"))
+    otro.metadata["curso"]["desafio"] = "puerta-corregida"
+    escribe(tmp_path / "e" / "a.ipynb", otro)
+    sin_nada = nbformat.v4.new_notebook()
+    escribe(tmp_path / "e" / "ana" / "cualquiera.ipynb", sin_nada)
+    informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS))
+    assert informe["a.ipynb"].recogida and informe["a.ipynb"].desafio == "puerta-corregida"
+    assert "no se sabe de qué desafío es" in informe["ana/cualquiera.ipynb"].motivo
+    assert FORMATO_HORA.endswith("UTC")
+
+
+def test_un_zip_de_la_carpeta_de_entregas_no_hace_alumno_a_la_carpeta(release, curso, tmp_path):
+    _, cuaderno = release
+    zip_ = tmp_path / "entregas.zip"
+    with zipfile.ZipFile(zip_, "w") as z:  # como sale de comprimir la carpeta entera
+        z.writestr("entregas/ana/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr("entregas/luis/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+    informe = recoge(zip_, curso, DESAFIOS)
+    assert sorted(linea.alumno for linea in informe if linea.recogida) == ["ana", "luis"], escribe_informe(informe)
+    # El zip de una sola entrega: su carpeta es la del alumno.
+    solo = tmp_path / "eva.zip"
+    with zipfile.ZipFile(solo, "w") as z:
+        z.writestr("eva/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+    assert [linea.alumno for linea in recoge(solo, curso, DESAFIOS)] == ["eva"]
