@@ -159,7 +159,7 @@ def test_la_orden_resuelve_las_rutas_desde_donde_se_ejecuta(release, curso, tmp_
     entorno = dict(os.environ, CURSO_DIRECTORIO=str(tmp_path))  # lo exporta ./curso
     orden = [sys.executable, "-m", "cursos", "recoger", "--nbgrader", curso.name]
     hecho = subprocess.run([*orden, "no-hay"], cwd=RAIZ, env=entorno, capture_output=True, text=True)
-    assert hecho.returncode == 2 and "No se puede recoger: no existe" in hecho.stderr
+    assert hecho.returncode == 2 and "no se puede recoger: no existe" in hecho.stderr
     hecho = subprocess.run([*orden, "entregas"], cwd=RAIZ, env=entorno, capture_output=True, text=True)
     assert hecho.returncode == 0, hecho.stderr
     assert "✔ x.ipynb: → submitted/ana/permiso-en-ejecutar/" in hecho.stdout
