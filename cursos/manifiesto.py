@@ -52,6 +52,7 @@ class Curso:
     titulo: str
     descripcion: str
     rutas_de_modulos: dict[str, Path]  # nombre de fichero -> dónde está en el repositorio
+    # Cada bloque, como en el manifiesto: slug, titulo, descripcion ("" si no la tiene) y sus lecciones.
     bloques: list[dict] = field(default_factory=list)
     lecciones: list[Leccion] = field(default_factory=list)
 
@@ -85,9 +86,10 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ErrorDeManifiesto(f"{ruta.name} no es TOML válido ({e}). Corrige esa línea.") from e
-    lecciones = []
+    lecciones, bloques = [], []
     for bloque in _exige(datos, "bloques", ruta.name):
         donde = f"{ruta.name}, bloque «{bloque.get('slug', '?')}»"
+        bloques.append(_bloque(bloque, donde))
         for tabla in _exige(bloque, "lecciones", donde):
             lecciones.append(Leccion(
                 slug=_exige(tabla, "slug", donde),
@@ -101,11 +103,28 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         titulo=_exige(datos, "titulo", ruta.name),
         descripcion=datos.get("descripcion", ""),
         rutas_de_modulos=_rutas_de_modulos(_exige(datos, "modulos", ruta.name), ruta.name),
-        bloques=datos["bloques"],
+        bloques=bloques,
         lecciones=lecciones,
     )
+    _sin_repetir([b["slug"] for b in bloques], "bloques repetidos", ruta.name)
+    _sin_repetir([lec.slug for lec in lecciones], "lecciones repetidas", ruta.name)
     _comprueba_ficheros(curso)
     return curso
+
+
+def _bloque(bloque: dict, donde: str) -> dict:
+    """El bloque tal como está en el manifiesto, con su descripción ("" si no la tiene, como antes)."""
+    descripcion = bloque.get("descripcion", "")
+    if not isinstance(descripcion, str):
+        raise ErrorDeManifiesto(f"{donde}: «descripcion» debe ser un texto entre comillas")
+    slug = _exige(bloque, "slug", donde)
+    return {**bloque, "slug": slug, "titulo": bloque.get("titulo", slug), "descripcion": descripcion}
+
+
+def _sin_repetir(slugs: list[str], que: str, manifiesto: str) -> None:
+    repetidos = sorted({s for s in slugs if slugs.count(s) > 1})
+    if repetidos:
+        raise ErrorDeManifiesto(f"{manifiesto}: hay {que} ({', '.join(repetidos)}); deja uno de cada")
 
 
 def _rutas_de_modulos(rutas: list[str], manifiesto: str) -> dict[str, Path]:

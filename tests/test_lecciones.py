@@ -49,7 +49,7 @@ def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
 
 def test_sin_un_modulo_el_cuaderno_lo_dice_en_espanol(cuadernos, tmp_path):
     """Un cuaderno copiado sin harness.py: la primera celda dice qué falta y qué hacer."""
-    leccion = CURSO.lecciones[0]
+    leccion = CURSO.leccion("permisos-y-confianza")  # la primera que carga harness.py
     cuaderno = nbformat.read(cuadernos[leccion.slug], as_version=4)
     for fichero in cuadernos[leccion.slug].parent.iterdir():
         if fichero.name != "harness.py":

@@ -14,7 +14,8 @@ def test_el_curso_llm_agents():
     assert curso.modulos[:3] == ["guionizado.py", "entorno.py", "harness.py"]
     assert "cadenas.py" in curso.modulos, "el laboratorio de «Cadenas peligrosas» viaja con los cuadernos"
     assert "laboratorio_puerta.py" in curso.modulos
-    primera = curso.lecciones[0]
+    assert curso.lecciones[0].slug == "el-primer-agente"
+    primera = curso.leccion("permisos-y-confianza")
     assert primera.titulo == "Permisos y confianza: la herramienta no es el usuario"
     assert primera.desafio == "permiso-en-ejecutar"
 
@@ -58,7 +59,7 @@ def test_cuadernos_generados_con_modulos_al_lado(tmp_path):
     rutas = escribe_cuadernos(curso, tmp_path)
     assert [r.name for r in rutas] == [f"{lec.slug}.ipynb" for lec in curso.lecciones]
     assert {"guionizado.py", "entorno.py", "harness.py"} <= {p.name for p in tmp_path.iterdir()}
-    cuaderno = nbformat.read(rutas[0], as_version=4)
+    cuaderno = nbformat.read(tmp_path / "permisos-y-confianza.ipynb", as_version=4)
     nbformat.validate(cuaderno)
     assert all(not c.get("outputs") for c in cuaderno.cells if c.cell_type == "code"), "sin salidas guardadas"
     textos = "\n".join(c.source for c in cuaderno.cells)
@@ -71,3 +72,44 @@ def test_los_cuadernos_salen_identicos_dos_veces():
     """Ids estables: regenerar no produce cambios espurios."""
     leccion = leer_curso().lecciones[0]
     assert nbformat.writes(cuaderno_de(leccion)) == nbformat.writes(cuaderno_de(leccion))
+
+
+def test_los_bloques_del_curso_en_orden():
+    """Bloque 1 empieza por el primer agente; el 3 trae las tres lecciones de seguridad; cada bloque se describe."""
+    curso = leer_curso()
+    assert [b["slug"] for b in curso.bloques] == ["el-agente-por-dentro", "seguridad-en-produccion"]
+    assert all(b["descripcion"] for b in curso.bloques)
+    por_bloque = {b["slug"]: [lec.slug for lec in curso.lecciones if lec.bloque == b["slug"]] for b in curso.bloques}
+    assert por_bloque["el-agente-por-dentro"][0] == "el-primer-agente"
+    assert por_bloque["el-agente-por-dentro"][-1] == "permisos-y-confianza"
+    assert por_bloque["seguridad-en-produccion"] == [
+        "la-propuesta-no-es-el-permiso", "cadenas-peligrosas", "identidad-delegada"]
+
+
+def _manifiesto(raiz, bloques: str) -> None:
+    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+        (raiz / nombre).write_text("", encoding="utf-8")
+    (raiz / "lecciones" / "a").mkdir(parents=True)
+    (raiz / "lecciones" / "a" / "leccion.md").write_text("# A\n", encoding="utf-8")
+    (raiz / "cursos" / "c.toml").write_text('slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n' + bloques,
+                                            encoding="utf-8")
+
+
+def test_un_bloque_sin_descripcion_sigue_valiendo(raiz_falsa):
+    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n')
+    curso = leer_curso("c")
+    assert curso.bloques[0]["descripcion"] == "" and curso.bloques[0]["titulo"] == "b"
+
+
+def test_descripcion_que_no_es_texto(raiz_falsa):
+    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\ndescripcion = 3\n'
+                            '[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n')
+    with pytest.raises(ErrorDeManifiesto, match="«descripcion» debe ser un texto"):
+        leer_curso("c")
+
+
+def test_leccion_repetida(raiz_falsa):
+    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
+                            '[[bloques]]\nslug = "d"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A otra vez"\n')
+    with pytest.raises(ErrorDeManifiesto, match=r"hay lecciones repetidas \(a\)"):
+        leer_curso("c")

@@ -1,0 +1,231 @@
+"""El desafío «El bucle y su protocolo de texto»: entregas honestas y tramposas en un mismo lote.
+
+El modelo guionizado de cada prueba es un apoderado: vive en el proceso de confianza, que
+comprueba cada M que le manda el bucle del alumno y cuenta sus llamadas. Del alumno sólo
+vuelven textos y listas. La muestra de trampas es la del primer desafío.
+"""
+
+import ast
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import (
+    califica_lote,
+    calificado,
+    con_solucion,
+    curso_del_desafio,
+    entrega_lote,
+)
+from tests.calificador.test_puerta import MUESTRA
+from tests.calificador.test_trampas import trampas
+
+BUCLE = Desafio("el-bucle-de-texto")
+SOLUCION = BUCLE.lee("solucion.py")
+CONVERSA = SOLUCION[SOLUCION.index("def conversa("):]
+LEE = "def lee_accion(respuesta):\n"
+FIRMA_BUCLE = "def bucle_de_texto(modelo, inicio, entorno, max_turnos):\n"
+NADA = LEE + "    return None\n" + FIRMA_BUCLE + "    return 'fin', None, []\n" + CONVERSA
+RESTO = FIRMA_BUCLE + "    return None\n" + CONVERSA  # delante de un lee_accion tramposo
+
+
+def cambia(viejo: str, nuevo: str) -> str:
+    assert viejo in SOLUCION, viejo
+    return SOLUCION.replace(viejo, nuevo)
+
+
+PARSER = SOLUCION[:SOLUCION.index(FIRMA_BUCLE)]
+BUCLE_BIEN = SOLUCION[SOLUCION.index(FIRMA_BUCLE):SOLUCION.index("def conversa(")]
+
+# Otro estilo: una expresión regular y un while con M nueva en cada vuelta.
+CON_REGEX = '''import re
+LINEA_DE_ACCION = re.compile(r"\\s*acci[oó]n\\s*:(.*)", re.IGNORECASE)
+
+
+def lee_accion(respuesta):
+    for linea in respuesta.splitlines():
+        encaja = LINEA_DE_ACCION.fullmatch(linea.strip())
+        if encaja and encaja.group(1).strip():
+            herramienta, *resto = encaja.group(1).split(None, 1)
+            return (herramienta, resto[0].strip() if resto else "")
+    return None
+
+
+def bucle_de_texto(modelo, inicio, entorno, max_turnos):
+    M, turnos = [*inicio], 0
+    while turnos < max_turnos:
+        turnos += 1
+        r = modelo(M)
+        M = M + [("asistente", r)]
+        a = lee_accion(r)
+        if not a:
+            return ("fin", r, M)
+        M = M + [("usuario", f"Observación: {observa(a, entorno)}")]
+    return ("max_turnos", None, M)
+
+
+''' + CONVERSA
+
+DE_LA_LECCION = '''def lee_accion(respuesta):
+    for linea in respuesta.splitlines():
+        if linea.startswith("Acción: "):
+            herramienta, _, argumento = linea[len("Acción: "):].partition(" ")
+            return herramienta, argumento
+    return None
+
+
+''' + BUCLE_BIEN + CONVERSA
+
+SIN_TOPE = PARSER + '''def bucle_de_texto(modelo, inicio, entorno, max_turnos):
+    M = list(inicio)
+    while True:
+        respuesta = modelo(M)
+        M.append(("asistente", respuesta))
+        accion = lee_accion(respuesta)
+        if accion is None:
+            return "fin", respuesta, M
+        M.append(("usuario", "Observación: " + observa(accion, entorno)))
+
+
+''' + CONVERSA
+
+SOLO_LA_PRIMERA_LINEA = cambia("    for linea in respuesta.splitlines():\n",
+                               "    for linea in respuesta.splitlines()[:1]:\n")
+
+
+def _acciones_visibles() -> list:
+    """La tabla ACCIONES de pruebas.py, leída sin ejecutarla: lo que un tramposo copiaría."""
+    arbol = ast.parse(BUCLE.lee("pruebas.py"))
+    return next(ast.literal_eval(n.value) for n in arbol.body
+                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ACCIONES")
+
+
+# Las visibles copiadas en una tabla; lo demás, el parser de la lección.
+FIJAS = ("TABLA = %r\n\n\n" % {r: a for r, a in _acciones_visibles()} + '''def lee_accion(respuesta):
+    if respuesta in TABLA:
+        return TABLA[respuesta]
+    for linea in respuesta.splitlines():
+        if linea.startswith("Acción: "):
+            herramienta, _, argumento = linea[len("Acción: "):].partition(" ")
+            return [herramienta, argumento]
+    return None
+
+
+''' + BUCLE_BIEN + CONVERSA)
+
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_regex": (CON_REGEX, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        "        respuesta = modelo(M)\n",
+        "        respuesta = modelo(M)\n        print('turno', len(M), file=sys.stderr)\n"), 10),
+    "parser_de_la_leccion": (DE_LA_LECCION, 5),  # las conversaciones y el tope; ni acciones ni variaciones
+    "sin_tope": (SIN_TOPE, 6),
+    "un_turno_de_mas": (cambia("range(max_turnos)", "range(max_turnos + 1)"), 6),
+    "sin_prefijo": (cambia('"Observación: " + observa', "observa"), 3),  # el modelo diverge en cada conversación
+    "no_salta_las_vacias": (cambia("        if partes:  # «Acción:» sin nada detrás no es una acción\n"
+                                   "            return [partes[0], partes[1].strip() if len(partes) > 1 else \"\"]\n",
+                                   "        return [partes[0] if partes else \"\", "
+                                   "partes[1].strip() if len(partes) > 1 else \"\"]\n"), 5),
+    "solo_la_primera_linea": (SOLO_LA_PRIMERA_LINEA, 3),
+    "lanza": (LEE + "    raise ValueError('todavía no')\n" + FIRMA_BUCLE + "    raise ValueError('todavía no')\n"
+              + CONVERSA, 0),
+    "acciones_fijas": (FIJAS, 8),  # pasa las visibles; las variaciones, no
+}
+
+
+def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
+    """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
+    comunes = trampas(curso, puerto)
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n    return None\n", NADA)
+               .replace("def ejecutar(ll, entorno):\n", RESTO + LEE) for a in MUESTRA}
+    ocultas = RAIZ / "desafios" / BUCLE.slug / "ocultas.py"
+    codigos.update({
+        "b01_redefine_las_pruebas": NADA + (
+            "class Fallo(Exception):\n    pass\n"
+            "def exige(*a, **k):\n    pass\n"
+            "def comprueba_conversacion(*a, **k):\n    pass\n"),
+        "b02_lee_el_guion": NADA.replace("    return 'fin', None, []\n", (
+            "    guion = modelo.__self__.guionizado.guion\n"
+            "    return 'fin', guion[-1]['responde'], guion[-1]['espera'] + [['asistente', guion[-1]['responde']]]\n")),
+        "b03_lee_las_ocultas": NADA.replace("    return None\n", (
+            "    try:\n        return [open(%r).read()[-500:], '']\n"
+            "    except OSError as e:\n        return [str(e), '']\n") % str(ocultas), 1),
+        "b04_igual_a_todo": (
+            "class Siempre(list):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n"
+            + NADA.replace("    return None\n", "    return Siempre(['x', 'y'])\n", 1)
+            .replace("    return 'fin', None, []\n", "    return Siempre()\n")),
+        "b05_sin_llamar_al_modelo": NADA.replace("    return 'fin', None, []\n", (
+            "    M = [list(m) for m in inicio]\n"
+            "    if max_turnos == 0:\n        return 'max_turnos', None, M\n"
+            "    return 'fin', 'El martes tienes dentista a las 17:30.', M\n")),
+        "b06_modelo_propio": NADA.replace(FIRMA_BUCLE, (
+            "class Modelo:\n    def __call__(self, M):\n        return 'Listo.'\n"
+            + FIRMA_BUCLE + "    modelo = Modelo()\n    M = list(inicio)\n    r = modelo(M)\n"
+            "    return 'fin', r, M + [('asistente', r)]\n")).replace("    return 'fin', None, []\n", "", 1),
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, BUCLE)
+    codigos = trampas_del_bucle(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
+    entrega_lote(curso, cuaderno, BUCLE, HONESTAS, codigos)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, BUCLE), "trampas": list(codigos)}
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_cada_fallo_cuesta_lo_suyo(lote):
+    filas = lote["filas"]
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+    assert filas["parser_de_la_leccion"]["accion"] == 0 and filas["parser_de_la_leccion"]["tope"] == 2
+    assert filas["sin_tope"]["tope"] == 0 and filas["sin_tope"]["conversacion"] == 2
+    assert filas["acciones_fijas"]["accion"] == 3 and filas["acciones_fijas"]["variaciones"] == 0
+    assert filas["solo_la_primera_linea"]["conversacion"] == 0 and filas["solo_la_primera_linea"]["tope"] == 2
+    # Con conversa ya escrita, el cuaderno sin tocar se califica (no es «falta la solución») y saca 0.
+    assert filas["x_stub"]["puntos"] == 0
+
+
+def test_el_motivo_cuenta_la_conversacion(lote):
+    motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
+    assert "el modelo ha recibido una M que no es la del guion" in motivos["sin_prefijo"]
+    assert "Observación: Martes" in motivos["sin_prefijo"]  # el guion dice qué esperaba
+    assert "lee_accion('acción: leer agenda.txt') debía devolver ['leer', 'agenda.txt']" in motivos[
+        "parser_de_la_leccion"]
+    assert "debía llamar al modelo 4 veces y lo ha llamado 5" in motivos["un_turno_de_mas"]
+    assert "la variación oculta" in motivos["acciones_fijas"] and "cuotas" not in motivos["acciones_fijas"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    assert len(lote["trampas"]) >= 18
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+    texto = calificado(lote["curso"], "b03_lee_las_ocultas", BUCLE)
+    assert "TALLER" not in texto
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    carpeta = lote["curso"] / "release" / BUCLE.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, BUCLE)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in BUCLE.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
+
+
+def test_el_esqueleto_conserva_conversa(lote):
+    """El esqueleto de la página es el del cuaderno repartido y trae conversa entera."""
+    celda = next(c for c in lote["cuaderno"].cells
+                 if c.metadata["nbgrader"]["grade_id"] == BUCLE.celda_solucion)
+    assert BUCLE.esqueleto() == celda.source
+    assert CONVERSA.strip() in celda.source
