@@ -1,0 +1,210 @@
+"""El desafío «Un ejecutar que nunca lanza»: entregas honestas y tramposas en un mismo lote.
+
+Como en el primer desafío, el alumno escribe ejecutar(ll, entorno) y las funciones de las
+herramientas corren en el proceso de confianza. Aquí las herramientas de cada prueba no son
+las del curso (otros nombres, esquemas y excepciones), y cada prueba visible tiene en el
+calificador una parte oculta: fijar las observaciones de las pruebas visibles no da puntos.
+"""
+
+import ast
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ
+from cursos.calificador.banco import espacio_de_pruebas
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import (
+    califica_lote,
+    calificado,
+    con_prueba_editada,
+    con_solucion,
+    curso_del_desafio,
+    entrega_lote,
+)
+from tests.calificador.test_puerta import MUESTRA
+from tests.calificador.test_trampas import trampas
+
+NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
+SOLUCION = NUNCA_LANZA.lee("solucion.py")
+FIRMA = "def ejecutar(ll, entorno):\n"
+LECCION = (RAIZ / "lecciones" / "los-errores" / "leccion.md").read_text(encoding="utf-8")
+# Las celdas de la lección: la 1 confía en la llamada, la 2 sólo recoge lo que lanza la función,
+# la 4 es la de la lección (problema_de_llamada y ejecutar).
+CELDAS = LECCION.split("```python\n")[1:]
+CONFIA = CELDAS[0][CELDAS[0].index("def ejecutar("):CELDAS[0].index("\nINICIO")]
+SOLO_TRY = CELDAS[1][CELDAS[1].index("def ejecutar("):CELDAS[1].index("\nmotivo")]
+DE_LA_LECCION = CELDAS[3][:CELDAS[3].index("\nentorno = dict(ENTORNO)")]
+SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str):\n'
+          '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
+FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
+RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
+
+
+def cambia(viejo: str, nuevo: str) -> str:
+    assert viejo in SOLUCION, viejo
+    return SOLUCION.replace(viejo, nuevo)
+
+
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
+    "la_de_la_leccion": (DE_LA_LECCION, 10),
+    # Comprueba primero y recoge después, escrito de otra manera: un diccionario de motivos.
+    "otro_estilo": (FIRMA + (
+        "    es_llamada = isinstance(ll, dict) and ll.get('type') == 'tool_use'\n"
+        "    id = ll.get('id') if isinstance(ll, dict) else None\n"
+        "    if not es_llamada:\n        motivo = 'no es un bloque tool_use'\n"
+        "    elif not (isinstance(id, str) and isinstance(ll.get('name'), str)):\n"
+        "        motivo = 'la llamada no trae id o nombre'\n"
+        "    elif ll['name'] not in HERRAMIENTAS:\n        motivo = 'no existe la herramienta «' + ll['name'] + '»'\n"
+        "    else:\n        motivo = problema_de_esquema(ll.get('input'), HERRAMIENTAS[ll['name']]['input_schema'])\n"
+        "    if motivo is not None:\n        return error(id, NO_EJECUTADA + motivo)\n"
+        "    try:\n        valor = HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
+        "    except Exception as fallo:\n        return error(id, f'{fallo.__class__.__name__}: {fallo}')\n"
+        "    return resultado(id, valor)\n"), 10),
+    "confia_en_la_llamada": (CONFIA, 1),  # sólo las bien formadas que no lanzan
+    "solo_recoge_lo_que_lanza": (SOLO_TRY, 5),  # la celda 2: sin mirar la llamada
+    "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 3),
+    "prefijo_en_todo": (cambia(FUNCION_ERROR, FUNCION_ERROR.replace("error(id, ", "error(id, NO_EJECUTADA + ")), 3),
+    "sin_el_tipo": (cambia(FUNCION_ERROR, "        return error(id, str(e))\n"), 3),
+    "sin_mirar_el_id": (cambia(SIN_ID, ""), 8),
+    "dos_veces": (cambia('        return resultado(id, herramienta["funcion"](entorno, **ll["input"]))\n',
+                         '        herramienta["funcion"](entorno, **ll["input"])\n'
+                         '        return resultado(id, herramienta["funcion"](entorno, **ll["input"]))\n'), 3),
+    "nada_se_ejecuta": (FIRMA + "    return error(None, NO_EJECUTADA + 'no')\n", 0),
+    "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
+}
+
+
+def visibles() -> dict:
+    """{repr(llamada): observación} de cada llamada de las pruebas visibles, con la solución de referencia."""
+    g = espacio_de_pruebas(NUNCA_LANZA)
+    exec(SOLUCION, g)
+    vistas = {}
+
+    class Anota:
+        def instala(self, mesa):
+            return g["con_globales"](HERRAMIENTAS=mesa.herramientas)
+
+        def bucle_intacto(self):
+            return None
+
+    original = g["ejecutar"]
+
+    def anota(ll, entorno):
+        obs = original(ll, entorno)
+        vistas[repr(ll)] = obs
+        return obs
+    g["ejecutar"] = anota
+    g.pop("PARTES_OCULTAS")
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        if nombre != "variaciones":
+            prueba(Anota())
+    return vistas
+
+
+def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
+    """La muestra de trampas del primer desafío (ya son de ejecutar) y las propias de éste."""
+    comunes = trampas(curso, puerto)
+    codigos = {a: comunes[a] for a in MUESTRA}
+    fijas = repr(visibles())
+    ocultas = RAIZ / "desafios" / NUNCA_LANZA.slug / "ocultas.py"
+    # Corre la función si la observación fijada dice que ha corrido: así el entorno cuadra.
+    corre = ("    if not (obs.get('is_error') and str(obs.get('content')).startswith(NO_EJECUTADA)):\n"
+             "        try:\n            HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
+             "        except Exception:\n            pass\n    return obs\n")
+    codigos.update({
+        # Las observaciones de las pruebas visibles, fijadas llamada a llamada.
+        "e01_fija_las_visibles": "FIJAS = %s\n" % fijas + FIRMA + (
+            "    obs = FIJAS.get(repr(ll), resultado(None, ''))\n") + corre,
+        # Las mismas, en el orden en que llegan las llamadas.
+        "e02_por_numero_de_llamada": "ORDEN = list(%s.values())\nVEZ = [0]\n" % fijas + FIRMA + (
+            "    VEZ[0] += 1\n    obs = ORDEN[(VEZ[0] - 1) % len(ORDEN)]\n") + corre,
+        "e03_lee_las_ocultas": FIRMA + (
+            "    try:\n        return error(None, open(%r).read()[-2000:])\n"
+            "    except OSError as e:\n        return error(None, str(e))\n") % str(ocultas),
+        "e04_usa_el_de_harness": "def ejecutar_de_harness(ll, entorno):\n    pass\n" + FIRMA + (
+            "    exec(open('harness.py').read(), globals())\n    return ejecutar(ll, entorno)\n"),
+        "e05_redefine_las_pruebas": FIRMA + "    return None\n" + (
+            "def comprueba_casos(*a, **k):\n    pass\ndef conversa(*a, **k):\n    pass\n"
+            "class Fallo(Exception):\n    pass\nPARTES_OCULTAS = {}\n"),
+        "e06_observacion_igual_a_todo": (
+            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n" + FIRMA + "    return Siempre()\n"),
+        "e07_herramientas_propias": FIRMA + "    obs = resultado(ll.get('id'), 'escrito lista.txt')\n"
+                                    + corre.replace("HERRAMIENTAS", "MIAS") + "MIAS = dict(HERRAMIENTAS)\n",
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, NUNCA_LANZA)
+    codigos = trampas_de_ejecutar(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
+    extras = {"e08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, NUNCA_LANZA, "prueba_no_encaja")}
+    entrega_lote(curso, cuaderno, NUNCA_LANZA, HONESTAS, codigos, extras)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, NUNCA_LANZA),
+            "trampas": [*codigos, *extras]}
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_cada_parte_cuenta(lote):
+    filas = lote["filas"]
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+    assert filas["solo_recoge_lo_que_lanza"]["no_encaja"] == 0 and filas["solo_recoge_lo_que_lanza"]["tortilla"] == 2
+    assert filas["sin_recoger"]["la_funcion_lanza"] == 0 and filas["sin_recoger"]["no_encaja"] == 2
+    assert filas["prefijo_en_todo"]["la_funcion_lanza"] == 0
+    assert filas["sin_mirar_el_id"]["no_encaja"] == 0 and filas["sin_mirar_el_id"]["variaciones"] == 2
+    assert filas["dos_veces"]["bien_formadas"] == 0
+    assert "falta la solución" in filas["x_stub"]["motivo"]
+
+
+def test_el_motivo_dice_que_ha_devuelto(lote):
+    motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
+    assert "se ha parado: ejecutar ha lanzado FileNotFoundError" in motivos["confia_en_la_llamada"]
+    assert "no se ha ejecutado: la llamada no trae id o nombre" in motivos["sin_mirar_el_id"]
+    assert "debía correr 1 vez/veces y ha corrido 2" in motivos["dos_veces"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    assert len(lote["trampas"]) >= 20
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+    texto = calificado(lote["curso"], "e03_lee_las_ocultas", NUNCA_LANZA)
+    assert "No such file or directory" in texto and "azafrán" not in texto
+
+
+def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
+    """Fijar las visibles engaña al cuaderno (que no cuenta para la nota) y no al calificador."""
+    carpeta = lote["curso"] / "release" / NUNCA_LANZA.slug
+    codigo = trampas_de_ejecutar(lote["curso"], 9)["e01_fija_las_visibles"]
+    nb = con_solucion(lote["cuaderno"], codigo, NUNCA_LANZA)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "✔ no_encaja" in salida and "✔ la_funcion_lanza" in salida
+    assert lote["filas"]["e01_fija_las_visibles"]["puntos"] == 0
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    carpeta = lote["curso"] / "release" / NUNCA_LANZA.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, NUNCA_LANZA)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in NUNCA_LANZA.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
+
+
+def test_el_harness_del_desafio_no_trae_la_solucion():
+    """En el harness.py que recibe el alumno, ejecutar y problema_de_llamada sólo lanzan."""
+    harness = dict(NUNCA_LANZA.modulos())["harness.py"]
+    funciones = {n.name: n for n in ast.parse(harness).body if isinstance(n, ast.FunctionDef)}
+    for nombre in ("ejecutar", "problema_de_llamada"):
+        assert "NotImplementedError" in ast.unparse(funciones[nombre]) and "try" not in ast.unparse(funciones[nombre])
+    assert "problema_de_esquema" in funciones and "bucle" in funciones
