@@ -51,12 +51,7 @@ FRASES = {"el primer agente del bloque": "el-primer-agente"}
 # Referencias a lecciones y bloques del plan que aún no están en el curso: (lección que cita, citada).
 # Un bloque se escribe "bloque:<slug>". Cuando la citada llega al manifiesto, su entrada sobra.
 PENDIENTES = {
-    ("permisos-y-confianza", "los-errores"): "«la lección de los errores»: ejecutar contesta a todo",
-    ("permisos-y-confianza", "la-especificacion"): "«la lección anterior» (también en el enunciado del desafío) y "
-                                                   "«la lección sobre la especificación»",
     ("permisos-y-confianza", "bloque:comandos-y-red"): "«el bloque siguiente», con comandos y red",
-    ("el-primer-agente", "los-errores"): "«la lección sobre los errores»: qué hacer con los fallos",
-    ("las-cuatro-herramientas", "los-errores"): "«la lección siguiente, sobre los errores»: ejecutar completo",
 }
 
 # Lo que dice de la lección citada la que la cita, y que por tanto la citada tiene que contener.
@@ -73,6 +68,9 @@ DICE = {
     ("las-cuatro-herramientas", "los-errores"): ["no se ha ejecutado"],
     ("las-cuatro-herramientas", "permisos-y-confianza"): ["harness.py", "permiso"],
     ("cadenas-peligrosas", "permisos-y-confianza"): ["def permiso"],
+    # «a partir de la lección siguiente se carga de harness.py»; «mete en el harness una decisión»
+    ("la-especificacion", "permisos-y-confianza"): ["harness.py", "def permiso"],
+    ("los-errores", "la-especificacion"): ["def bucle"],
     ("la-propuesta-no-es-el-permiso", "permisos-y-confianza"): ["CLASES"],
     ("identidad-delegada", "permisos-y-confianza"): ["PERMISOS"],
 }
