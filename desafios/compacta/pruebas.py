@@ -134,7 +134,7 @@ def _retiradas_en(caso, M, R):
            "en %s, compacta debía devolver una lista con los %d mensajes de M y ha devuelto %s",
            caso, len(M), _corto(R))
     retiradas = []
-    for n, ((rol, contenido), mensaje) in enumerate(zip(M, R)):
+    for n, ((rol, contenido), mensaje) in enumerate(zip(M, R, strict=True)):
         _exige(isinstance(mensaje, list) and len(mensaje) == 2 and mensaje[0] == rol,
                "en %s, el mensaje %d debía ser un par (%s, contenido) y es %s", caso, n, rol, _corto(mensaje))
         nuevo = mensaje[1]
@@ -145,7 +145,7 @@ def _retiradas_en(caso, M, R):
         _exige(isinstance(nuevo, list) and len(nuevo) == len(contenido),
                "en %s, el mensaje %d (%s) debía tener sus %d bloques, y tiene %s",
                caso, n, rol, len(contenido), _corto(nuevo))
-        for i, (antes, ahora) in enumerate(zip(contenido, nuevo)):
+        for i, (antes, ahora) in enumerate(zip(contenido, nuevo, strict=True)):
             if ahora == antes:
                 continue
             _exige(antes.get("type") == "tool_result" and ahora == retira(antes),

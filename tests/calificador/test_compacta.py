@@ -93,7 +93,8 @@ BORRA = FIRMA + (
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
-        "    for n in range(ultimo):\n", "    print('compacto', len(M), file=sys.stderr)\n    for n in range(ultimo):\n"), 10),
+        "    for n in range(ultimo):\n",
+        "    print('compacto', len(M), file=sys.stderr)\n    for n in range(ultimo):\n"), 10),
     "con_ahorros": (CON_AHORROS, 10),
     "recursiva": (RECURSIVA, 10),
     "no_compacta": (NADA, 0),
