@@ -81,7 +81,7 @@ def test_los_bloques_del_curso_en_orden():
     assert all(b["descripcion"] for b in curso.bloques)
     por_bloque = {b["slug"]: [lec.slug for lec in curso.lecciones if lec.bloque == b["slug"]] for b in curso.bloques}
     assert por_bloque["el-agente-por-dentro"][0] == "el-primer-agente"
-    assert por_bloque["el-agente-por-dentro"][-1] == "permisos-y-confianza"
+    assert por_bloque["el-agente-por-dentro"][-2:] == ["permisos-y-confianza", "estado-y-memoria"]
     assert por_bloque["seguridad-en-produccion"] == [
         "la-propuesta-no-es-el-permiso", "cadenas-peligrosas", "identidad-delegada"]
 
