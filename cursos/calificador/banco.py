@@ -339,28 +339,37 @@ class BancoRemoto:
         if enlazados.arguments.get(primero) != ENTORNO:
             raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
         enlazados.arguments[primero] = mesa.entorno
-        cota = cota_de_respuesta(mesa.entorno, args, kwargs)
+        cota = cota_de_respuesta(nombre, mesa.entorno, enlazados.arguments)
         if cota > MAXIMO_RESPUESTA:
             raise SinRespuesta("la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
                                "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20), "rechazo")
         return funcion(*enlazados.args, **enlazados.kwargs)
 
 
-def cota_de_respuesta(entorno: dict, args: list, kwargs: dict) -> int:
+def cota_de_respuesta(nombre: str, entorno: dict, argumentos: dict) -> int:
     """Caracteres que, como mucho, devuelve una herramienta de entorno.py, calculados sin construirla.
 
-    Cada línea de la respuesta es como mucho una ruta más una línea de un fichero (buscar
-    repite la ruta en cada línea: su tamaño es el producto de dos tamaños del alumno, y por
-    eso se acota antes). Cuesta recorrer el entorno, no multiplicarlo.
+    leer devuelve un fichero; escribir y borrar, una línea; listar, las rutas. buscar repite la
+    ruta en cada línea que encuentra: su tamaño es el producto de dos tamaños que pone el alumno
+    (una ruta larga por un fichero de muchas líneas), y por eso se acota antes: cada línea de la
+    respuesta es como mucho una ruta más una línea de un fichero. Cuesta recorrer el entorno, no
+    multiplicarlo. Una herramienta que no se conoce, con la cota de buscar.
     """
+    ruta = argumentos.get("ruta")
+    if nombre == "leer":
+        return len(entorno.get(ruta, "")) + 100 if isinstance(ruta, str) else 100
+    if nombre in ("escribir", "borrar"):
+        return len(ruta) + 100 if isinstance(ruta, str) else 100
+    if nombre == "listar":
+        return sum(len(r) + 1 for r in entorno) + 100
     lineas = caracteres = ruta_mas_larga = 0
     for ruta, contenido in entorno.items():
         texto = contenido if isinstance(contenido, str) else ""
         lineas += 1 + sum(texto.count(c) for c in SALTOS)
         caracteres += len(ruta) + len(texto) + 1
         ruta_mas_larga = max(ruta_mas_larga, len(ruta))
-    argumentos = sum(len(a) for a in [*args, *kwargs.values()] if isinstance(a, str))
-    return lineas * (ruta_mas_larga + 2) + caracteres + argumentos + 100
+    texto = sum(len(a) for a in argumentos.values() if isinstance(a, str))
+    return lineas * (ruta_mas_larga + 2) + caracteres + texto + 100
 
 
 def _lee_entorno(entorno: dict, operacion, args: list):
