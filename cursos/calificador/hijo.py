@@ -15,6 +15,7 @@ import builtins
 import ctypes
 import json
 import os
+import re
 import resource
 import signal
 import sys
@@ -168,18 +169,21 @@ class _IPythonMudo:
     como en Jupyter, para que lo que definen exista.
     """
 
-    CORREN = {"time", "timeit", "capture", "prun", "writefile"}
+    CORREN = {"time", "timeit", "capture", "prun"}
+    QUEDA = {"time", "capture"}  # como en IPython: lo que asignan se queda; lo de %timeit y %prun, no
 
     def __init__(self, g):
         self.user_ns = g
 
+    def _corre(self, nombre, codigo):
+        if nombre in self.CORREN:
+            exec(compile(codigo, "<%" + nombre + ">", "exec"), self.user_ns, None if nombre in self.QUEDA else {})
+
     def run_line_magic(self, nombre, linea, *args, **kwargs):
-        if nombre in self.CORREN - {"capture", "writefile"}:
-            exec(compile(linea.lstrip("-qnr0123456789 "), "<%" + nombre + ">", "exec"), self.user_ns)
+        self._corre(nombre, re.sub(r"^\s*(-[A-Za-z]\s*\d*\s+)*", "", linea))  # %timeit -n 1 -r 1 f()
 
     def run_cell_magic(self, nombre, linea, celda, *args, **kwargs):
-        if nombre in self.CORREN - {"writefile"}:
-            exec(compile(celda, "<%%" + nombre + ">", "exec"), self.user_ns)
+        self._corre(nombre, celda)
 
     def system(self, *args, **kwargs):
         return None

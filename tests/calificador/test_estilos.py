@@ -67,7 +67,9 @@ def estilos(desafio: Desafio) -> dict[str, list[str]]:
         "e05_lambda": [lambdas],
         "e06_en_otra_celda": [desafio.esqueleto(), sol],
         "e07_magias": ["%load_ext autoreload\n!ls\n%time x = 1\n" + sol, f"{fs[0]}?", "%%capture\n" + sol,
-                       "%time _y = 2\n%pip install nada\n_z = !pwd"],
+                       "%time _y = 2\n%pip install nada\n_z = !pwd",
+                       f"_guarda = {fs[0]}\ndel {fs[0]}\n%timeit -n 1 -r 1 _nada = 1\n"
+                       f"%time _cronometrada = _guarda\n{fs[0]} = _cronometrada"],
         "e08_formato_en_dos_lineas": [formato],
         "e09_display_in_out": [sol + f"\ndisplay({fs[0]})\ndisplay('listo', len(In), Out)\nprint({fs[0]})\n"],
         "e10_borrador_invalido": [sol, "def a_medias(:\n    pass", "esto no es python"],
