@@ -36,9 +36,15 @@ VARIANTES = {
     "deniega_todo": SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'),
     "lanza": "def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n",
     "nombre_mal": SOLUCION.replace("decision = permiso(ll)", "decision = permisos(ll)"),
+    # Formas honestas que antes sacaban 0 aquí y la nota entera en Jupyter (issue 21).
+    "decorada": "import functools\ndef _traza(f):\n    @functools.wraps(f)\n    def envuelta(*a, **k):\n"
+                "        return f(*a, **k)\n    return envuelta\n@_traza\n" + SOLUCION,
+    "con_magias": "%time _x = 1\n" + SOLUCION.replace(
+        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    print('depuración', len(entorno))\n")
+    + "\ndisplay(ejecutar)\n",
 }
 PESOS = {"bien": 6, "bien_comentada": 4, "none_es_si": 2, "sin_permisos": 2, "deniega_todo": 2, "lanza": 2,
-         "nombre_mal": 2}
+         "nombre_mal": 2, "decorada": 2, "con_magias": 2}
 
 
 def genera_entregas(curso: Path, n: int, semilla: int = 7) -> dict[str, str]:

@@ -11,6 +11,7 @@ los límites y el grupo de procesos, y se dice qué falta.
 
 import functools
 import json
+import math
 import os
 import select
 import shutil
@@ -59,8 +60,11 @@ class Aislamiento:
         return "aislamiento PARCIAL, falta: " + "; ".join(self.faltan)
 
     def arranca(self, plazo: float) -> subprocess.Popen:
-        """El proceso del alumno, con un límite de CPU de plazo segundos (más el arranque)."""
-        config = dict(self.config, limites=dict(self.config["limites"], RLIMIT_CPU=int(plazo) + 2))
+        """El proceso del alumno, con plazo segundos de CPU (RLIMIT_CPU): se cobra lo que gasta él.
+
+        El tiempo de reloj que consuman otros (otra entrega, otra tarea de la máquina) no cuenta.
+        """
+        config = dict(self.config, limites=dict(self.config["limites"], RLIMIT_CPU=max(1, math.ceil(plazo))))
         carpeta = None
         if "tapar" not in config:  # sin montajes propios, una carpeta de trabajo temporal
             carpeta = config["carpeta"] = tempfile.mkdtemp(prefix="calificador-")

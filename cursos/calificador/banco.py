@@ -14,9 +14,11 @@ desafío; el canal y el proceso son los mismos para todos.
 
 import contextlib
 import functools
+import inspect
 import json
 import os
 import select
+import signal
 import time
 
 from cursos.calificador.aislamiento import Aislamiento, termina
@@ -27,13 +29,42 @@ MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
 MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara
 MAXIMO_NODOS = 20_000  # listas, objetos y valores en un mensaje: comparar no puede costar minutos
 MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a una función del alumno
-PLAZO = 10.0  # segundos de reloj por entrega, todas las pruebas juntas
+MAXIMO_RESPUESTA = 1 << 20  # caracteres de una respuesta de este lado: se acota ANTES de construirla
+MAXIMO_RESPUESTAS = 64 << 20  # bytes de todas las respuestas a una entrega
+PLAZO = 10.0  # segundos de CPU por entrega (RLIMIT_CPU de su proceso), todas las pruebas juntas
 MAXIMO_ARRANQUES = 3
 ENTORNO = {"entorno_de_ejecutar": True}  # cómo viaja el entorno de la mesa: se queda aquí
+SIN_CPU = 77  # el código con que sale hijo.py al agotar su CPU (hijo.SIN_CPU)
+SALTOS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # donde corta str.splitlines
 
 
-class SinRespuesta(Exception):
-    """El proceso del alumno no contesta: ha terminado, se ha colgado o habla mal."""
+def reloj(plazo: float) -> float:
+    """Segundos de reloj por entrega: holgados, sólo para quien espera sin gastar CPU (sleep, input).
+
+    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie.
+    """
+    return 2 * plazo + 3
+
+
+# Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
+QUE_PASO = {"cpu": "tiempo de CPU agotado", "reloj": "tiempo de reloj agotado", "caida": "tu código se ha caído",
+            "rechazo": "rechazado", "resultado": "resultado incorrecto", "falta": "falta la solución"}
+
+
+class SinRespuesta(BaseException):
+    """El proceso del alumno no contesta o se le deja de escuchar; tipo: cpu, reloj, caida o rechazo.
+
+    BaseException y no Exception: el `except Exception` de una prueba (que convierte en un
+    Fallo lo que lanza el alumno) no debe tragárselo y decir que ha sido un error de lógica.
+    """
+
+    def __init__(self, mensaje: str, tipo: str = "caida"):
+        super().__init__(mensaje)
+        self.tipo = tipo
+
+
+class NoDefinida(BaseException):
+    """Las celdas del alumno no dejan definida una función que el desafío le pide."""
 
 
 @functools.cache
@@ -73,7 +104,7 @@ class Hijo:
         self.proceso = aislamiento.arranca(plazo)
         os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
-        self.recibidos = 0
+        self.recibidos = self.enviados = 0
         try:
             self.envia(inicio)
             listo = self.recibe()
@@ -81,6 +112,8 @@ class Hijo:
                 raise SinRespuesta("el proceso de tu código no ha arrancado")
             errores = listo.get("errores")
             self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
+            definidas = listo.get("definidas")
+            self.definidas = set(definidas) if isinstance(definidas, list) else set()
         except SinRespuesta:
             self.cierra()  # que no quede nada vivo de un arranque fallido
             raise
@@ -88,6 +121,9 @@ class Hijo:
     def envia(self, mensaje) -> None:
         """Escribe sin bloquear: un proceso que no lee no puede colgar al calificador."""
         datos, fd = json.dumps(mensaje).encode() + b"\n", self.proceso.stdin.fileno()
+        self.enviados += len(datos)
+        if self.enviados > MAXIMO_RESPUESTAS:
+            raise SinRespuesta("tu código ha pedido más de %d MB de respuestas" % (MAXIMO_RESPUESTAS >> 20), "rechazo")
         while datos:
             if not select.select([], [fd], [], self._queda())[1]:
                 continue
@@ -96,13 +132,26 @@ class Hijo:
             except BlockingIOError:
                 continue
             except OSError:
-                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal?)") from None
+                raise self._terminado() from None
 
     def _queda(self) -> float:
         queda = self.limite - time.monotonic()
         if queda <= 0:
-            raise SinRespuesta("tu código ha superado el tiempo (%g s para todas las pruebas)" % self.plazo)
+            raise SinRespuesta("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
+                               "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
+                               % (reloj(self.plazo), self.plazo), "reloj")
         return queda
+
+    def _terminado(self) -> SinRespuesta:
+        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída)."""
+        try:
+            codigo = self.proceso.wait(timeout=2)
+        except Exception:
+            codigo = None
+        if codigo in (SIN_CPU, -signal.SIGXCPU):
+            return SinRespuesta("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)"
+                                % self.plazo, "cpu")
+        return SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
 
     def recibe(self) -> dict:
         fd = self.proceso.stdout.fileno()
@@ -111,22 +160,22 @@ class Hijo:
                 continue
             trozo = os.read(fd, 65536)
             if not trozo:
-                raise SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, memoria, CPU?)")
+                raise self._terminado()
             self.resto += trozo
             if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
-                raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB")
+                raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB", "rechazo")
         linea, self.resto = self.resto.split(b"\n", 1)
         self.recibidos += len(linea)
         if self.recibidos > MAXIMO_TOTAL:
-            raise SinRespuesta("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20))
+            raise SinRespuesta("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20), "rechazo")
         try:
             mensaje = json.loads(linea)
         except (ValueError, RecursionError):
-            raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
+            raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)", "rechazo") from None
         if not isinstance(mensaje, dict):
-            raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON")
+            raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON", "rechazo")
         if _nodos(mensaje) > MAXIMO_NODOS:
-            raise SinRespuesta("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS)
+            raise SinRespuesta("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS, "rechazo")
         return mensaje
 
     def cierra(self) -> None:
@@ -140,19 +189,20 @@ class BancoRemoto:
                  plazo: float):
         self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
         self.partida = espacio["__partida__"]
-        self.plazo, self.limite = plazo, time.monotonic() + plazo
+        self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo)
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
 
     def _hijo(self) -> Hijo:
         if self.sin_tiempo:
-            raise SinRespuesta(self.sin_tiempo)
+            raise SinRespuesta(str(self.sin_tiempo), self.sin_tiempo.tipo)
         if self.hijo is None:
             if self.arranques >= MAXIMO_ARRANQUES:
                 raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {"modulos": self.desafio.modulos(), "celdas": [self.partida, *self.entrega.celdas]}
+            inicio = {"modulos": self.desafio.modulos(), "celdas": [self.partida, *self.entrega.celdas],
+                      "funciones": list(self.desafio.funciones)}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
         return self.hijo
@@ -171,8 +221,12 @@ class BancoRemoto:
             self.mesa = None
 
     def bucle_intacto(self):
-        if self.entrega.redefine:
-            return "tu código redefine %s" % self.entrega.redefine
+        """Siempre: el bucle que califica es el de harness.py en este proceso, y no hay otro.
+
+        Redefinir bucle (o llamadas_de, texto_de) en el proceso del alumno, por el camino que
+        sea, no cambia ninguna prueba: aquí nadie lo llama. La prueba «bucle» juzga lo que
+        se ve desde este lado, una conversación con el bucle de verdad.
+        """
         return None
 
     def funcion(self, nombre):
@@ -181,6 +235,9 @@ class BancoRemoto:
         nombre: el de una función de su código, o la marca de una que ha devuelto.
         """
         def remota(*args, **kwargs):
+            if isinstance(nombre, str) and nombre not in self._hijo().definidas:
+                raise NoDefinida("tu código no define «%s»: después de correr tus celdas no hay ninguna función "
+                                 "(ni otro llamable) con ese nombre que no sea la del código de partida" % nombre)
             return self.llama(nombre, list(args), kwargs)
         remota.__name__ = nombre if isinstance(nombre, str) else "funcion_del_alumno"
         return remota
@@ -229,44 +286,109 @@ class BancoRemoto:
                     try:
                         valor = self._con_puentes(mensaje["devuelve"])
                     except RecursionError:
-                        raise SinRespuesta("tu código ha devuelto un valor demasiado anidado") from None
+                        raise SinRespuesta("tu código ha devuelto un valor demasiado anidado", "rechazo") from None
                     if not con_argumentos:
                         return valor
                     despues = mensaje.get("argumentos")
                     if not isinstance(despues, list) or len(despues) != len(args):
-                        raise SinRespuesta("no han vuelto los argumentos de tu función (¿escribes en el canal?)")
+                        raise SinRespuesta("no han vuelto los argumentos de tu función (¿escribes en el canal?)",
+                                           "rechazo")
                     return valor, despues
                 if "excepcion" in mensaje:
                     raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
                 hijo.envia(self.atiende(mensaje))
-            raise SinRespuesta("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
+            raise SinRespuesta("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES,
+                               "rechazo")
         except SinRespuesta as e:
             self.cierra()
-            if "tiempo" in str(e):
-                self.sin_tiempo = str(e)
+            if e.tipo in ("cpu", "reloj"):
+                self.sin_tiempo = e
             raise
 
     def atiende(self, mensaje: dict) -> dict:
         """Una petición a un apoderado, resuelta aquí con la mesa de la prueba."""
         args, kwargs, nombre = mensaje.get("args"), mensaje.get("kwargs"), mensaje.get("nombre")
         if not isinstance(args, list) or not isinstance(kwargs, dict):
-            raise SinRespuesta("petición mal formada")
+            raise SinRespuesta("petición mal formada", "rechazo")
         que, mesa = mensaje.get("pide"), self.mesa
         try:
             if mesa is not None and que == "apoderado" and nombre in self.desafio.apoderados:
                 return {"valor": getattr(mesa, nombre)(*args, **kwargs)}
             if mesa is not None and que == "herramienta" and self.desafio.herramientas \
                     and nombre in mesa.herramientas:
-                if not args or args[0] != ENTORNO:
-                    raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
-                funcion = mesa.herramientas[nombre]["funcion"]
-                return {"valor": funcion(mesa.entorno, *args[1:], **kwargs)}
-            raise SinRespuesta("petición desconocida")
+                return {"valor": self._herramienta(mesa, nombre, args, kwargs)}
+            if mesa is not None and que == "entorno" and isinstance(getattr(mesa, "entorno", None), dict):
+                return {"valor": _lee_entorno(mesa.entorno, nombre, args)}
+            raise SinRespuesta("petición desconocida", "rechazo")
         except SinRespuesta:
             raise
         except Exception as e:
-            return {"lanza": [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)
+            return {"lanza": [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)[:500]
                                                  for a in e.args]]}
+
+    def _herramienta(self, mesa, nombre: str, args: list, kwargs: dict):
+        """La función de la herramienta sobre el entorno de la mesa, con los argumentos como en la lección.
+
+        Por posición o por nombre (funcion(entorno, "x.txt"), funcion(entorno=entorno, ruta="x.txt")):
+        el primer parámetro es el entorno, que llega como marca y aquí es el de la mesa.
+        """
+        funcion = mesa.herramientas[nombre]["funcion"]
+        firma = inspect.signature(funcion)
+        primero = next(iter(firma.parameters))
+        enlazados = firma.bind(*args, **kwargs)  # TypeError, como en la lección, si no encajan
+        if enlazados.arguments.get(primero) != ENTORNO:
+            raise TypeError("la función de la herramienta no ha recibido el entorno de ejecutar")
+        enlazados.arguments[primero] = mesa.entorno
+        cota = cota_de_respuesta(nombre, mesa.entorno, enlazados.arguments)
+        if cota > MAXIMO_RESPUESTA:
+            raise SinRespuesta("la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
+                               "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20), "rechazo")
+        return funcion(*enlazados.args, **enlazados.kwargs)
+
+
+def cota_de_respuesta(nombre: str, entorno: dict, argumentos: dict) -> int:
+    """Caracteres que, como mucho, devuelve una herramienta de entorno.py, calculados sin construirla.
+
+    leer devuelve un fichero; escribir y borrar, una línea; listar, las rutas. buscar repite la
+    ruta en cada línea que encuentra: su tamaño es el producto de dos tamaños que pone el alumno
+    (una ruta larga por un fichero de muchas líneas), y por eso se acota antes: cada línea de la
+    respuesta es como mucho una ruta más una línea de un fichero. Cuesta recorrer el entorno, no
+    multiplicarlo. Una herramienta que no se conoce, con la cota de buscar.
+    """
+    ruta = argumentos.get("ruta")
+    if nombre == "leer":
+        return len(entorno.get(ruta, "")) + 100 if isinstance(ruta, str) else 100
+    if nombre in ("escribir", "borrar"):
+        return len(ruta) + 100 if isinstance(ruta, str) else 100
+    if nombre == "listar":
+        return sum(len(r) + 1 for r in entorno) + 100
+    lineas = caracteres = ruta_mas_larga = 0
+    for ruta, contenido in entorno.items():
+        texto = contenido if isinstance(contenido, str) else ""
+        lineas += 1 + sum(texto.count(c) for c in SALTOS)
+        caracteres += len(ruta) + len(texto) + 1
+        ruta_mas_larga = max(ruta_mas_larga, len(ruta))
+    texto = sum(len(a) for a in argumentos.values() if isinstance(a, str))
+    return lineas * (ruta_mas_larga + 2) + caracteres + texto + 100
+
+
+def _lee_entorno(entorno: dict, operacion, args: list):
+    """Una lectura del entorno de la mesa, acotada antes de construirla."""
+    if operacion == "cuantos":
+        return len(entorno)
+    if operacion in ("lee", "contiene") and len(args) == 1:
+        if operacion == "contiene":
+            return args[0] in entorno if isinstance(args[0], str) else False
+        if not isinstance(args[0], str) or args[0] not in entorno:
+            raise KeyError(args[0])
+        return entorno[args[0]]
+    if operacion in ("claves", "todo"):
+        tamano = sum(len(r) + (len(c) if operacion == "todo" and isinstance(c, str) else 0) for r, c in entorno.items())
+        if tamano > MAXIMO_RESPUESTA:
+            raise SinRespuesta("el entorno ocupa más de %d MB: este lado no lo copia" % (MAXIMO_RESPUESTA >> 20),
+                               "rechazo")
+        return list(entorno) if operacion == "claves" else dict(entorno)
+    raise SinRespuesta("petición desconocida", "rechazo")
 
 
 def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
@@ -289,10 +411,12 @@ def _tipo_y_texto(valor) -> tuple[str, str]:
 
 
 def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
-                  plazo: float = PLAZO, avisos: list | None = None) -> dict[str, str | None]:
-    """{prueba: None si pasa, o el mensaje de por qué no}, con las funciones del alumno aisladas.
+                  plazo: float = PLAZO, avisos: list | None = None, estado: dict | None = None
+                  ) -> dict[str, str | None]:
+    """{prueba: None si pasa, o qué ha pasado y por qué no}, con las funciones del alumno aisladas.
 
-    En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse.
+    En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse. En estado, si
+    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento).
     """
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
@@ -305,12 +429,16 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
                 prueba(banco, *datos)
                 resultados[nombre] = None
             except espacio["Fallo"] as e:
-                resultados[nombre] = str(e)
+                resultados[nombre] = "%s: %s" % (QUE_PASO["resultado"], e)
             except SinRespuesta as e:
-                resultados[nombre] = str(e)
+                resultados[nombre] = "%s: %s" % (QUE_PASO[e.tipo], e)
+                if e.tipo == "reloj" and estado is not None:
+                    estado["reloj"] = True
+            except NoDefinida as e:
+                resultados[nombre] = "%s: %s" % (QUE_PASO["falta"], e)
             except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
-                resultados[nombre] = "tu código ha devuelto o lanzado algo que la prueba no esperaba (%s: %s)" % (
-                    type(e).__name__, str(e)[:300])
+                resultados[nombre] = "%s: tu código ha devuelto o lanzado algo que la prueba no esperaba (%s: %s)" % (
+                    QUE_PASO["resultado"], type(e).__name__, str(e)[:300])
     finally:
         banco.cierra()
         for nombre in desafio.funciones:

@@ -6,6 +6,7 @@ el cuaderno calificado a autograded/ (para `nbgrader generate_feedback`) y una
 fila al CSV. Lo que falle con un alumno le da 0 con su motivo; los demás siguen.
 """
 
+import contextlib
 import copy
 import functools
 import html
@@ -14,7 +15,9 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +27,7 @@ from tqdm import tqdm
 
 from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
-from cursos.calificador.banco import PLAZO, corre_pruebas, espacio_de_pruebas
+from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.fuente import Desafio, cuaderno_fuente
@@ -40,34 +43,53 @@ class Calificacion:
     resultados: dict[str, str | None]  # prueba: None si pasa, o por qué no
     motivo: str
     solucion: str | None = None
+    notas: tuple[str, ...] = ()  # lo que el calificador ha arreglado o saltado (celdas restauradas...)
+    reloj: bool = False  # se acabó el plazo de reloj sin agotar la CPU: merece un intento a solas
 
 
 def carpetas_de_entrega(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[str, Path]]:
+    """(alumno, submitted/<alumno>/<desafío>) de cada entrega; los enlaces simbólicos también, para
+    que cuaderno_de_la_entrega los rechace con su motivo en vez de saltarlos en silencio."""
     base = curso_nbgrader / "submitted"
     if not base.is_dir():
         return []
     carpetas = []
     for alumno in sorted(base.iterdir()):
-        if not (alumno / desafio.slug).is_dir():
+        carpeta = alumno / desafio.slug
+        if not (carpeta.is_dir() or carpeta.is_symlink()) or not (alumno.is_dir() or alumno.is_symlink()):
             continue
         if escribible(alumno.name) != alumno.name:  # el libro de notas no puede guardar ese nombre
             print(f"» se salta {escribible(alumno.name)!r}: el nombre de la carpeta no es UTF-8 válido; "
                   "renómbrala con el identificador del alumno y vuelve a calificar", file=sys.stderr)
             continue
-        carpetas.append((alumno.name, alumno / desafio.slug))
+        carpetas.append((alumno.name, carpeta))
     return carpetas
 
 
 def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio) -> Path:
-    ruta = carpeta / desafio.cuaderno
+    """El único cuaderno de la carpeta, se llame como se llame (el navegador lo renombra: «… (1).ipynb»).
+
+    Ni la carpeta del alumno, ni la del desafío, ni el cuaderno pueden ser enlaces simbólicos,
+    y su ruta real tiene que estar dentro de submitted/: si no, se calificaría el trabajo de otro.
+    """
+    for que, ruta in (("la carpeta del alumno", carpeta.parent), ("la carpeta del desafío", carpeta)):
+        if ruta.is_symlink():
+            raise EntregaInvalida(f"{que} ({ruta.name}) es un enlace simbólico, no una carpeta: entrega "
+                                  "una copia del cuaderno")
+    cuadernos = sorted(p for p in carpeta.glob("*.ipynb") if p.is_file() or p.is_symlink())
+    if not cuadernos:
+        raise EntregaInvalida("la carpeta de la entrega no tiene ningún cuaderno .ipynb")
+    if len(cuadernos) > 1:
+        raise EntregaInvalida("la carpeta de la entrega tiene %d cuadernos (%s) y no se sabe cuál calificar: "
+                              "deja sólo el que entregas" % (len(cuadernos), ", ".join(p.name for p in cuadernos)))
+    ruta = cuadernos[0]
     if ruta.is_symlink():
-        raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero")
-    if ruta.is_file():
-        return ruta
-    otros = sorted(p.name for p in carpeta.glob("*.ipynb"))
-    if otros:
-        raise EntregaInvalida(f"el cuaderno debe llamarse {desafio.cuaderno} y se llama {otros[0]}")
-    raise EntregaInvalida("la carpeta de la entrega no tiene ningún cuaderno .ipynb")
+        raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero: entrega una copia")
+    base = os.path.realpath(carpeta.parent.parent)
+    if os.path.realpath(ruta) != os.path.join(base, carpeta.parent.name, carpeta.name, ruta.name):
+        raise EntregaInvalida("la ruta del cuaderno pasa por un enlace simbólico y sale de submitted/: entrega "
+                              "una copia del cuaderno")
+    return ruta
 
 
 def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
@@ -77,18 +99,21 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
         repartido = carpeta.parent.parent.parent / "release" / desafio.slug / desafio.cuaderno
         entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio), repartido)
     except EntregaInvalida as e:
-        return Calificacion(alumno, dict.fromkeys(pruebas, str(e)), str(e))
+        motivo = f"{QUE_PASO['rechazo']}: {e}"
+        return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     except OSError as e:
-        motivo = f"no se ha podido leer la entrega: {e.strerror or e}"
+        motivo = f"{QUE_PASO['rechazo']}: no se ha podido leer la entrega: {e.strerror or e}"
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
-    avisos = []
-    resultados = corre_pruebas(aislamiento, desafio, espacio_de_pruebas(desafio), entrega, plazo, avisos)
+    avisos, estado = [], {}
+    resultados = corre_pruebas(aislamiento, desafio, espacio_de_pruebas(desafio), entrega, plazo, avisos, estado)
     fallan = [p for p, m in resultados.items() if m]
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:
         motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
-    return Calificacion(alumno, resultados, motivo, entrega.solucion)
+    if entrega.notas:
+        motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(entrega.notas) + "."]))
+    return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(entrega.notas), bool(estado.get("reloj")))
 
 
 def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
@@ -123,6 +148,8 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
         # El motivo puede citar lo que trae la entrega (p. ej. su cell_type): escapado, no HTML.
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(
             f"**Entrega no calificable: {texto_plano(c.motivo)}.**"))
+    for nota in reversed(c.notas):
+        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Nota del calificador:** {texto_plano(nota)}."))
     destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
     destino.mkdir(parents=True, exist_ok=True)
     # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
@@ -136,27 +163,104 @@ def fila(c: Calificacion, puntos: dict[str, int]) -> dict:
             "motivo": c.motivo, **obtenidos}
 
 
+# Lo que el alumno puede meter en un texto y no se debe escribir tal cual: secuencias ANSI (pintan
+# «✔ … puntos» falsos en una terminal o un visor), controles C0 y C1, y los que reordenan o esconden
+# texto (U+202E, U+2066…, U+200B…). \n y \t se quedan: separan líneas del mensaje.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]")
+
+
+def _visible_char(ch: str) -> bool:
+    return ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+
+
 def escribible(texto: str | None) -> str | None:
     """Sin sustitutos sueltos de UTF-16 ("\ud800" → "?"), que no se pueden escribir en UTF-8."""
     return None if texto is None else texto.encode("utf-8", "replace").decode("utf-8")
 
 
+def sin_controles(texto: str | None) -> str | None:
+    """Sin secuencias de escape ni caracteres de control o de formato: se ve lo que pone, no lo que pinta."""
+    if texto is None or (texto.isascii() and texto.isprintable()):
+        return texto
+    return "".join(ch for ch in _ANSI.sub("", texto) if _visible_char(ch))
+
+
 def limpio(texto: str | None) -> str | None:
-    """Un motivo que se puede escribir siempre: escribible y con tope."""
-    texto = escribible(texto)
-    return texto if texto is None or len(texto) <= MAXIMO_MENSAJE else texto[:MAXIMO_MENSAJE] + "… (recortado)"
+    """Un motivo que se puede escribir siempre: escribible, sin controles y con tope."""
+    if texto is None:
+        return None
+    texto = sin_controles(escribible(texto[:4 * MAXIMO_MENSAJE]))  # recortar antes: limpiar 16 MB cuesta
+    return texto if len(texto) <= MAXIMO_MENSAJE else texto[:MAXIMO_MENSAJE] + "… (recortado)"
+
+
+class _Turnos:
+    """Las entregas se califican a la vez (compartido); una que se reintenta, a solas (exclusivo).
+
+    Con preferencia para quien espera el turno exclusivo: si no, dos hilos que se turnan lo harían
+    esperar siempre.
+    """
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.dentro = 0
+        self.solo = False
+        self.esperan = 0
+
+    def compartido(self):
+        return self._turno(exclusivo=False)
+
+    def exclusivo(self):
+        return self._turno(exclusivo=True)
+
+    @contextlib.contextmanager
+    def _turno(self, exclusivo: bool):
+        with self.cond:
+            if exclusivo:
+                self.esperan += 1
+                self.cond.wait_for(lambda: not self.solo and self.dentro == 0)
+                self.esperan -= 1
+                self.solo = True
+            else:
+                self.cond.wait_for(lambda: not self.solo and self.esperan == 0)
+                self.dentro += 1
+        try:
+            yield
+        finally:
+            with self.cond:
+                if exclusivo:
+                    self.solo = False
+                else:
+                    self.dentro -= 1
+                self.cond.notify_all()
+
+
+TURNOS = _Turnos()
 
 
 def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
                         plazo: float) -> Calificacion:
-    try:
-        c = califica_una(desafio, aislamiento, alumno, carpeta, plazo)
-    except Exception as e:  # un fallo del calificador con un alumno no para a los demás
-        motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
-        c = Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
+    """La calificación de un alumno, pase lo que pase; con los textos limpios antes de salir de aquí.
+
+    Si se le acabó el reloj sin agotar su CPU (la máquina estaba ocupada, o su código espera),
+    se califica otra vez, a solas, antes de darle un 0; el motivo dice qué ha pasado.
+    """
+    c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, TURNOS.compartido)
+    if c.reloj:
+        c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, TURNOS.exclusivo)
+        if c.reloj:
+            c.motivo = (c.motivo + " (calificada otra vez, sola, y se ha vuelto a acabar el reloj)").lstrip()
     # Lo que dice el alumno (sus excepciones, sus valores) acaba en estos textos.
     return Calificacion(c.alumno, {p: limpio(m) for p, m in c.resultados.items()}, limpio(c.motivo),
-                        escribible(c.solucion))
+                        sin_controles(escribible(c.solucion)), tuple(limpio(n) for n in c.notas), c.reloj)
+
+
+def _intenta(desafio, aislamiento, alumno, carpeta, plazo, turno) -> Calificacion:
+    try:
+        with turno():
+            return califica_una(desafio, aislamiento, alumno, carpeta, plazo)
+    except Exception as e:  # un fallo del calificador con un alumno no para a los demás
+        motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
+        return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
 
 
 class ErrorDeCalificacion(Exception):

@@ -1,16 +1,19 @@
 """Lee una entrega sin ejecutar nada: el código del alumno, o el motivo por el que vale 0.
 
 Las celdas bloqueadas (partida, pruebas) no se leen de la entrega: el calificador
-usa las suyas. Sólo se exige que sigan ahí, iguales y en su sitio, porque una
-entrega que las ha tocado no es la que el alumno ha visto pasar.
+usa las del reparto. Si el alumno las ha editado, borrado o movido (JupyterLite lo
+deja hacer), se restauran y se le dice, como hace el autograder de nbgrader. Lo
+que no se adivina: una celda de la solución que falta o dos celdas con el mismo
+grade_id. El código del alumno se lee como lo lee Jupyter (con el transformador de
+IPython) y qué funciones define se decide al correrlo, no por cómo se escribe.
 """
 
 import ast
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos.calificador.fuente import STUB, Desafio, celdas_fijas
+from cursos.calificador.fuente import Desafio, celdas_fijas
 
 MAXIMO_BYTES = 5 * 1024 * 1024
 MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas
@@ -24,7 +27,7 @@ class EntregaInvalida(Exception):
 class Entrega:
     celdas: list[str]  # el código del alumno, en orden: la solución y las celdas que haya añadido
     solucion: str
-    redefine: str | None = None  # qué nombres intocables del código de partida redefine, si alguno
+    notas: list[str] = field(default_factory=list)  # lo que el calificador ha arreglado o saltado, para el alumno
 
 
 def _fuente(celda: dict) -> str:
@@ -63,93 +66,57 @@ def lee_json(ruta: Path) -> dict:
     return datos
 
 
-def _comprueba_fijas(fijas: tuple, celdas: list[dict]) -> None:
-    """Las celdas bloqueadas siguen ahí, iguales, del mismo tipo y en el mismo orden."""
-    posiciones = {}
-    for i, celda in enumerate(celdas):
+def _repetidas(celdas: list[dict]) -> None:
+    """Dos celdas con el mismo grade_id: no se sabe cuál es la de verdad, así que no se adivina."""
+    vistos = set()
+    for celda in celdas:
         gid = _grade_id(celda)
+        if gid in vistos:
+            raise EntregaInvalida("la celda «%s» está repetida (dos celdas con el mismo grade_id en sus "
+                                  "metadatos): deja sólo una, o descarga el desafío otra vez y copia tu "
+                                  "solución" % gid)
         if gid is not None:
-            if gid in posiciones:
-                raise EntregaInvalida("la celda «%s» está repetida" % gid)
-            posiciones[gid] = i
-    anterior = -1
+            vistos.add(gid)
+
+
+def _restauradas(fijas: tuple, celdas: list[dict]) -> list[str]:
+    """Las celdas bloqueadas borradas, editadas, cambiadas de tipo o movidas: se califican las del reparto.
+
+    Como el autograder de nbgrader, que sobrescribe las celdas bloqueadas: las pruebas y el
+    código de partida son los del repositorio, así que restaurarlas no cuesta confianza.
+    """
+    posiciones = {_grade_id(c): i for i, c in enumerate(celdas) if _grade_id(c) is not None}
+    cambiadas, anterior = [], -1
     for gid, tipo, fuente in fijas:
-        if gid not in posiciones:
-            raise EntregaInvalida("falta la celda «%s» (bloqueada): se ha borrado o le han quitado sus "
-                                  "metadatos; descarga el desafío otra vez y copia tu solución" % gid)
-        celda = celdas[posiciones[gid]]
-        if celda.get("cell_type") != tipo:
-            raise EntregaInvalida("la celda «%s» era de tipo %s y ahora es %s" % (gid, tipo, celda.get("cell_type")))
-        if _fuente(celda).strip() != fuente.strip():
-            raise EntregaInvalida("la celda «%s» está bloqueada y se ha modificado" % gid)
-        if posiciones[gid] < anterior:
-            raise EntregaInvalida("la celda «%s» se ha movido de su sitio" % gid)
-        anterior = posiciones[gid]
+        celda = celdas[posiciones[gid]] if gid in posiciones else None
+        if celda is None or celda.get("cell_type") != tipo or _fuente(celda).strip() != fuente.strip() \
+                or posiciones[gid] < anterior:
+            cambiadas.append(gid)
+        if celda is not None:
+            anterior = max(anterior, posiciones[gid])
+    return cambiadas
 
 
-# Con ellos se puede cambiar un nombre sin escribirlo (exec("bu" + "cle = …"), vars()[…]):
-# si hay nombres intocables, su uso cuenta como redefinirlos, salvo la línea que carga un módulo.
-DINAMICOS = {"exec", "eval", "compile", "globals", "vars", "locals", "__import__", "setattr", "delattr",
-             "getattr", "__builtins__"}
-ATRIBUTOS_DINAMICOS = {"__dict__", "__globals__", "__builtins__", "f_globals", "f_locals", "f_back", "_getframe",
-                       "__code__", "__defaults__", "__kwdefaults__", "__closure__", "modules"}
-MODULOS_DINAMICOS = {"builtins", "importlib", "inspect", "types", "ctypes", "gc", "__main__", "runpy", "code"}
+def nota_de_restauradas(cambiadas: list[str]) -> str:
+    nombres = ", ".join("«%s»" % g for g in cambiadas)
+    if len(cambiadas) == 1:
+        que = "la celda bloqueada %s se había borrado, editado o movido" % nombres
+    else:
+        que = "las celdas bloqueadas %s se habían borrado, editado o movido" % nombres
+    return que + (": se ha restaurado como en el enunciado (igual que hace nbgrader) y tu entrega se "
+                  "califica normalmente")
 
 
-def _carga_de_modulo(nodo: ast.AST, modulos: set[str]) -> bool:
-    """¿Es exec(open("<módulo del curso>", ...).read())? La forma de cargar del curso."""
-    return (isinstance(nodo, ast.Call) and isinstance(nodo.func, ast.Name) and nodo.func.id == "exec"
-            and len(nodo.args) == 1 and isinstance(leer := nodo.args[0], ast.Call)
-            and isinstance(leer.func, ast.Attribute) and leer.func.attr == "read"
-            and isinstance(abrir := leer.func.value, ast.Call) and isinstance(abrir.func, ast.Name)
-            and abrir.func.id == "open" and abrir.args and isinstance(abrir.args[0], ast.Constant)
-            and abrir.args[0].value in modulos)
+def _python(fuente: str) -> str:
+    """La celda como la lee Jupyter: IPython convierte %magias, !órdenes y nombre? en Python.
 
+    Se hace aquí, en el proceso de confianza, con el transformador del propio IPython; lo
+    que producen (get_ipython().run_line_magic(...)) lo atiende en el proceso del alumno un
+    get_ipython() que no hace nada salvo correr el código de %time, %timeit y %%capture.
+    """
+    from IPython.core.inputtransformer2 import TransformerManager
 
-def _codigo_dinamico(arbol: ast.AST, modulos: set[str]) -> set[str]:
-    """Los usos de exec, globals(), __dict__… que no son la línea de carga de un módulo."""
-    permitidos = {id(n.func) for n in ast.walk(arbol) if _carga_de_modulo(n, modulos)}
-    usos = set()
-    for nodo in ast.walk(arbol):
-        if isinstance(nodo, ast.Name) and nodo.id in DINAMICOS and id(nodo) not in permitidos:
-            usos.add(nodo.id + "(…)")
-        elif isinstance(nodo, ast.Attribute) and nodo.attr in ATRIBUTOS_DINAMICOS:
-            usos.add("." + nodo.attr)
-        elif isinstance(nodo, ast.Import):
-            usos |= {"import " + a.name for a in nodo.names if a.name.split(".")[0] in MODULOS_DINAMICOS}
-        elif isinstance(nodo, ast.ImportFrom):
-            if (nodo.module or "").split(".")[0] in MODULOS_DINAMICOS:
-                usos.add("from %s import" % nodo.module)
-            if any(a.name == "*" for a in nodo.names):
-                usos.add("import *")
-    return usos
-
-
-def _nombres_que_define(arbol: ast.AST, intocables: tuple[str, ...]) -> set[str]:
-    nombres = set()
-    for nodo in ast.walk(arbol):
-        if isinstance(nodo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            nombres.add(nodo.name)
-        elif isinstance(nodo, ast.Name) and isinstance(nodo.ctx, (ast.Store, ast.Del)):
-            nombres.add(nodo.id)
-        elif isinstance(nodo, ast.alias):
-            nombres.add(nodo.asname or nodo.name.split(".")[0])
-        elif isinstance(nodo, ast.Constant) and nodo.value in intocables:
-            nombres.add(nodo.value)  # globals()["bucle"] = ...
-        elif isinstance(nodo, ast.Attribute) and isinstance(nodo.ctx, (ast.Store, ast.Del)):
-            nombres.add(nodo.attr)  # __main__.bucle = ...
-    return nombres
-
-
-def _sin_magias(fuente: str) -> str:
-    """Las órdenes de IPython (%time, !ls, %%capture) no son Python: fuera del cuaderno no se ejecutan."""
-    if fuente.lstrip().startswith("%%"):
-        return ""
-    lineas = []
-    for linea in fuente.split("\n"):
-        resto = linea.lstrip()
-        lineas.append(linea[:len(linea) - len(resto)] + "pass" if resto[:1] in ("%", "!") else linea)
-    return "\n".join(lineas)
+    return TransformerManager().transform_cell(fuente)
 
 
 def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> Entrega:
@@ -158,33 +125,36 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     repartido: el cuaderno de release/, con el que se comparan las celdas bloqueadas.
     """
     celdas = lee_json(ruta)["cells"]
-    _comprueba_fijas(celdas_fijas(desafio, repartido), celdas)
-    fijas = {gid for gid, _, _ in celdas_fijas(desafio, repartido)}
+    fijas = celdas_fijas(desafio, repartido)
+    _repetidas(celdas)
+    ids_fijas = {gid for gid, _, _ in fijas}
     solucion = [c for c in celdas if _grade_id(c) == desafio.celda_solucion]
     if not solucion or solucion[0].get("cell_type") != "code":
-        raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado o cambiado de tipo"
+        raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado, cambiado de tipo o le han "
+                              "quitado sus metadatos; descarga el desafío otra vez y copia tu solución"
                               % desafio.celda_solucion)
-    codigo = [_sin_magias(_fuente(c)) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in fijas]
-    if sum(map(len, codigo)) > MAXIMO_CODIGO:
+    notas = []
+    cambiadas = _restauradas(fijas, celdas)
+    if cambiadas:
+        notas.append(nota_de_restauradas(cambiadas))
+    # Una celda bloqueada copiada sin sus metadatos (p. ej. pegada desde otro cuaderno) no es código del alumno.
+    copias = {fuente.strip() for gid, tipo, fuente in fijas if tipo == "code"}
+    originales = [_fuente(c) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in ids_fijas
+                  and (_grade_id(c) is not None or _fuente(c).strip() not in copias)]
+    if sum(map(len, originales)) > MAXIMO_CODIGO:
         raise EntregaInvalida("tu código ocupa más de %d caracteres" % MAXIMO_CODIGO)
     fuente_solucion = _fuente(solucion[0])
-    falta = [f for f in desafio.funciones if f"def {f}" not in fuente_solucion]
-    # Con varias funciones, una a medias se califica; sin tocar ninguna, no hay solución.
-    if fuente_solucion.count(STUB) >= len(desafio.funciones) or falta:
-        raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado (o no define %s)"
-                              % (desafio.celda_solucion, " ni ".join(falta or desafio.funciones)))
-    nombres, dinamico = set(), set()
-    modulos = {nombre for nombre, _ in desafio.modulos()}  # los que la línea de carga puede abrir
-    for n, fuente in enumerate(codigo, 1):
+    if "\n".join(f.strip() for f in originales if f.strip()) == desafio.esqueleto().strip():
+        raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado" % desafio.celda_solucion)
+    codigo = []
+    for n, fuente in enumerate(originales, 1):
         try:
-            arbol = ast.parse(fuente)
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
-            raise EntregaInvalida("tu celda de código %d no es Python válido: %s (línea %s)"
-                                  % (n, getattr(e, "msg", e), getattr(e, "lineno", "?"))) from None
-        nombres |= _nombres_que_define(arbol, desafio.intocables)
-        dinamico |= _codigo_dinamico(arbol, modulos)
-    cambia = sorted(nombres & set(desafio.intocables))
-    if desafio.intocables and dinamico:
-        cambia.append("con código dinámico (%s), que no deja comprobar que no toca %s"
-                      % (", ".join(sorted(dinamico)), " ni ".join(desafio.intocables)))
-    return Entrega(codigo, fuente_solucion, ", ".join(cambia) or None)
+            python = _python(fuente)
+            ast.parse(python)
+        except Exception as e:  # SyntaxError, o lo que lance el transformador con un texto imposible
+            # Como en Jupyter: una celda que no es Python ni para IPython no define nada, y las demás siguen.
+            notas.append("tu celda de código %d no es Python válido ni para IPython (%s, línea %s): no se ha "
+                         "ejecutado y lo que define no cuenta" % (n, getattr(e, "msg", e), getattr(e, "lineno", "?")))
+            continue
+        codigo.append(python)
+    return Entrega(codigo, fuente_solucion, notas)

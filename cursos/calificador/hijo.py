@@ -15,11 +15,15 @@ import builtins
 import ctypes
 import json
 import os
+import re
 import resource
+import signal
 import sys
+from collections.abc import Mapping
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_NO_NEW_PRIVS = 38
+SIN_CPU = 77  # código de salida al agotar el tiempo de CPU: el otro lado lo distingue de una caída
 
 
 def _libc():
@@ -40,7 +44,13 @@ def tapa(carpetas):
 
 def limita(limites):
     for nombre, valor in limites.items():
-        resource.setrlimit(getattr(resource, nombre), (valor, valor))
+        if nombre == "RLIMIT_CPU":
+            # Al llegar al límite blando, SIGXCPU: se sale con SIN_CPU para que el motivo lo diga.
+            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual.
+            signal.signal(signal.SIGXCPU, lambda *_: os._exit(SIN_CPU))
+            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor + 1))
+        else:
+            resource.setrlimit(getattr(resource, nombre), (valor, valor))
 
 
 def hazte(uid, gid):
@@ -89,14 +99,110 @@ def _marca(objeto):
     return {"no_es_json": type(objeto).__name__}
 
 
-class EntornoRemoto:
-    """El entorno que recibe ejecutar: sólo una señal; los ficheros viven en el otro proceso."""
+class EntornoRemoto(Mapping):
+    """El entorno que recibe ejecutar: los ficheros viven en el otro proceso.
+
+    Se lee como el diccionario que representa (len, in, [], get, keys, values, items,
+    iteración, ==, bool, repr, copy...): cada lectura se la pregunta al proceso de
+    confianza. Escribir se hace, como en la lección, con las funciones de las herramientas.
+    """
+
+    def _pide(self, operacion, *args):
+        return apoderado(CANAL[0], "entorno", operacion)(*args)
+
+    def __getitem__(self, ruta):
+        return self._pide("lee", ruta)
+
+    def __len__(self):
+        return self._pide("cuantos")
+
+    def __iter__(self):
+        return iter(self._pide("claves"))
+
+    def __contains__(self, ruta):
+        return isinstance(ruta, str) and self._pide("contiene", ruta)
+
+    def todo(self):
+        return self._pide("todo")
+
+    def keys(self):
+        return self.todo().keys()
+
+    def values(self):
+        return self.todo().values()
+
+    def items(self):
+        return self.todo().items()
+
+    def copy(self):
+        return self.todo()
+
+    def __eq__(self, otro):
+        return self.todo() == (otro.todo() if isinstance(otro, EntornoRemoto) else otro)
+
+    __hash__ = None
+
+    def __or__(self, otro):
+        return self.todo() | otro
+
+    def __ror__(self, otro):
+        return otro | self.todo()
 
     def __repr__(self):
-        return "<entorno del calificador>"
+        return repr(self.todo())
+
+    def __setitem__(self, ruta, contenido):
+        raise TypeError("en el calificador, el entorno que recibe ejecutar sólo se lee: los ficheros se cambian "
+                        "con las funciones de las herramientas, como en la lección")
+
+    __delitem__ = __setitem__
 
 
 ENTORNO_REMOTO = EntornoRemoto()
+CANAL = []  # el canal, para el entorno remoto
+
+
+class _IPythonMudo:
+    """Lo que devuelve get_ipython(): las órdenes de IPython no hacen nada aquí (ni !, ni %pip, ni nombre?).
+
+    Salvo las que sólo miden o capturan (%time, %timeit, %%capture...): corren su código una vez,
+    como en Jupyter, para que lo que definen exista.
+    """
+
+    CORREN = {"time", "timeit", "capture", "prun"}
+    QUEDA = {"time", "capture"}  # como en IPython: lo que asignan se queda; lo de %timeit y %prun, no
+
+    def __init__(self, g):
+        self.user_ns = g
+
+    def _corre(self, nombre, codigo):
+        if nombre in self.CORREN:
+            exec(compile(codigo, "<%" + nombre + ">", "exec"), self.user_ns, None if nombre in self.QUEDA else {})
+
+    def run_line_magic(self, nombre, linea, *args, **kwargs):
+        self._corre(nombre, re.sub(r"^\s*(-[A-Za-z]\s*\d*\s+)*", "", linea))  # %timeit -n 1 -r 1 f()
+
+    def run_cell_magic(self, nombre, linea, celda, *args, **kwargs):
+        self._corre(nombre, celda)
+
+    def system(self, *args, **kwargs):
+        return None
+
+    def getoutput(self, *args, **kwargs):
+        return []
+
+    def __getattr__(self, nombre):
+        return lambda *args, **kwargs: None
+
+
+def del_cuaderno(g):
+    """Lo que un núcleo de Jupyter da a cada celda: display, get_ipython, In y Out."""
+    ipython = _IPythonMudo(g)
+
+    def display(*objetos, **kwargs):
+        for objeto in objetos:
+            print(repr(objeto))
+    g.update(display=display, get_ipython=lambda: ipython, In=[""], Out={})
 
 
 def excepcion(tipo, args):
@@ -153,6 +259,15 @@ def atiende(canal, g, orden):
         canal.envia({"excepcion": describe(e)})
 
 
+def definidas(g, de_partida):
+    """Las funciones que el alumno ha dejado definidas: un llamable con ese nombre que no es el de partida.
+
+    Da igual cómo (def con decoradores, un objeto con __call__, functools.partial, lambda).
+    """
+    return [nombre for nombre, antes in de_partida.items()
+            if callable(g.get(nombre)) and g.get(nombre) is not antes]
+
+
 def describe(e):
     try:
         return "%s: %s" % (type(e).__name__, e)
@@ -169,6 +284,7 @@ def main():
         os.chdir(config["carpeta"])
     limita(config.get("limites", {}))
     canal = Canal()
+    CANAL.append(canal)
     inicio = canal.recibe()  # viene del lado de confianza
     # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno
     # (en el primer desafío, con el permiso y el usuario de la lección). Sólo al final,
@@ -182,13 +298,17 @@ def main():
     if config.get("uid") is not None:
         hazte(config["uid"], config["gid"])
     g = {"__name__": "__main__", "__builtins__": builtins}
+    del_cuaderno(g)
     errores = []
     for n, fuente in enumerate(inicio["celdas"]):
+        if n == 1:  # tras el código de partida: lo que ya estaba no lo ha definido el alumno
+            de_partida = {nombre: g.get(nombre) for nombre in inicio.get("funciones", [])}
         try:
             exec(compile(fuente, "<celda %d>" % n, "exec"), g)
         except BaseException as e:
             errores.append("celda %d: %s" % (n, describe(e)))
-    canal.envia({"listo": True, "errores": errores})
+    canal.envia({"listo": True, "errores": errores, "definidas": definidas(g, de_partida if len(
+        inicio["celdas"]) > 1 else {})})
     while True:
         atiende(canal, g, canal.recibe())
 

@@ -212,9 +212,9 @@ CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperad
 ]
 
 
-def comprueba_validar(banco, mesa, usuario):
+def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR):
     with banco.instala(mesa):
-        for que, cambios, audiencia, motivo in CASOS_DE_VALIDAR:
+        for que, cambios, audiencia, motivo in casos:
             if isinstance(cambios.get("exp"), int):
                 cambios = dict(cambios, exp=mesa.ahora + cambios["exp"])
             token = token_para(usuario, mesa, **cambios)
@@ -240,11 +240,11 @@ def tokens_ajenos(usuario, mesa):
             ("sin audiencia", token_para(usuario, mesa, aud=None))]
 
 
-def comprueba_tokens(banco, mesa, usuario):
+def comprueba_tokens(banco, mesa, usuario, ajenos=None):
     """Con un token válido se abre la sesión; con uno ajeno, PermissionError y ninguna sesión."""
     with banco.instala(mesa):
         herramientas_de(token_para(usuario, mesa), mesa)
-        for que, token in tokens_ajenos(usuario, mesa):
+        for que, token in ajenos or tokens_ajenos(usuario, mesa):
             try:
                 rechaza(abrir_sesion, token, mesa.ahora)
             except Fallo as e:
@@ -290,10 +290,13 @@ def prueba_variaciones(banco, variaciones):
         with oculta(n, len(variaciones), "¿Sale el usuario sólo del token, usas el «ahora» que recibes y "
                                          "lees PERFILES al llamar a la herramienta?"):
             comprueba_perfiles(banco, mesa, [a, b])
-            comprueba_validar(banco, mesa, b)
+            # Otros casos, en otro orden y en otro número que los visibles: contestar por posición no sirve.
+            comprueba_validar(banco, mesa, b, v["casos_de_validar"])
             conversa_con_aviso(banco, mesa, a, b)
             conversa_con_aviso(banco, mesa, b, a)
-            comprueba_tokens(banco, mesa, b)
+            ajenos = [(que, token_para(b, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
+                      for que, c in v["tokens_ajenos"]]
+            comprueba_tokens(banco, mesa, b, ajenos)
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.

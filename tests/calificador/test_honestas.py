@@ -38,18 +38,21 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "salmorejo_fijo": (SOLUCION.replace(
         "    decision = permiso(ll)\n",
         '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 5),
-    # Tramposas que sí resuelven el desafío: redefinir el bucle sin escribir su nombre cuesta su punto.
-    "bucle_por_exec": (SOLUCION + '\nexec("bu" + "cle = lambda *a, **k: (\\"fin\\", \\"\\", [])")\n', 9),
-    "bucle_por_main": (SOLUCION + "\nimport __main__\n__main__.bucle = __main__.bucle\n", 9),
-    "bucle_por_globals": (SOLUCION + "\nglobals()['bu' + 'cle'] = None\n", 9),
-    "bucle_por_builtins": (SOLUCION + "\nimport builtins\nbuiltins.exec('bu' + 'cle = None')\n", 9),
-    "bucle_por_alias": (SOLUCION + "\nfrom builtins import exec as corre\ncorre('bu' + 'cle = None')\n", 9),
-    "bucle_por_marco": (SOLUCION + "\nimport sys\ngetattr(sys._getframe(0), 'f_' + 'globals')['bu' + 'cle'] = 1\n", 9),
+    # Redefinir el bucle en el proceso del alumno, por el camino que sea, no toca el que califica (corre en
+    # el proceso de confianza): con un ejecutar correcto la nota es la entera, y con uno que sólo funciona
+    # con el bucle falso, 0 (test_bucle.py). Antes se miraba una lista de construcciones y tenía huecos.
+    "bucle_por_exec": (SOLUCION + '\nexec("bu" + "cle = lambda *a, **k: (\\"fin\\", \\"\\", [])")\n', 10),
+    "bucle_por_main": (SOLUCION + "\nimport __main__\n__main__.bucle = __main__.bucle\n", 10),
+    "bucle_por_globals": (SOLUCION + "\nglobals()['bu' + 'cle'] = None\n", 10),
+    "bucle_por_builtins": (SOLUCION + "\nimport builtins\nbuiltins.exec('bu' + 'cle = None')\n", 10),
+    "bucle_por_alias": (SOLUCION + "\nfrom builtins import exec as corre\ncorre('bu' + 'cle = None')\n", 10),
+    "bucle_por_marco": (SOLUCION + "\nimport sys\ngetattr(sys._getframe(0), 'f_' + 'globals')['bu' + 'cle'] = 1\n",
+                        10),
     "bucle_por_codigo": (SOLUCION + "\ndef _mio(m, i, e, t):\n    return ('fin', 'X', [])\n"
-                                    "bucle.__code__ = _mio.__code__\n", 9),
+                                    "bucle.__code__ = _mio.__code__\n", 10),
     "bucle_por_modulo": (SOLUCION + "\nimport sys\nsys.path.insert(0, '.')\n"
                                     "open('m.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
-                                    "from m import *\n", 9),
+                                    "from m import *\n", 10),
     # Reescribir harness.py para volver a cargarlo: el fichero es de sólo lectura, no cambia nada.
     "bucle_por_fichero": (SOLUCION + "\nopen('harness.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
                                      "exec(open('harness.py').read())\n", 10),
@@ -75,7 +78,16 @@ def curso(release, tmp_path_factory):
     otro = curso / "submitted" / "x_otro_nombre" / DESAFIO.slug
     otro.mkdir(parents=True)
     nbformat.write(con_solucion(cuaderno, SOLUCION), otro / "mi-desafio.ipynb")
+    dos = curso / "submitted" / "x_dos_cuadernos" / DESAFIO.slug
+    dos.mkdir(parents=True)
+    for nombre in (DESAFIO.cuaderno, "Untitled.ipynb"):
+        nbformat.write(con_solucion(cuaderno, SOLUCION), dos / nombre)
     return curso
+
+
+def test_un_cuaderno_con_otro_nombre_se_califica(filas):
+    """El navegador renombra la descarga («… (1).ipynb»): si es el único cuaderno, se califica."""
+    assert filas["x_otro_nombre"]["puntos"] == 10, filas["x_otro_nombre"]["motivo"]
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +109,7 @@ def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
 @pytest.mark.parametrize("alumno, motivo", [
     ("x_stub", "falta la solución"), ("x_json_roto", "no es JSON válido"), ("x_no_utf8", "UTF-8"),
     ("x_50mb", "el máximo es 5 MB"), ("x_no_es_cuaderno", "no un cuaderno"), ("x_sintaxis", "no es Python válido"),
-    ("x_carpeta_vacia", "no tiene ningún cuaderno"), ("x_otro_nombre", "debe llamarse"),
+    ("x_carpeta_vacia", "no tiene ningún cuaderno"), ("x_dos_cuadernos", "2 cuadernos"),
 ])
 def test_una_entrega_rota_vale_0_con_su_motivo(filas, curso, alumno, motivo):
     assert filas[alumno]["puntos"] == 0 and motivo in filas[alumno]["motivo"]
@@ -231,7 +243,9 @@ def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, t
     entrega(curso, "con_otro_cuaderno", con_solucion(release[1], SOLUCION))
     filas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
     assert filas["con_lo_repartido"]["puntos"] == 10, filas["con_lo_repartido"]["motivo"]
-    assert filas["con_otro_cuaderno"]["puntos"] == 0 and "partida" in filas["con_otro_cuaderno"]["motivo"]
+    # La celda de partida de la entrega no es la repartida: se restaura y se dice (como nbgrader).
+    assert filas["con_otro_cuaderno"]["puntos"] == 10, filas["con_otro_cuaderno"]["motivo"]
+    assert "«partida»" in filas["con_otro_cuaderno"]["motivo"] and "restaurado" in filas["con_otro_cuaderno"]["motivo"]
 
 
 def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):

@@ -160,11 +160,14 @@ def cuadernos_tramposos(cuaderno) -> dict[str, nbformat.NotebookNode]:
         nb.cells.append(extra)
         celda(nb, "ejecutar").metadata["nbgrader"].update(grade=True, points=50)
 
-    def html_en_el_tipo(nb):
-        celda(nb, "prueba_bucle").cell_type = "<img src=x onerror=alert(1)>"
+    def repetida_con(gid):
+        def cambia_(nb):  # dos celdas del alumno con el mismo grade_id, que el motivo cita
+            for texto in ("1", "2"):
+                nb.cells.append(nbformat.v4.new_code_cell(texto, metadata={"nbgrader": {"grade_id": gid}}))
+        return cambia_
 
-    def markdown_en_el_tipo(nb):
-        celda(nb, "prueba_bucle").cell_type = "![r](http://fuera.invalid/p.png) [enlace](http://fuera.invalid)"
+    html_en_el_tipo = repetida_con("<img src=x onerror=alert(1)>")
+    markdown_en_el_tipo = repetida_con("![r](http://fuera.invalid/p.png) [enlace](http://fuera.invalid)")
 
     return {"n07_html_en_el_tipo": cambia(html_en_el_tipo), "n08_markdown_en_el_tipo": cambia(markdown_en_el_tipo),
             "n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
@@ -231,10 +234,11 @@ def test_ninguna_trampa_gana_puntos(lote):
 
 def test_cada_entrega_invalida_dice_por_que(lote):
     motivos = {a: lote["filas"][a]["motivo"] for a in lote["alumnos"] if a.startswith("n")}
-    assert "modificado" in motivos["n01_prueba_editada"]
-    assert "falta la celda «prueba_denegar»" in motivos["n02_prueba_borrada"]
-    assert "movido" in motivos["n03_prueba_movida"]
-    assert "tipo" in motivos["n04_prueba_retipada"]
+    # Editar, borrar, mover o cambiar de tipo una celda bloqueada: se restaura y se dice (como nbgrader).
+    for alumno, gid in (("n01_prueba_editada", "prueba_salmorejo"), ("n02_prueba_borrada", "prueba_denegar"),
+                        ("n03_prueba_movida", "prueba_nadie"), ("n04_prueba_retipada", "prueba_bucle")):
+        assert f"«{gid}»" in motivos[alumno] and "restaurado" in motivos[alumno], motivos[alumno]
+    assert "repetida" in motivos["n07_html_en_el_tipo"]
     assert "enlace simbólico" in motivos["n06_enlace_a_otra"]
 
 
@@ -279,7 +283,7 @@ def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
                         alumno, "--log-level=ERROR"], cwd=lote["curso"], check=True)
     feedback = lote["curso"] / "feedback"
     texto = (feedback / "n07_html_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
-    assert "ahora es &lt;img src=x onerror=alert(1)&gt;" in texto
+    assert "la celda «&lt;img src=x onerror=alert(1)&gt;» está repetida" in texto
     assert "<img" not in texto.replace("&lt;img", ""), "el HTML del alumno ha entrado tal cual"
     texto = (feedback / "n08_markdown_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
     assert "fuera.invalid" in texto  # se lee…
