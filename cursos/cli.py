@@ -226,7 +226,8 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
     p.add_argument("--anadir-alumnos", action="store_true",
                    help="califica y añade al libro también las carpetas de alumnos que no están en su lista")
-    p.add_argument("--plazo", type=float, default=10.0, metavar="S", help="segundos de CPU por entrega, todas las pruebas (10)")
+    p.add_argument("--plazo", type=float, default=10.0, metavar="S",
+                   help="segundos de CPU por entrega, todas las pruebas (10)")
     p.set_defaults(funcion=orden_calificar)
 
     p = sub.add_parser("recoger", help="recoge las entregas (carpeta o zip del LMS) en submitted/ de nbgrader")

@@ -146,7 +146,13 @@ def lote(tmp_path_factory):
     extras = {"e08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, NUNCA_LANZA, "prueba_no_encaja")}
     entrega_lote(curso, cuaderno, NUNCA_LANZA, HONESTAS, codigos, extras)
     return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, NUNCA_LANZA),
-            "trampas": [*codigos, *extras]}
+            "trampas": list(codigos)}
+
+
+def test_una_prueba_editada_se_restaura(lote):
+    """Una celda de prueba bloqueada editada vuelve a ser la repartida: se califica igual, con la nota."""
+    fila = lote["filas"]["e08_prueba_editada"]
+    assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
 
 
 @pytest.mark.parametrize("alumno", HONESTAS)
