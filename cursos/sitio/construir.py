@@ -5,6 +5,7 @@ servidor en marcha nunca sirve un sitio a medias.
 """
 
 import hashlib
+import json
 import shutil
 import time
 from pathlib import Path
@@ -54,10 +55,49 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
     construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
+    print("» Service workers (fuera de línea)…")
+    escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16])
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
     _sello(destino).write_text(huella_de_las_fuentes(curso))
     return time.monotonic() - inicio
+
+
+SERVICE_WORKER = "sw.js"
+# Lo que nunca cambia en la misma URL: las mismas reglas que el servidor (servir.politica_de_cache).
+INMUTABLES = [r"^pyodide/.*(?<!pyodide-lock\.json)$", r"\.[0-9a-f]{16,}\.(js|css)$", r"^recursos-[0-9a-f]{12}/"]
+# Peticiones del núcleo a su service worker (ficheros del cuaderno, input()): las contesta el de JupyterLite.
+DE_JUPYTERLITE = ["lite/api/drive", "lite/api/stdin", "api/service-worker-heartbeat"]
+
+
+def _ficheros(sitio: Path, carpeta: str, excepto: tuple[str, ...] = ()) -> list[str]:
+    return sorted(p.relative_to(sitio).as_posix() for p in (sitio / carpeta).rglob("*")
+                  if p.is_file() and not p.name.endswith(excepto))
+
+
+def _service_worker(config: dict) -> str:
+    return f"const CONFIG = {json.dumps(config, indent=1)};\n" + (RECURSOS / SERVICE_WORKER).read_text(encoding="utf-8")
+
+
+def escribe_service_workers(sitio: Path, pyodide: str, huella: str) -> None:
+    """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
+
+    Al instalarse, el de la raíz guarda lo ligero de todas las lecciones (páginas, módulos, recursos,
+    el cargador de Pyodide): tras visitar una, las demás se leen sin conexión. Pyodide (15 MB) no:
+    quien sólo lee no lo baja; se guarda cuando la página lo usa. Ver recursos/sw.js.
+    """
+    paginas = ["index.html", *_ficheros(sitio, "courses"), *_ficheros(sitio, next(sitio.glob("recursos-*")).name)]
+    ligero = [f"{pyodide}pyodide.mjs", f"{pyodide}pyodide-lock.json"]
+    raiz = {"raiz": "./", "huella": huella, "inmutables": INMUTABLES, "excluir": ["lite/"],
+            "precarga": paginas + ligero, "barrido": paginas + _ficheros(sitio, pyodide)}
+    (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
+    # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
+    # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
+    propio = sitio / "lite" / "service-worker.js"
+    lite = {"raiz": "../", "huella": huella, "inmutables": INMUTABLES, "excluir": DE_JUPYTERLITE,
+            "precarga": [], "barrido": _ficheros(sitio, "lite", (".map",)) + _ficheros(sitio, pyodide)}
+    propio.write_text(_service_worker(lite) + "\n// --- service worker de JupyterLite ---\n"
+                      + propio.read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def _escribe_recursos(sitio: Path) -> str:
@@ -68,7 +108,8 @@ def _escribe_recursos(sitio: Path) -> str:
     a revalidar cada fichero antes de arrancar Python.
     """
     temporal = sitio / "recursos"
-    shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__"))
+    # sw.js no va aquí: se sirve desde la raíz (escribe_service_workers), para que su ámbito sea todo el sitio.
+    shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__", SERVICE_WORKER))
     (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
     h = hashlib.sha256()
     for ruta in sorted(temporal.iterdir()):

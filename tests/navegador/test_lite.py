@@ -41,7 +41,7 @@ def ejecuta_y_comprueba(pagina, base, leccion):
     celdas = pagina.locator(".jp-Notebook .jp-CodeCell").all()  # la 0 es la de preparación
     errores = [i + 1 for i, c in enumerate(celdas) if c.locator(".jp-OutputArea-output[data-mime-type*=error]").count()]
     assert errores == [], [celdas[i - 1].locator(".jp-Cell-outputArea").inner_text() for i in errores]
-    assert "junto al cuaderno" in celdas[0].locator(".jp-InputArea").inner_text()
+    assert "# Preparación" in celdas[0].inner_text()  # su código, plegado (ver test_lite_es.py)
     assert celdas[0].locator(".jp-OutputArea-output").count() == 0  # no falta nada: callada
     for numero, lineas in afirmaciones(leccion).items():
         texto = celdas[numero].locator(".jp-Cell-outputArea").inner_text()
