@@ -17,8 +17,10 @@ NUCLEO_LISTO = """async () => {
   await contexto.ready;
   await contexto.session.kernel.info;
 }"""
-TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-  .every(p => /\\[\\d+\\]/.test(p.textContent))"""
+# La celda de preparación lleva el código plegado y JupyterLab no pinta su número: se mira el resto.
+TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
+  .filter(c => !c.querySelector('.jp-InputPlaceholder'))
+  .every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent))"""
 
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
