@@ -82,20 +82,26 @@ def _service_worker(config: dict) -> str:
 def escribe_service_workers(sitio: Path, pyodide: str, huella: str) -> None:
     """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
 
-    Al instalarse, el de la raíz guarda lo ligero de todas las lecciones (páginas, módulos, recursos,
-    el cargador de Pyodide): tras visitar una, las demás se leen sin conexión. Pyodide (15 MB) no:
-    quien sólo lee no lo baja; se guarda cuando la página lo usa. Ver recursos/sw.js.
+    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos,
+    módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera visita; páginas,
+    figuras y Pyodide se guardan cuando se usan, y al irse la página copia de la caché HTTP, sin
+    red, lo que el navegador bajó antes de que él existiera. Ver recursos/sw.js.
     """
-    paginas = ["index.html", *_ficheros(sitio, "courses"), *_ficheros(sitio, next(sitio.glob("recursos-*")).name)]
-    ligero = [f"{pyodide}pyodide.mjs", f"{pyodide}pyodide-lock.json"]
+    recursos = _ficheros(sitio, next(sitio.glob("recursos-*")).name)
+    modulos = sorted(p.relative_to(sitio).as_posix() for p in (sitio / "courses").glob("*/*.py"))
+    ligero = ["index.html", *recursos, *modulos, f"{pyodide}pyodide.mjs", f"{pyodide}pyodide-lock.json"]
     raiz = {"raiz": "./", "huella": huella, "inmutables": INMUTABLES, "excluir": ["lite/"],
-            "precarga": paginas + ligero, "barrido": paginas + _ficheros(sitio, pyodide)}
+            "precarga": ligero, "barrido": ligero + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide)}
     (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
     # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
     # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
     propio = sitio / "lite" / "service-worker.js"
+    # Sin precarga ni barrido: JupyterLite registra su service worker al arrancar y éste toma la
+    # página antes de crear el núcleo, así que Pyodide y las ruedas ya pasan por él; lo poco que se
+    # bajó antes (la aplicación) sale sin red de la caché HTTP. Barrer sus ~800 ficheros al irse
+    # retrasaba 1 s la visita siguiente (bench/sitio.py --perfil).
     lite = {"raiz": "../", "huella": huella, "inmutables": INMUTABLES, "excluir": DE_JUPYTERLITE,
-            "precarga": [], "barrido": _ficheros(sitio, "lite", (".map",)) + _ficheros(sitio, pyodide)}
+            "precarga": [], "barrido": []}
     propio.write_text(_service_worker(lite) + "\n// --- service worker de JupyterLite ---\n"
                       + propio.read_text(encoding="utf-8"), encoding="utf-8")
 

@@ -157,11 +157,4 @@ def _declara_icono(salida: Path) -> None:
     for pagina in salida.glob("*/index.html"):
         html = pagina.read_text(encoding="utf-8")
         if 'rel="icon"' not in html and "</title>" in html:
-            html = html.replace("</title>", "</title>\n    " + enlace, 1)
-        pagina.write_text(html.replace("</head>", AVISO_AL_IRSE + "\n</head>", 1), encoding="utf-8")
-
-
-# Como en las páginas de lección (recursos/fuera-de-linea.mjs): al irse, el service worker guarda
-# lo que el navegador ya ha bajado (p. ej. lo que el núcleo pidió antes de que él existiera).
-AVISO_AL_IRSE = ("<script>addEventListener('pagehide',()=>navigator.serviceWorker?.controller?.postMessage("
-                 "'curso:guarda'))</script>")
+            pagina.write_text(html.replace("</title>", "</title>\n    " + enlace, 1), encoding="utf-8")

@@ -1,7 +1,7 @@
 """Sin conexión después de una visita completa (Chromium con context.set_offline).
 
-Una página de lección, visitada y ejecutada una vez, se recarga y ejecuta sus celdas sin red; las
-demás lecciones, aunque no se hayan visitado, se leen (el service worker las guardó al instalarse).
+Una página de lección, visitada y ejecutada una vez, se recarga y ejecuta sus celdas sin red; y la
+portada, que comparte recursos con ella, se lee.
 JupyterLite, visitado y ejecutado una vez, se recarga sin red en español con su cuaderno; lo que no
 funciona sin red está en el README («Sin conexión»).
 """
@@ -31,7 +31,7 @@ def _ejecuta_la_leccion(pagina, url):
 
 
 def test_una_leccion_se_recarga_y_ejecuta_sin_conexion(pagina, url_raiz):
-    primera, otra = CURSO.lecciones[0], CURSO.lecciones[-1]
+    primera = CURSO.lecciones[0]
     url = f"{url_raiz}courses/{CURSO.slug}/{primera.slug}/"
     _ejecuta_la_leccion(pagina, url)
     con_red = pagina.evaluate(SALIDAS)
@@ -47,8 +47,8 @@ def test_una_leccion_se_recarga_y_ejecuta_sin_conexion(pagina, url_raiz):
     assert "No se ha podido" not in pagina.inner_text("main")
     assert pagina.evaluate(PYODIDE_GUARDADO.replace("{ruta}", _ruta_pyodide(pagina)))
 
-    pagina.goto(f"{url_raiz}courses/{CURSO.slug}/{otra.slug}/")  # nunca visitada: se lee
-    assert otra.titulo in pagina.inner_text("h1")
+    pagina.goto(url_raiz)  # la portada (precargada por el service worker): lleva a todas las lecciones
+    assert all(lc.titulo in pagina.inner_text("main") for lc in CURSO.lecciones)
 
 
 def _ruta_pyodide(pagina) -> str:
