@@ -7,8 +7,7 @@ En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromiu
 vacía) y en templado (otra visita con el mismo perfil):
   suelo     una página mínima que sólo carga Pyodide en un worker de módulo e imprime;
   lección   la página de la lección, pulsando «Ejecutar todo» nada más cargar;
-  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno;
-  lite-sin-sw  lo mismo con los service workers bloqueados (lo que cuesta o ahorra ir sin conexión).
+  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno.
 El tiempo va desde el inicio de la navegación hasta que aparece la primera salida (reloj
 de la página, performance.now()); la pulsación llega en cuanto la página es interactiva
 (DOMContentLoaded). Los bytes son los que el servidor ha enviado hasta ese
@@ -62,7 +61,6 @@ PRIMERA_SALIDA = {
     "lite": "() => [...document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output')]"
             ".some(s => s.textContent.trim()) ? performance.now() : false",
 }
-PRIMERA_SALIDA["lite-sin-sw"] = PRIMERA_SALIDA["lite"]
 
 
 def escribe_suelo(sitio: Path) -> Path:
@@ -79,7 +77,7 @@ def arranca(pagina, caso: str) -> None:
         # element.click(): el mismo evento que un clic, sin las comprobaciones de Playwright
         # (desplazar, esperar a que sea estable), que añadían ~0,1 s que no son de la página.
         pagina.evaluate("() => document.querySelector('button[data-accion=ejecutar-todo]').click()")
-    elif caso.startswith("lite"):
+    elif caso == "lite":
         # «Run all» antes de que el núcleo exista no encola nada: se espera a que conteste,
         # como espera quien ve el indicador del núcleo; ese arranque cuenta en el tiempo.
         pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
@@ -103,8 +101,7 @@ def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
 def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
     perfil = tempfile.mkdtemp(prefix="banco-perfil-")
     contexto = p.chromium.launch_persistent_context(
-        perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS,
-        service_workers="block" if caso.endswith("sin-sw") else "allow")
+        perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
     try:
         frio, enviados = mide(contexto, servidor, url, caso)
         templado, enviados_t = mide(contexto, servidor, url, caso)
@@ -187,8 +184,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--veces", type=int, default=3, help="repeticiones de cada medida (3)")
     parser.add_argument("--leccion", help="slug de la lección (la primera del curso)")
-    casos = ["suelo", "leccion", "lite", "lite-sin-sw"]
-    parser.add_argument("--casos", nargs="+", default=casos[:3], choices=casos,
+    casos = ["suelo", "leccion", "lite"]
+    parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
                         help="qué medir (los tres; el suelo hace falta para las razones)")
     parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
     args = parser.parse_args()
@@ -203,7 +200,6 @@ def main() -> int:
     todas = {"suelo": f"{base}banco-suelo/index.html",
              "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
              "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}"}
-    todas["lite-sin-sw"] = todas["lite"]
     urls = {caso: todas[caso] for caso in todas if caso in args.casos}
     medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
     try:
