@@ -1,6 +1,7 @@
 """Banco de medidas del sitio (no es una prueba): tiempo hasta la primera salida de una celda.
 
     .venv/bin/python bench/sitio.py [--veces 3] [--leccion permisos-y-confianza]
+    .venv/bin/python bench/sitio.py --perfil [--veces 3]   # fases del arranque del núcleo de JupyterLite
 
 En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
 vacía) y en templado (otra visita con el mismo perfil):
@@ -14,11 +15,13 @@ momento. Imprime medianas y la razón de cada caso con el suelo medido en la mis
 """
 
 import argparse
+import re
 import shutil
 import statistics
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -109,6 +112,74 @@ def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
         medidas[caso, clave].append(valor)
 
 
+# Fases del arranque de JupyterLite, vistas desde fuera: la primera petición que abre cada fase
+# (la del worker del núcleo, la de Pyodide…) o la última que la cierra (la última rueda).
+FASES = [
+    ("DOMContentLoaded", None),
+    ("worker del núcleo creado", r"/pyodide-kernel-extension/static/comlink\.worker\."),
+    ("loadPyodide empieza (pyodide.mjs)", r"/pyodide\.mjs$"),
+    ("intérprete descargado (python_stdlib.zip)", r"/python_stdlib\.zip$"),
+    ("primera rueda pedida", r"\.whl$"),
+    ("última rueda recibida", r"\.whl$"),
+]
+
+
+def perfil(contexto, servidor, url: str) -> dict[str, float]:
+    """Segundos desde la navegación hasta cada fase del arranque del cuaderno en JupyterLite."""
+    viejas = list(contexto.pages)
+    pagina = contexto.new_page()
+    for vieja in viejas:
+        vieja.close()
+    inicio, marcas = time.monotonic(), {}
+    ahora = lambda: round(time.monotonic() - inicio, 2)  # noqa: E731
+
+    def peticion(p):
+        for fase, patron in FASES[1:5]:
+            if patron and re.search(patron, p.url) and fase not in marcas:
+                marcas[fase] = ahora()
+
+    def terminada(p):
+        if p.url.endswith(".whl"):
+            marcas["última rueda recibida"] = ahora()
+
+    contexto.on("request", peticion)
+    contexto.on("requestfinished", terminada)
+    pagina.goto(url, wait_until="domcontentloaded")
+    marcas["DOMContentLoaded"] = ahora()
+    pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
+    marcas["cuaderno pintado"] = ahora()
+    pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
+    marcas["sesión del cuaderno creada"] = ahora()
+    pagina.evaluate(NUCLEO_LISTO)
+    marcas["núcleo listo (kernel_info)"] = ahora()
+    pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    pagina.wait_for_function(PRIMERA_SALIDA["lite"], timeout=ESPERA, polling=20)
+    marcas["primera salida"] = ahora()
+    contexto.remove_listener("request", peticion)
+    contexto.remove_listener("requestfinished", terminada)
+    return marcas
+
+
+def perfila(p, servidor, url: str, veces: int) -> None:
+    medidas = {"frío": [], "templado": []}
+    for _ in range(veces):
+        carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
+        contexto = p.chromium.launch_persistent_context(
+            carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+        try:
+            medidas["frío"].append(perfil(contexto, servidor, url))
+            medidas["templado"].append(perfil(contexto, servidor, url))
+        finally:
+            contexto.close()
+            shutil.rmtree(carpeta, ignore_errors=True)
+    fases = list(dict.fromkeys(f for m in medidas["frío"] for f in m))
+    print(f"\nArranque del cuaderno en JupyterLite, mediana de {veces} (s desde la navegación)")
+    print("| fase | frío (s) | templado (s) |\n|---|--:|--:|")
+    for fase in sorted(fases, key=lambda f: statistics.median(m.get(f, 0) for m in medidas["frío"])):
+        valores = [statistics.median(m[fase] for m in medidas[t] if fase in m) for t in ("frío", "templado")]
+        print(f"| {fase} | {valores[0]:.2f} | {valores[1]:.2f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--veces", type=int, default=3, help="repeticiones de cada medida (3)")
@@ -116,6 +187,7 @@ def main() -> int:
     casos = ["suelo", "leccion", "lite"]
     parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
                         help="qué medir (los tres; el suelo hace falta para las razones)")
+    parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
     args = parser.parse_args()
     curso = leer_curso()
     leccion = curso.leccion(args.leccion) if args.leccion else curso.lecciones[0]
@@ -132,6 +204,9 @@ def main() -> int:
     medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
     try:
         with sync_playwright() as p:
+            if args.perfil:
+                perfila(p, servidor, todas["lite"], args.veces)
+                return 0
             for vuelta in range(args.veces):
                 # Intercalados y en orden rotado: el ruido de la máquina les toca a todos por igual.
                 orden = list(urls)[vuelta % len(urls):] + list(urls)[:vuelta % len(urls)]

@@ -51,7 +51,8 @@ def celda_de_preparacion(ficheros: list[str]) -> nbformat.NotebookNode:
     inglés. No imprime nada si todo está en su sitio.
     """
     codigo = (
-        "# Las celdas abren estos ficheros con open(): tienen que estar junto al cuaderno.\n"
+        # Con el código oculto, JupyterLab enseña sólo esta primera línea.
+        "# Preparación: comprueba que los ficheros que abren las celdas están junto al cuaderno.\n"
         "import os\n"
         f"faltan = [f for f in {ficheros!r} if not os.path.exists(f)]\n"
         "if faltan:\n"
@@ -60,7 +61,10 @@ def celda_de_preparacion(ficheros: list[str]) -> nbformat.NotebookNode:
         "        \"la carpeta que los trae (en JupyterLite ya están; en tu ordenador, la que \"\n"
         "        \"escribe ./curso cuadernos) y vuelve a ejecutarlo desde aquí.\")"
     )
-    return nbformat.v4.new_code_cell(codigo, metadata={"tags": [ETIQUETA_PREPARACION]})
+    # Código oculto (JupyterLab enseña una barra plegada que se abre con un clic): es técnica,
+    # no parte de la lección, y sin ocultarla lo primero que ve el alumno es ella y no el título.
+    return nbformat.v4.new_code_cell(
+        codigo, metadata={"tags": [ETIQUETA_PREPARACION], "jupyter": {"source_hidden": True}})
 
 
 def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list[str]:
@@ -71,20 +75,21 @@ def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list
     return list(dict.fromkeys(abiertos))
 
 
-def adjunta_imagenes(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> None:
-    """Las figuras de la prosa, como adjuntos de su celda: ![…](attachment:nombre.png).
+def incrusta_imagenes(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> None:
+    """Las figuras de la prosa, dentro de la celda como data: URI: ![…](data:image/png;base64,…).
 
-    Así el cuaderno se basta solo: JupyterLite no resuelve rutas relativas en el Markdown, y
-    un cuaderno copiado a otra carpeta sigue enseñando sus figuras.
+    Así el cuaderno se basta solo (JupyterLite no resuelve rutas relativas en el Markdown y un
+    cuaderno copiado a otra carpeta sigue enseñando sus figuras). No como adjunto
+    (attachment:): JupyterLab pinta primero <img src="attachment:…"> y el navegador intenta
+    cargarlo, un error de consola cada vez que se abre el cuaderno.
     """
     for celda in cuaderno.cells:
         if celda.cell_type != "markdown":
             continue
         for imagen in leccion.imagenes:
             if f"]({imagen.name})" in celda.source:
-                celda.source = celda.source.replace(f"]({imagen.name})", f"](attachment:{imagen.name})")
                 datos = base64.b64encode(imagen.read_bytes()).decode("ascii")
-                celda.setdefault("attachments", {})[imagen.name] = {"image/png": datos}
+                celda.source = celda.source.replace(f"]({imagen.name})", f"](data:image/png;base64,{datos})")
 
 
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
@@ -93,7 +98,7 @@ def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
     if preguntas_de(leccion):
         cuaderno.cells.extend(celdas_de_preguntas(leccion))
     cuaderno.cells.insert(0, celda_de_preparacion(ficheros_que_abre(cuaderno, leccion)))
-    adjunta_imagenes(cuaderno, leccion)
+    incrusta_imagenes(cuaderno, leccion)
     enunciado = enunciado_del_desafio(leccion)
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))
@@ -118,7 +123,7 @@ def escribe_cuadernos(curso: Curso, destino: Path) -> list[Path]:
     """Escribe un cuaderno por lección, con lo que sus celdas abren al lado. Devuelve sus rutas.
 
     Al lado van los módulos del curso, autoevaluacion.py y <lección>.preguntas.json (las
-    figuras van dentro de cada cuaderno, como adjuntos).
+    figuras van dentro de cada cuaderno).
     Es la única forma de escribir cuadernos: la usan JupyterLite, Jupyter local y las pruebas.
     """
     copia_modulos(curso, destino)

@@ -16,14 +16,15 @@ from importlib.metadata import version
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.fuente import CONFIG_NBGRADER, Desafio, cuaderno_fuente, genera_version_del_alumno
+from cursos.calificador.configuracion import TEXTO_PROPIO
+from cursos.calificador.fuente import Desafio, cuaderno_fuente, genera_version_del_alumno
 
 CACHE = RAIZ / "build" / "descargas" / "reparto"
 
 
 def huella(desafio: Desafio) -> str:
     h = hashlib.sha256()
-    partes = [json.dumps(cuaderno_fuente(desafio), sort_keys=True), CONFIG_NBGRADER, version("nbgrader"),
+    partes = [json.dumps(cuaderno_fuente(desafio), sort_keys=True), TEXTO_PROPIO, version("nbgrader"),
               *(f"{nombre}\0{texto}" for nombre, texto in desafio.modulos())]
     for parte in partes:
         h.update(parte.encode("utf-8") + b"\0\0")

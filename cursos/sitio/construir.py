@@ -5,6 +5,7 @@ servidor en marcha nunca sirve un sitio a medias.
 """
 
 import hashlib
+import json
 import shutil
 import time
 from pathlib import Path
@@ -54,10 +55,55 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
     construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
+    print("» Service workers (fuera de línea)…")
+    escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16])
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
     _sello(destino).write_text(huella_de_las_fuentes(curso))
     return time.monotonic() - inicio
+
+
+SERVICE_WORKER = "sw.js"
+# Lo que nunca cambia en la misma URL: las mismas reglas que el servidor (servir.politica_de_cache).
+INMUTABLES = [r"^pyodide/.*(?<!pyodide-lock\.json)$", r"\.[0-9a-f]{16,}\.(js|css)$", r"^recursos-[0-9a-f]{12}/"]
+# Peticiones del núcleo a su service worker (ficheros del cuaderno, input()): las contesta el de JupyterLite.
+DE_JUPYTERLITE = ["lite/api/drive", "lite/api/stdin", "api/service-worker-heartbeat"]
+
+
+def _ficheros(sitio: Path, carpeta: str, excepto: tuple[str, ...] = ()) -> list[str]:
+    return sorted(p.relative_to(sitio).as_posix() for p in (sitio / carpeta).rglob("*")
+                  if p.is_file() and not p.name.endswith(excepto))
+
+
+def _service_worker(config: dict) -> str:
+    return f"const CONFIG = {json.dumps(config, indent=1)};\n" + (RECURSOS / SERVICE_WORKER).read_text(encoding="utf-8")
+
+
+def escribe_service_workers(sitio: Path, pyodide: str, huella: str) -> None:
+    """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
+
+    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos,
+    módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera visita; páginas,
+    figuras y Pyodide se guardan cuando se usan, y al irse la página copia de la caché HTTP, sin
+    red, lo que el navegador bajó antes de que él existiera. Ver recursos/sw.js.
+    """
+    recursos = _ficheros(sitio, next(sitio.glob("recursos-*")).name)
+    modulos = sorted(p.relative_to(sitio).as_posix() for p in (sitio / "courses").glob("*/*.py"))
+    ligero = ["index.html", *recursos, *modulos, f"{pyodide}pyodide.mjs", f"{pyodide}pyodide-lock.json"]
+    raiz = {"raiz": "./", "huella": huella, "inmutables": INMUTABLES, "excluir": ["lite/"],
+            "precarga": ligero, "barrido": ligero + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide)}
+    (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
+    # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
+    # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
+    propio = sitio / "lite" / "service-worker.js"
+    # Sin precarga ni barrido: JupyterLite registra su service worker al arrancar y éste toma la
+    # página antes de crear el núcleo, así que Pyodide y las ruedas ya pasan por él; lo poco que se
+    # bajó antes (la aplicación) sale sin red de la caché HTTP. Barrer sus ~800 ficheros al irse
+    # retrasaba 1 s la visita siguiente (bench/sitio.py --perfil).
+    lite = {"raiz": "../", "huella": huella, "inmutables": INMUTABLES, "excluir": DE_JUPYTERLITE,
+            "precarga": [], "barrido": []}
+    propio.write_text(_service_worker(lite) + "\n// --- service worker de JupyterLite ---\n"
+                      + propio.read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def _escribe_recursos(sitio: Path) -> str:
@@ -68,7 +114,8 @@ def _escribe_recursos(sitio: Path) -> str:
     a revalidar cada fichero antes de arrancar Python.
     """
     temporal = sitio / "recursos"
-    shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__"))
+    # sw.js no va aquí: se sirve desde la raíz (escribe_service_workers), para que su ámbito sea todo el sitio.
+    shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__", SERVICE_WORKER))
     (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
     h = hashlib.sha256()
     for ruta in sorted(temporal.iterdir()):

@@ -51,8 +51,15 @@ def configuracion(pyodide: str) -> dict:
 
 
 # Sin ventanas virtuales, todas las celdas están en la página (cuadernos cortos; y las pruebas
-# las encuentran todas).
-AJUSTES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
+# las encuentran todas). Y en español: el paquete de idioma oficial de JupyterLab
+# (jupyterlab-language-pack-es-ES, fijado en pyproject.toml); `jupyter lite build` lo vuelca en
+# lite/api/translations/es_ES.json y JupyterLite lo pide ahí según este ajuste.
+IDIOMA = "es_ES"
+AJUSTES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+           "@jupyterlab/translation-extension:plugin": {"locale": IDIOMA}}
+# jupyter lite build sólo lee los paquetes de idioma si no ignora sys.prefix; se ignora sólo para
+# las extensiones (se pasan a mano, abajo) y los iconos.
+CONFIGURACION_DE_LA_CONSTRUCCION = {"LiteBuildConfig": {"ignore_sys_prefix": ["federated_extensions", "icons"]}}
 
 
 def carpeta_de(curso: Curso, leccion: Leccion) -> str:
@@ -62,6 +69,18 @@ def carpeta_de(curso: Curso, leccion: Leccion) -> str:
 
 def ruta_del_cuaderno(curso: Curso, leccion: Leccion) -> str:
     return f"{carpeta_de(curso, leccion)}/{leccion.slug}.ipynb"
+
+
+def url_del_cuaderno(curso: Curso, leccion: Leccion, desafio: bool = False) -> str:
+    """El enlace desde una página (relativo a la raíz del sitio) que abre el cuaderno en JupyterLite.
+
+    La aplicación Notebook (lite/notebooks/), no JupyterLab (lite/lab/): un solo cuaderno,
+    sin explorador ni lanzador, es la que antes enseña el cuaderno (ver bench/sitio.py).
+    """
+    from urllib.parse import quote
+
+    ruta = ruta_del_desafio(curso, leccion) if desafio else ruta_del_cuaderno(curso, leccion)
+    return f"lite/notebooks/index.html?path={quote(ruta)}"
 
 
 def ruta_del_desafio(curso: Curso, leccion: Leccion) -> str | None:
@@ -93,18 +112,27 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     escribe_contenidos(curso, contenidos)
     (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide), indent=1), encoding="utf-8")
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
+    (trabajo / "jupyter_lite_config.json").write_text(json.dumps(CONFIGURACION_DE_LA_CONSTRUCCION), encoding="utf-8")
     salida = sitio / "lite"
     shutil.rmtree(salida, ignore_errors=True)
     orden = [str(Path(sys.executable).with_name("jupyter-lite")), "build", "--lite-dir", str(trabajo),
              "--contents", str(contenidos), "--output-dir", str(salida), "--no-sourcemaps",
-             "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES), "--ignore-sys-prefix",
+             "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES),
              *(f"--LiteBuildConfig.federated_extensions={_extension(e)}" for e in EXTENSIONES)]
     resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
     _copia_iconos(salida)
     _declara_icono(salida)
+    _comprueba_idioma(salida)
     return salida
+
+
+def _comprueba_idioma(salida: Path) -> None:
+    traduccion = salida / "api" / "translations" / f"{IDIOMA}.json"
+    if not traduccion.exists() or "Archivo" not in traduccion.read_text(encoding="utf-8"):
+        raise RuntimeError(f"JupyterLite sin español: falta {traduccion.name}. Instala las dependencias fijadas "
+                           "(jupyterlab-language-pack-es-ES en pyproject.toml): borra .venv y vuelve a construir.")
 
 
 def _copia_iconos(salida: Path) -> None:

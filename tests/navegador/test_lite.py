@@ -17,8 +17,10 @@ NUCLEO_LISTO = """async () => {
   await contexto.ready;
   await contexto.session.kernel.info;
 }"""
-TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-  .every(p => /\\[\\d+\\]/.test(p.textContent))"""
+# La celda de preparación lleva el código plegado y JupyterLab no pinta su número: se mira el resto.
+TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
+  .filter(c => !c.querySelector('.jp-InputPlaceholder'))
+  .every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent))"""
 
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
@@ -41,7 +43,7 @@ def ejecuta_y_comprueba(pagina, base, leccion):
     celdas = pagina.locator(".jp-Notebook .jp-CodeCell").all()  # la 0 es la de preparación
     errores = [i + 1 for i, c in enumerate(celdas) if c.locator(".jp-OutputArea-output[data-mime-type*=error]").count()]
     assert errores == [], [celdas[i - 1].locator(".jp-Cell-outputArea").inner_text() for i in errores]
-    assert "junto al cuaderno" in celdas[0].locator(".jp-InputArea").inner_text()
+    assert "# Preparación" in celdas[0].inner_text()  # su código, plegado (ver test_lite_es.py)
     assert celdas[0].locator(".jp-OutputArea-output").count() == 0  # no falta nada: callada
     for numero, lineas in afirmaciones(leccion).items():
         texto = celdas[numero].locator(".jp-Cell-outputArea").inner_text()
