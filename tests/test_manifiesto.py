@@ -14,7 +14,7 @@ def test_el_curso_llm_agents():
     assert curso.modulos[:3] == ["guionizado.py", "entorno.py", "harness.py"]
     assert "cadenas.py" in curso.modulos, "el laboratorio de «Cadenas peligrosas» viaja con los cuadernos"
     assert "laboratorio_puerta.py" in curso.modulos
-    primera = curso.lecciones[0]
+    primera = curso.leccion("permisos-y-confianza")  # por su nombre: hay bloques antes y después
     assert primera.titulo == "Permisos y confianza: la herramienta no es el usuario"
     assert primera.desafio == "permiso-en-ejecutar"
 
@@ -58,7 +58,7 @@ def test_cuadernos_generados_con_modulos_al_lado(tmp_path):
     rutas = escribe_cuadernos(curso, tmp_path)
     assert [r.name for r in rutas] == [f"{lec.slug}.ipynb" for lec in curso.lecciones]
     assert {"guionizado.py", "entorno.py", "harness.py"} <= {p.name for p in tmp_path.iterdir()}
-    cuaderno = nbformat.read(rutas[0], as_version=4)
+    cuaderno = nbformat.read(tmp_path / "permisos-y-confianza.ipynb", as_version=4)
     nbformat.validate(cuaderno)
     assert all(not c.get("outputs") for c in cuaderno.cells if c.cell_type == "code"), "sin salidas guardadas"
     textos = "\n".join(c.source for c in cuaderno.cells)
