@@ -77,7 +77,7 @@ def test_los_cuadernos_salen_identicos_dos_veces():
 def test_los_bloques_del_curso_en_orden():
     """Bloque 1 empieza por el primer agente; el 3 trae las tres lecciones de seguridad; cada bloque se describe."""
     curso = leer_curso()
-    assert [b["slug"] for b in curso.bloques] == ["el-agente-por-dentro", "seguridad-en-produccion"]
+    assert [b["slug"] for b in curso.bloques] == ["el-agente-por-dentro", "comandos-y-red", "seguridad-en-produccion"]
     assert all(b["descripcion"] for b in curso.bloques)
     por_bloque = {b["slug"]: [lec.slug for lec in curso.lecciones if lec.bloque == b["slug"]] for b in curso.bloques}
     assert por_bloque["el-agente-por-dentro"][0] == "el-primer-agente"

@@ -1,0 +1,174 @@
+"""Las pruebas del desafío «El permiso de una orden».
+
+Se escriben una sola vez y corren en dos sitios:
+- en tu cuaderno, en el mismo proceso que tu función: te dicen al momento qué orden
+  no da lo que debe. Tu código podría engañarlas, así que no cuentan para la nota;
+- en el calificador, fuera de tu proceso: allí tu función sólo recibe órdenes y listas
+  de lectura (valores JSON) y devuelve su decisión; lo esperado se declara aquí.
+
+Se cargan en el mismo espacio de nombres que el código de partida (LECTURA, SINTAXIS,
+LANZADORES...). Sólo biblioteca estándar.
+"""
+
+import json
+
+LECTURA_DE_LA_LECCION = json.loads(json.dumps(LECTURA))  # una copia: nadie la cambia a mitad de prueba
+DECISIONES = ("permitir", "preguntar", "denegar")
+# Cada prueba empieza por la utilidad: lecturas honradas que se permiten y un borrado que se pregunta.
+# Una función que lo deniega, lo pregunta o lo permite todo no pasa ninguna.
+UTILIDAD = [
+    ("ls", "permitir"),
+    ("cat notas.txt", "permitir"),
+    ("grep -i cena notas.txt agenda.txt", "permitir"),
+    ("rm notas.txt", "preguntar"),
+]
+
+
+class Fallo(AssertionError):
+    """Una prueba que no pasa; el mensaje dice qué orden y qué se esperaba."""
+
+
+class BancoLocal:
+    """Tu función en este mismo proceso: respuesta al momento, sin valor de nota."""
+
+
+def _corta(valor):
+    texto = json.dumps(valor, ensure_ascii=False) if isinstance(valor, (str, list, dict)) else repr(valor)
+    return texto if len(texto) < 200 else texto[:200] + "…"
+
+
+def decide(orden, lectura):
+    """Lo que decide tu función; un Fallo si lanza o si no devuelve una de las tres decisiones."""
+    try:
+        visto = permiso_de_comando(orden, lectura)
+    except Exception as e:
+        raise Fallo("con la orden %s, tu función ha lanzado %s: %s. No lanza: devuelve %s." % (
+            _corta(orden), type(e).__name__, e, ", ".join(DECISIONES))) from None
+    if not isinstance(visto, str) or visto not in DECISIONES:
+        raise Fallo("con la orden %s, tu función ha devuelto %s, y debe devolver %s." % (
+            _corta(orden), _corta(visto), ", ".join(DECISIONES)))
+    return visto
+
+
+def comprueba_casos(casos, lectura=None):
+    """Los casos con la lista de lectura dada; con la de la lección, precedidos por la utilidad.
+
+    Una variación con otra lista trae su propia utilidad al principio de sus casos.
+    """
+    if lectura is None:
+        lectura, casos = LECTURA_DE_LA_LECCION, UTILIDAD + list(casos)
+    for orden, debe in casos:
+        visto = decide(orden, json.loads(json.dumps(lectura)))
+        if visto != debe:
+            raise Fallo("con la orden %s, se esperaba %s y tu función ha dado %s." % (
+                _corta(orden), debe, visto))
+
+
+# --- Las pruebas ----------------------------------------------------------------------
+
+
+def prueba_lectura(banco):
+    """Las lecturas de la lista se permiten, con sus opciones y sus comillas; lo demás se pregunta."""
+    comprueba_casos([
+        ("ls -l proyecto", "permitir"),
+        ("cat -n proyecto/contador.py", "permitir"),
+        ("head -n 3 agenda.txt", "permitir"),
+        ("grep -r -i visitas proyecto", "permitir"),
+        ('cat "mis notas.txt"', "permitir"),
+        ("c''at notas.txt", "permitir"),
+        ("  wc   -l   lista.txt  ", "permitir"),
+        ("mv lista.txt compra.txt", "preguntar"),
+        ("make", "preguntar"),
+        ("CAT notas.txt", "preguntar"),
+    ])
+
+
+def prueba_sintaxis(banco):
+    """; && || | & > < $( ) $VAR, comillas invertidas y saltos de línea: denegar, también entre comillas."""
+    comprueba_casos([
+        ("cat notas.txt; rm notas.txt", "denegar"),
+        ("ls && rm -r recetas", "denegar"),
+        ("ls || rm lista.txt", "denegar"),
+        ("cat proyecto/README.md | sh", "denegar"),
+        ("ls & rm notas.txt", "denegar"),
+        ("echo hola > notas.txt", "denegar"),
+        ("cat < notas.txt", "denegar"),
+        ("cat $(rm lista.txt)", "denegar"),
+        ("cat `rm lista.txt`", "denegar"),
+        ("cat $HOME/notas.txt", "denegar"),
+        ("ls\nrm notas.txt", "denegar"),
+        ('cat "$(rm lista.txt)"', "denegar"),
+        ("grep 'a|b' notas.txt", "denegar"),
+        ("ls (proyecto)", "denegar"),
+    ])
+
+
+def prueba_opciones(banco):
+    """Una opción que no está en la lista de su orden la saca de la lectura: find -delete se pregunta."""
+    comprueba_casos([
+        ('find . -name "*.txt" -delete', "preguntar"),
+        ('find . -name "*.txt"', "permitir"),
+        ("find . -type f -exec rm {} +", "preguntar"),
+        ("ls -la", "preguntar"),
+        ("ls -l -a", "permitir"),
+        ("grep -ri visitas proyecto", "preguntar"),
+        ("cat --help", "preguntar"),
+        ("head -n 5 -", "permitir"),
+        ("cat notas.txt -v", "preguntar"),
+    ])
+
+
+def prueba_lanzadores(banco):
+    """sh -c, env, xargs, sudo... (también con su ruta) y las asignaciones delante: denegar."""
+    comprueba_casos([
+        ('sh -c "rm notas.txt"', "denegar"),
+        ("bash -c 'ls'", "denegar"),
+        ("/bin/sh -c ls", "denegar"),
+        ("env rm notas.txt", "denegar"),
+        ("/usr/bin/env cat notas.txt", "denegar"),
+        ("xargs rm", "denegar"),
+        ("sudo cat notas.txt", "denegar"),
+        ("timeout 5 rm notas.txt", "denegar"),
+        ("python3 proyecto/contador.py", "denegar"),
+        ("LANG=C ls", "denegar"),
+        ("/bin/cat notas.txt", "preguntar"),
+        ("'ls -l'", "preguntar"),
+    ])
+
+
+def prueba_argv(banco):
+    """Con argv (una lista) no hay shell: ; o $( ) son caracteres; lo que no es una orden se deniega."""
+    comprueba_casos([
+        (["grep", "a;b", "notas.txt"], "permitir"),
+        (["cat", "$(rm lista.txt)"], "permitir"),
+        (["rm", "notas.txt"], "preguntar"),
+        (["sh", "-c", "ls"], "denegar"),
+        (["find", ".", "-delete"], "preguntar"),
+        ([], "denegar"),
+        (["cat", 3], "denegar"),
+        ("", "denegar"),
+        ("   ", "denegar"),
+        ('cat "notas.txt', "denegar"),
+        (None, "denegar"),
+        ({"orden": "ls"}, "denegar"),
+    ])
+
+
+def prueba_variaciones(banco, variaciones):
+    """Otras listas de lectura, otras órdenes y otros intentos de saltarse la decisión."""
+    for n, v in enumerate(variaciones, 1):
+        pista = ("¿Decides con la lista que recibes (no con LECTURA), sobre argv, con todas las opciones y "
+                 "los lanzadores también con su ruta?")
+        with oculta(n, len(variaciones), pista):
+            comprueba_casos(v["casos"], v.get("lectura"))
+
+
+# nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
+PRUEBAS = {
+    "lectura": (1, prueba_lectura),
+    "sintaxis": (2, prueba_sintaxis),
+    "opciones": (1, prueba_opciones),
+    "lanzadores": (1, prueba_lanzadores),
+    "argv": (1, prueba_argv),
+    "variaciones": (4, prueba_variaciones),
+}

@@ -1,0 +1,237 @@
+"""El desafío «La decisión de cada petición»: entregas honestas y tramposas en un mismo lote.
+
+El encierro y el canal son los del primer desafío (test_trampas.py los prueba a fondo); aquí
+va una muestra de las mismas trampas sobre una función que lo deniega todo, más las propias de
+este desafío: copiar las respuestas visibles, contestar por el número de llamada, redefinir
+las pruebas, una decisión que se dice igual a todo, leer las variaciones ocultas, cambiar la
+ejecución que recibe.
+"""
+
+import json
+
+import pytest
+from nbclient import NotebookClient
+
+from cursos import RAIZ
+from cursos.calificador.banco import espacio_de_pruebas
+from cursos.calificador.fuente import Desafio
+from tests.calificador.conftest import (
+    califica_lote,
+    calificado,
+    con_prueba_editada,
+    con_solucion,
+    curso_del_desafio,
+    entrega_lote,
+    escucha_la_red,
+)
+from tests.calificador.test_puerta import MUESTRA
+from tests.calificador.test_trampas import procesos_con, trampas
+
+PETICION = Desafio("decide-peticion")
+SOLUCION = PETICION.lee("solucion.py")
+FIRMA = "def decide_peticion(url, ejecucion):\n"
+NADA = FIRMA + "    return 'denegar'\n"
+
+OTRO_ESTILO = '''import re
+
+IP = re.compile(r"(?:[0-9]+|0x[0-9a-f]*)")
+
+def host_canonico(url):
+    """El host en ASCII y el puerto, o None si no se sabe adónde va la URL."""
+    try:
+        p = urllib.parse.urlsplit(url)
+        host, puerto = p.hostname, p.port
+    except (ValueError, TypeError, AttributeError):
+        return None
+    if p.scheme not in {"http", "https"} or "@" in p.netloc or not host:
+        return None
+    host = host[:-1] if host[-1] == "." else host
+    if host == "" or "%" in host:
+        return None
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    if ":" in host or IP.fullmatch(host.split(".")[-1]):
+        return None
+    defecto = 443 if p.scheme == "https" else 80
+    return host, (puerto or defecto) == defecto
+
+def decide_peticion(url, ejecucion):
+    if not isinstance(url, str):
+        return "denegar"
+    canonico = host_canonico(url)
+    if canonico is None:
+        return "denegar"
+    host, puerto_de_siempre = canonico
+    if puerto_de_siempre and host in set(ejecucion["permitidos"]):
+        return "permitir"
+    privado = set(ejecucion["leidos"]) & set(ejecucion["privados"])
+    return "denegar" if privado else "permitir"
+'''
+
+
+def cambia(viejo: str, nuevo: str) -> str:
+    assert viejo in SOLUCION, viejo
+    return SOLUCION.replace(viejo, nuevo)
+
+
+def visibles() -> list[tuple[object, dict, str]]:
+    """(url, ejecución, decisión) de las pruebas visibles, en el orden en que las pasa el calificador."""
+    g = espacio_de_pruebas(PETICION)
+    casos = []
+    original = g["comprueba_casos"]
+    g["comprueba_casos"] = lambda lista, utilidad=True: casos.extend((g["UTILIDAD"] if utilidad else []) + lista)
+    try:
+        for nombre, (_, prueba) in g["PRUEBAS"].items():
+            if nombre != "variaciones":
+                prueba(None)
+    finally:
+        g["comprueba_casos"] = original
+    return casos
+
+
+def tabla_visible() -> str:
+    """Copia las respuestas de las pruebas visibles: lo que no está en la tabla, denegar."""
+    tabla = {json.dumps([url, ejecucion], sort_keys=True): debe for url, ejecucion, debe in visibles()}
+    return ("import json\nRESPUESTAS = %r\n" % tabla + FIRMA
+            + "    return RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')\n")
+
+
+def por_cuenta() -> str:
+    """Contesta por el número de llamada, con la secuencia de las pruebas visibles."""
+    secuencia = [debe for _, _, debe in visibles()]
+    return ("SECUENCIA = %r\nLLAMADAS = [0]\n" % secuencia + FIRMA
+            + "    n = LLAMADAS[0]\n    LLAMADAS[0] += 1\n"
+            + "    return SECUENCIA[n] if n < len(SECUENCIA) else 'denegar'\n")
+
+
+HONESTAS = {  # alumno: (código, puntos esperados)
+    "bien": (SOLUCION, 10),
+    "bien_otro_estilo": (OTRO_ESTILO, 10),
+    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+        "    if not isinstance(url, str):\n", "    print('decido', url, file=sys.stderr)\n"
+        "    if not isinstance(url, str):\n"), 10),
+    "deniega_todo": (NADA, 0),
+    "permite_todo": (FIRMA + "    return 'permitir'\n", 0),
+    "la_de_la_leccion": (FIRMA + "    return decide_por_host(url, ejecucion)\n", 0),
+    "por_texto": (FIRMA + "    if not isinstance(url, str):\n        return 'denegar'\n"
+                  "    if any(url.startswith('https://' + h) for h in ejecucion['permitidos']):\n"
+                  "        return 'permitir'\n"
+                  "    return 'denegar' if set(ejecucion['leidos']) & set(ejecucion['privados']) else 'permitir'\n", 0),
+    "sin_idna": (cambia('host = host.encode("idna").decode("ascii")', "host = host"), 4),  # también a..b
+    "sin_punto_final": (cambia('    if host.endswith("."):\n        host = host[:-1]', "    pass"), 4),
+    "sin_puerto": (cambia(' and puerto in (None, {"http": 80, "https": 443}[partes.scheme])', ""), 4),
+    "sin_usuario": (cambia(' or "@" in partes.netloc', ""), 5),
+    "ip_solo_decimal": (cambia(' or (ultima[:2] == "0x" and all(c in "0123456789abcdef" for c in ultima[2:]))', ""), 5),
+    "lista_fija": (cambia('host in ejecucion["permitidos"]', "host in PERMITIDOS"), 5),
+    "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
+}
+
+
+def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
+    """Una muestra de las trampas del primer desafío, sobre esta función, y las de este desafío."""
+    comunes = trampas(curso, puerto)
+    # Aquí denegar no da puntos (cada prueba empieza por destinos que se permiten): la función que no
+    # hace nada deniega, y lo que una trampa cuela por el canal, como mucho, hace de lo que devolvería.
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return 'denegar'")
+               .replace('"devuelve": null', '"devuelve": "denegar"') for a in MUESTRA}
+    codigos["t09_mata_al_padre"] += "    return 'denegar'\n"
+    codigos.update({
+        "c01_copia_las_visibles": tabla_visible(),
+        "c02_contesta_por_cuenta": por_cuenta(),
+        "c03_redefine_las_pruebas": NADA + (
+            "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
+            "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
+            "PERMITIDOS.clear()\nPRIVADOS.clear()\n"),
+        "c04_decision_igual_a_todo": (
+            "class Decision(str):\n    def __eq__(self, otro):\n        return True\n"
+            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+            + FIRMA + "    return Decision('denegar')\n"),
+        "c05_lee_las_ocultas": FIRMA + (
+            "    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n"
+            ) % str(RAIZ / "desafios" / PETICION.slug / "ocultas.py"),
+        "c06_devuelve_las_dos": FIRMA + "    return ['permitir', 'denegar']\n",
+        "c07_muta_la_ejecucion": FIRMA + (
+            "    ejecucion['leidos'].clear()\n    ejecucion['permitidos'].append('recetas-completas.example')\n"
+            "    return 'denegar'\n"),
+    })
+    return codigos
+
+
+@pytest.fixture(scope="module")
+def lote(tmp_path_factory):
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, PETICION)
+    with escucha_la_red() as red:
+        codigos = trampas_de_la_peticion(curso, red["puerto"])
+        editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")}
+        entrega_lote(curso, cuaderno, PETICION, HONESTAS, codigos, editada)
+        filas = califica_lote(curso, PETICION)
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, *editada],
+            "conexion": red["conexion"]}
+
+
+@pytest.mark.parametrize("alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
+    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+
+
+def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
+    filas = lote["filas"]
+    assert filas["deniega_todo"]["puntos"] == filas["permite_todo"]["puntos"] == 0
+    assert filas["lista_fija"]["variaciones"] == 0 and filas["lista_fija"]["fuga"] == 2
+    assert filas["sin_puerto"]["fuga"] == 0 and filas["sin_puerto"]["disfraces"] == 1
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+
+
+def test_copiar_las_visibles_no_pasa_las_ocultas(lote):
+    """Las respuestas copiadas y por número de llamada pasan lo visible y nada de lo oculto (6 de 10)."""
+    for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta"):
+        fila = lote["filas"][alumno]
+        assert fila["puntos"] == 6 and fila["variaciones"] == 0, fila["motivo"]
+        assert "la variación oculta 1 de 3 no pasa" in fila["motivo"]
+
+
+def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
+    motivo = lote["filas"]["sin_puerto"]["motivo"]
+    assert ('con la URL "https://recetas.example:8443/salmorejo" (la ejecución ha leído datos privados '
+            "(privado/banco.txt); destinos permitidos: recetas.example, wiki.example), se esperaba denegar y "
+            "tu función ha dado permitir") in motivo
+    assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
+    assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
+
+
+def test_ninguna_trampa_gana_puntos(lote):
+    trampas_a_cero = [a for a in lote["trampas"] if not a.startswith(("c01", "c02"))]
+    assert len(trampas_a_cero) >= 20
+    regaladas = {a: lote["filas"][a] for a in trampas_a_cero if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+
+
+def test_nada_se_lee_ni_sale(lote):
+    assert lote["conexion"] is None and procesos_con("sleep 7777") == []
+    texto = calificado(lote["curso"], "c05_lee_las_ocultas", PETICION)
+    assert "No such file or directory" in texto and "tiempo.example" not in texto
+    assert "tiempo.example" not in calificado(lote["curso"], "lista_fija", PETICION)  # la pista no desvela el caso
+
+
+def test_la_solucion_pasa_tambien_las_ocultas_y_la_de_la_leccion_no():
+    """En el espacio de pruebas: la referencia pasa todo; decide_por_host de la lección cae en el punto final."""
+    g = espacio_de_pruebas(PETICION)
+    exec(SOLUCION, g)
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+    g["decide_peticion"] = g["decide_por_host"]
+    with pytest.raises(g["Fallo"], match=r"recetas\.example\./salmorejo"):
+        g["PRUEBAS"]["utilidad"][1](None)
+
+
+def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
+    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
+    carpeta = lote["curso"] / "release" / PETICION.slug
+    nb = con_solucion(lote["cuaderno"], SOLUCION, PETICION)
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for prueba in PETICION.puntos():
+        if prueba != "variaciones":
+            assert f"✔ {prueba}" in salida
