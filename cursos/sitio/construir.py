@@ -14,6 +14,7 @@ from cursos.calificador.fuente import Desafio
 from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
+from cursos.sitio.codemirror import modulo_del_editor
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio.lite import construye_lite
 from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_leccion
@@ -70,6 +71,7 @@ def _escribe_recursos(sitio: Path) -> str:
     temporal = sitio / "recursos"
     shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__"))
     (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
+    shutil.copy2(modulo_del_editor(), temporal / "codemirror.mjs")  # el editor: sólo lo pide quien edita
     h = hashlib.sha256()
     for ruta in sorted(temporal.iterdir()):
         h.update(ruta.name.encode() + b"\0" + ruta.read_bytes())
