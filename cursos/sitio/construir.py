@@ -91,7 +91,8 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         pagina = carpeta_del_curso / leccion.slug / "index.html"
         pagina.parent.mkdir()
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
-        for imagen in leccion.imagenes:
+        svgs = [i.with_suffix(".svg") for i in leccion.imagenes if i.with_suffix(".svg").exists()]
+        for imagen in leccion.imagenes + svgs:  # el SVG, para «Ampliar la figura»
             shutil.copy2(imagen, pagina.parent / imagen.name)
         if leccion.desafio:
             # El cuaderno repartido, al lado de la página: «Descargar para entregar» lo rellena.
