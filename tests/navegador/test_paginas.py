@@ -22,6 +22,29 @@ def espera_celdas(pagina):
         ".every(c => ['hecha', 'error'].includes(c.dataset.estado))", timeout=ESPERA)
 
 
+def escribe_codigo(pagina, caja: str, codigo: str) -> None:
+    """Como un alumno: «Editar» (o clic en el editor ya abierto), seleccionarlo todo y pegar `codigo`.
+
+    `caja` es el selector de la celda o del desafío. Espera a que lo escrito esté guardado.
+    """
+    editar = pagina.locator(f"{caja} button.editar")
+    if editar.is_visible():
+        editar.click()
+    else:
+        pagina.locator(f"{caja} .cm-content").click()
+    pagina.wait_for_selector(f"{caja} .codigo-editable[data-modo=editando] .cm-content:focus")
+    pagina.keyboard.press("Control+a")
+    pagina.keyboard.insert_text(codigo)
+    pagina.wait_for_function("([caja, codigo]) => document.querySelector(caja).codigoActual() === codigo",
+                             arg=[caja, codigo])
+
+
+def codigo_de(pagina, caja: str) -> str:
+    """El código que ahora se ejecutaría en la celda o el desafío (editado o no)."""
+    pagina.wait_for_function("caja => document.querySelector(caja).codigoActual", arg=caja)
+    return pagina.evaluate("caja => document.querySelector(caja).codigoActual()", caja)
+
+
 def salidas(pagina) -> dict[int, tuple[str, str]]:
     """{número de celda: (estado, texto de su salida)}."""
     return {int(c.get_attribute("data-celda")): (c.get_attribute("data-estado"), c.locator(".salida").inner_text())

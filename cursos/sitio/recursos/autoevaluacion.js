@@ -68,11 +68,14 @@ function montaPregunta(numero, pregunta, guardado, alCambiar, pintada) {
   const id = `pregunta-${pregunta.id}`;
   const tipoEntrada = pregunta.tipo === "varias" ? "checkbox" : "radio";
   // El lector de pantalla anuncia con el grupo su tipo (una, varias: todo o nada).
+  // Su nombre accesible: «Pregunta N» y el enunciado entero.
   const grupo = elemento("fieldset", { class: "pregunta", id, "data-pregunta": pregunta.id,
-                                       "aria-describedby": `${id}-aviso` });
-  grupo.append(elemento("legend", {}, elemento("strong", { texto: `Pregunta ${numero}` })));
+                                       "aria-describedby": `${id}-aviso`,
+                                       "aria-labelledby": `${id}-titulo ${id}-enunciado` });
+  grupo.append(elemento("legend", { id: `${id}-titulo` }, elemento("strong", { texto: `Pregunta ${numero}` })));
   const enunciado = pintada?.querySelector(".enunciado")?.cloneNode(true)
     ?? elemento("p", { class: "enunciado", texto: pregunta.enunciado });
+  enunciado.id = `${id}-enunciado`;
   grupo.append(enunciado);
   grupo.append(elemento("p", { class: "aviso-tipo", id: `${id}-aviso`, texto: AVISO_DEL_TIPO[pregunta.tipo] }));
   const textos = [...(pintada?.querySelectorAll(".opcion") ?? [])];

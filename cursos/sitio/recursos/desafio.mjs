@@ -71,7 +71,6 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
       delete seccion.dataset.resultado;
     },
   });
-  seccion.codigoActual = editor.codigo;
   const pistas = montaPistas(seccion, datos.pistas ?? [], () => estado.pistas ?? 0,
                              (n) => apunta({ pistas: n }));
   const cuenta = () => {

@@ -148,5 +148,6 @@ export function montaEditable(caja, { original, guardado, etiqueta, guarda, preg
   editar.hidden = false;
   marca();
   if (guardado !== null && guardado !== undefined && guardado !== original) monta().catch(() => {});
+  caja.codigoActual = () => actual;  // para la descarga del progreso (y las pruebas)
   return { codigo: () => actual };
 }
