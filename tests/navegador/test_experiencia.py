@@ -6,6 +6,7 @@ se cuentan y se guardan; nada desborda a lo ancho en un móvil; los colores del 
 (contraste >= 4.5:1); la portada enseña el progreso que guarda el navegador.
 """
 
+import json
 import re
 
 import pytest
@@ -144,8 +145,9 @@ def test_las_preguntas_ensenan_sin_regalar_la_clave(pagina, url_raiz):
     assert una["opcion"][mal]["explicacion"] in zona.inner_text()
     assert una["opcion"][correcta]["explicacion"] not in zona.inner_text()
     assert _marca(pagina, una, mal) == "incorrecta" and _marca(pagina, una, correcta) is None
-    fondo = grupo.locator(f"label:has(#pregunta-{una['id']}-{mal})").evaluate("e => getComputedStyle(e).borderLeftColor")
-    assert fondo == "rgb(164, 38, 44)"  # el rojo de --error
+    etiqueta = grupo.locator(f"label:has(#pregunta-{una['id']}-{mal})")
+    assert etiqueta.evaluate("e => getComputedStyle(e).borderLeftColor") == "rgb(164, 38, 44)"  # --error
+    assert "✘ incorrecta" in etiqueta.evaluate("e => getComputedStyle(e, '::after').content")
     # Cambiar la selección borra la corrección vieja.
     grupo.locator(f"#pregunta-{una['id']}-{correcta}").check()
     assert zona.inner_text().strip() == ""
@@ -160,7 +162,8 @@ def test_las_preguntas_ensenan_sin_regalar_la_clave(pagina, url_raiz):
     pagina.locator(f"#pregunta-{otra['id']} button.ver-solucion").click()
     assert all(o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text()
                for o in otra["opcion"])
-    guardado = pagina.evaluate(f"() => JSON.parse(localStorage.getItem('curso-agentes-llm:{CURSO.slug}:{LECCION.slug}:preguntas'))")
+    clave = f"curso-agentes-llm:{CURSO.slug}:{LECCION.slug}:preguntas"
+    guardado = pagina.evaluate("clave => JSON.parse(localStorage.getItem(clave))", clave)
     assert guardado[otra["id"]]["solucion_vista"] is True and guardado[otra["id"]]["acierto"] is False
     assert guardado[una["id"]]["acierto"] is True
     pagina.reload()
@@ -193,7 +196,6 @@ def test_pistas_de_una_en_una_y_comprobaciones_contadas(pagina, url_raiz):
     assert "Has comprobado 1 vez" in pagina.locator("#desafio .comprobaciones").inner_text()
     with pagina.expect_download() as espera:
         pagina.click("button.descargar-progreso")
-    import json
     progreso = json.loads(open(espera.value.path(), encoding="utf-8").read())
     assert progreso["desafio"]["pistas_vistas"] == 2 and progreso["desafio"]["comprobaciones"] == 1
     # Hasta la última: el botón desaparece.
