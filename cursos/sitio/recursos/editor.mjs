@@ -42,6 +42,25 @@ function estiloDeColores(cm) {
 
 let contador = 0;
 
+// Una salida o un código más ancho que su caja se desliza entero (una tabla no parte sus
+// columnas); el aviso, debajo de `despues`, dice que hay más a la derecha.
+export function avisaDesborde(caja, despues = caja) {
+  const siguiente = despues.nextElementSibling;
+  let aviso = siguiente?.classList.contains("aviso-desborde") ? siguiente : null;
+  const desborda = caja.scrollWidth > caja.clientWidth + 1;
+  if (desborda && !aviso) {
+    aviso = document.createElement("p");
+    aviso.className = "aviso-desborde";
+    aviso.textContent = "↔ Hay más a la derecha: desliza esta caja a los lados (o usa las flechas tras hacer clic en ella).";
+    despues.after(aviso);
+  } else if (!desborda && aviso) {
+    aviso.remove();
+  }
+  if (caja.matches("pre, .tabla")) {  // que se pueda deslizar con el teclado
+    if (desborda) caja.tabIndex = 0; else caja.removeAttribute("tabindex");
+  }
+}
+
 /**
  * Monta CodeMirror en `padre` con `codigo`. Devuelve {valor(), pon(texto), edita(), vista}.
  * alCambiar(texto) recibe cada cambio del alumno; etiqueta es el nombre accesible.
@@ -123,8 +142,11 @@ export function montaEditable(caja, { original, guardado, etiqueta, guarda, preg
       guarda(texto === original ? null : texto);
       marca();
     } }).then((editor) => {
-      zona.querySelector("pre")?.remove();
+      const pre = zona.querySelector("pre");
+      if (pre?.nextElementSibling?.classList.contains("aviso-desborde")) pre.nextElementSibling.remove();
+      pre?.remove();
       editar.hidden = true;
+      avisaDesborde(editor.vista.scrollDOM, editor.vista.dom);
       return editor;
     }, (e) => {
       montado = null;  // el próximo clic lo vuelve a intentar

@@ -1,7 +1,7 @@
 // Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
 // en un Web Worker de módulo (python.mjs lo crea; trabajador.mjs es el worker).
 import * as python from "./python.mjs";
-import { montaEditable } from "./editor.mjs";
+import { avisaDesborde, montaEditable } from "./editor.mjs";
 
 const articulo = document.querySelector("article.leccion");
 const estado = articulo.querySelector(".estado");
@@ -64,25 +64,9 @@ function escribe(salida, texto, esError) {
   salida.append(trozo);
 }
 
-// Una salida o un código más ancho que su caja se desliza entero (una tabla no parte sus
-// columnas); el aviso, debajo, dice que hay más a la derecha.
-export function avisaDesborde(caja) {
-  let aviso = caja.nextElementSibling?.classList.contains("aviso-desborde") ? caja.nextElementSibling : null;
-  const desborda = caja.scrollWidth > caja.clientWidth + 1;
-  if (desborda && !aviso) {
-    aviso = document.createElement("p");
-    aviso.className = "aviso-desborde";
-    aviso.textContent = "↔ Hay más a la derecha: desliza esta caja a los lados (o usa las flechas tras hacer clic en ella).";
-    caja.after(aviso);
-  } else if (!desborda && aviso) {
-    aviso.remove();
-  }
-  if (desborda) caja.tabIndex = 0;  // que se pueda deslizar con el teclado
-  else caja.removeAttribute("tabindex");
-}
-
 function revisaDesbordes() {
-  for (const caja of articulo.querySelectorAll("pre.codigo, pre.salida, .cm-scroller, .tabla")) avisaDesborde(caja);
+  for (const caja of articulo.querySelectorAll("pre.codigo, pre.salida, .tabla")) avisaDesborde(caja);
+  for (const caja of articulo.querySelectorAll(".cm-scroller")) avisaDesborde(caja, caja.closest(".cm-editor"));
 }
 let temporizadorDesbordes = 0;
 addEventListener("resize", () => {
