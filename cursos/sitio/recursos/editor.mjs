@@ -44,10 +44,10 @@ let contador = 0;
 
 // Una salida o un código más ancho que su caja se desliza entero (una tabla no parte sus
 // columnas); el aviso, debajo de `despues`, dice que hay más a la derecha.
-export function avisaDesborde(caja, despues = caja) {
+// `desborda` se puede medir antes, para medir muchas cajas sin rehacer la maquetación entre una y otra.
+export function avisaDesborde(caja, despues = caja, desborda = caja.scrollWidth > caja.clientWidth + 1) {
   const siguiente = despues.nextElementSibling;
   let aviso = siguiente?.classList.contains("aviso-desborde") ? siguiente : null;
-  const desborda = caja.scrollWidth > caja.clientWidth + 1;
   if (desborda && !aviso) {
     aviso = document.createElement("p");
     aviso.className = "aviso-desborde";

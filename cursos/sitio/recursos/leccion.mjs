@@ -64,9 +64,12 @@ function escribe(salida, texto, esError) {
   salida.append(trozo);
 }
 
+// Primero se miden todas y después se escriben los avisos: una sola maquetación, no una por caja.
 function revisaDesbordes() {
-  for (const caja of articulo.querySelectorAll("pre.codigo, pre.salida, .tabla")) avisaDesborde(caja);
-  for (const caja of articulo.querySelectorAll(".cm-scroller")) avisaDesborde(caja, caja.closest(".cm-editor"));
+  const cajas = [...articulo.querySelectorAll("pre.codigo, pre.salida, .tabla")].map((c) => [c, c]);
+  for (const c of articulo.querySelectorAll(".cm-scroller")) cajas.push([c, c.closest(".cm-editor")]);
+  const medidas = cajas.map(([caja]) => caja.scrollWidth > caja.clientWidth + 1);
+  cajas.forEach(([caja, despues], i) => avisaDesborde(caja, despues, medidas[i]));
 }
 let temporizadorDesbordes = 0;
 addEventListener("resize", () => {
@@ -194,7 +197,9 @@ for (const evento of ["pointerover", "focusin"]) {
   articulo.addEventListener(evento, (e) => e.target.closest("button[data-accion]") && arranca());
 }
 
-revisaDesbordes();
+// Cuando el navegador está libre: no compite con el arranque de Python ni con la primera salida.
+if ("requestIdleCallback" in self) requestIdleCallback(revisaDesbordes, { timeout: 3000 });
+else setTimeout(revisaDesbordes, 500);
 
 // Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
 import("./ganchos.mjs").then(({ activa }) => {
