@@ -89,13 +89,20 @@ _IMAGEN = re.compile(r'<img src="([^"/]+)\.png" alt="([^"]*)" */?>')
 
 
 def figuras_ampliables(html: str, leccion: Leccion) -> str:
-    """Cada figura enlaza a su versión grande: el SVG, que se amplía sin perder nitidez, si
-    está al lado de la lección (la construcción lo copia junto al PNG); si no, el PNG."""
+    """Cada figura se amplía: enlaza a su versión grande.
+
+    Si su fuente SVG está al lado de la lección (la construcción lo copia junto al PNG), la
+    página enseña el SVG: nítido a cualquier tamaño y unas 25 veces más ligero que el PNG a
+    doble resolución, que sigue siendo lo que cita la prosa para los cuadernos. Si no, el PNG.
+    """
     def enlaza(m: re.Match) -> str:
         nombre = m.group(1)
-        grande = f"{nombre}.svg" if (leccion.carpeta / f"{nombre}.svg").exists() else f"{nombre}.png"
-        return (f'<a class="figura" href="{grande}">{m.group(0)}'
-                f'<span class="ampliar">Ampliar la figura</span></a>')
+        imagen = m.group(0)
+        grande = f"{nombre}.png"
+        if (leccion.carpeta / f"{nombre}.svg").exists():
+            grande = f"{nombre}.svg"
+            imagen = imagen.replace(f'src="{nombre}.png"', f'src="{grande}"')
+        return f'<a class="figura" href="{grande}">{imagen}<span class="ampliar">Ampliar la figura</span></a>'
     return _IMAGEN.sub(enlaza, html)
 
 
