@@ -352,3 +352,20 @@ def test_cada_leccion_enlaza_la_anterior_y_la_siguiente(pagina, url_raiz, leccio
         assert siguiente.get_attribute("href") == f"../{CURSO.lecciones[i + 1].slug}/index.html"
     else:
         assert siguiente.count() == 0
+
+
+def test_una_celda_sin_fin_se_detiene_y_lo_dice(pagina, url_raiz):
+    pagina.goto(url_de_leccion(url_raiz, LECCION))
+    escribe_codigo(pagina, "#celda-1", "n = 0\nwhile True:\n    n += 1\n")
+    pagina.click("#celda-1 button[data-accion=ejecutar]")
+    pagina.click("#celda-1 button.detener")  # aparece cuando su código lleva un rato corriendo
+    pagina.wait_for_selector("#celda-1[data-estado=error]")
+    texto = pagina.locator("#celda-1 .salida").inner_text()
+    assert "Has detenido Python" in texto and "bucle sin fin" in texto
+    assert pagina.locator("#celda-1 button.detener").is_hidden()
+    # Restaurada, vuelve a correr en un Python nuevo.
+    pagina.once("dialog", lambda d: d.accept())
+    pagina.click("#celda-1 button.restaurar")
+    pagina.click("#celda-1 button[data-accion=ejecutar]")
+    pagina.wait_for_selector("#celda-1[data-estado=hecha]", timeout=ESPERA)
+    assert pagina.vigilante.problemas == []
