@@ -16,8 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.configuracion import TEXTO_PROPIO as CONFIG_NBGRADER
-from cursos.calificador.fuente import Desafio, cuaderno_fuente, genera_version_del_alumno
+from cursos.calificador.fuente import CONFIG_NBGRADER, Desafio, cuaderno_fuente, genera_version_del_alumno
 
 CACHE = RAIZ / "build" / "descargas" / "reparto"
 
