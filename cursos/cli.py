@@ -90,7 +90,8 @@ def orden_construir(args) -> int:
     except ErrorDeDistribucion as e:
         print(f"No se ha podido construir el sitio: {e}", file=sys.stderr)
         return 2
-    print(f"Sitio construido en build/sitio en {segundos:.1f} s. Sírvelo con ./curso servir")
+    consejo = " Sírvelo con ./curso servir" if getattr(args, "funcion", None) is orden_construir else ""
+    print(f"Sitio construido en build/sitio en {segundos:.1f} s.{consejo}")
     return 0
 
 

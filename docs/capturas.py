@@ -38,7 +38,10 @@ def captura_de_la_pagina(navegador, base: str, descargas: Path) -> None:
     pagina.goto(f"{base}courses/{CURSO.slug}/{LECCION.slug}/index.html")
     pagina.wait_for_selector("#desafio button.entregar-desafio:enabled")
     pagina.fill("#desafio input.identificador", "ana.garcia")
-    pagina.locator("#desafio textarea.editor").fill(DESAFIO.lee("solucion.py"))
+    pagina.click("#desafio button.editar")  # el editor (CodeMirror) se carga al empezar a editar
+    pagina.wait_for_selector("#desafio .cm-content:focus")
+    pagina.keyboard.press("Control+a")
+    pagina.keyboard.insert_text(DESAFIO.lee("solucion.py"))
     with pagina.expect_download(timeout=180_000) as espera:
         pagina.click("#desafio button.entregar-desafio")
     espera.value.save_as(descargas / "ana.garcia" / DESAFIO.cuaderno)

@@ -15,6 +15,7 @@ from cursos.calificador.fuente import Desafio
 from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
+from cursos.sitio.codemirror import modulo_del_editor
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio.lite import construye_lite
 from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_leccion
@@ -117,6 +118,7 @@ def _escribe_recursos(sitio: Path) -> str:
     # sw.js no va aquí: se sirve desde la raíz (escribe_service_workers), para que su ámbito sea todo el sitio.
     shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__", SERVICE_WORKER))
     (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
+    shutil.copy2(modulo_del_editor(), temporal / "codemirror.mjs")  # el editor: sólo lo pide quien edita
     h = hashlib.sha256()
     for ruta in sorted(temporal.iterdir()):
         h.update(ruta.name.encode() + b"\0" + ruta.read_bytes())
@@ -136,7 +138,8 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         pagina = carpeta_del_curso / leccion.slug / "index.html"
         pagina.parent.mkdir()
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
-        for imagen in leccion.imagenes:
+        svgs = [i.with_suffix(".svg") for i in leccion.imagenes if i.with_suffix(".svg").exists()]
+        for imagen in leccion.imagenes + svgs:  # el SVG, para «Ampliar la figura»
             shutil.copy2(imagen, pagina.parent / imagen.name)
         if leccion.desafio:
             # El cuaderno repartido, al lado de la página: «Descargar para entregar» lo rellena.

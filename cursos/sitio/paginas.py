@@ -6,6 +6,8 @@ La página de una lección sale de la misma fuente que su cuaderno de JupyterLit
 import ast
 import builtins
 import json
+import re
+import tomllib
 from dataclasses import dataclass, field
 
 import jinja2
@@ -15,10 +17,13 @@ from markdown_it import MarkdownIt
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
+from pygments.style import Style
+from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
+from cursos import RAIZ
 from cursos.calificador.fuente import Desafio
 from cursos.cuadernos import enunciado_del_desafio
-from cursos.manifiesto import Curso, Leccion
+from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import TIPOS, preguntas_de
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
 
@@ -26,7 +31,32 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enab
 _PLANTILLAS = jinja2.Environment(
     loader=jinja2.PackageLoader("cursos.sitio", "plantillas"),
     autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-_FORMATO = HtmlFormatter(nowrap=True)
+
+
+class EstiloDelCurso(Style):
+    """Los colores del código, en la página y en el editor: todos con contraste >= 4.5:1 (WCAG AA)
+    sobre el fondo de las cajas de código (lo comprueba tests/navegador/test_experiencia.py)."""
+    background_color = "#f1efe9"
+    styles = {
+        Comment: "italic #585e66",
+        Keyword: "bold #7a2a6b",
+        Operator.Word: "bold #7a2a6b",
+        Name.Builtin: "#1d5c1d",
+        Name.Builtin.Pseudo: "#1d5c1d",
+        Name.Function: "#1c4d91",
+        Name.Class: "bold #1c4d91",
+        Name.Decorator: "#6a3a12",
+        Name.Exception: "#8f2a22",
+        Name.Namespace: "#1c4d91",
+        String: "#8a3508",
+        String.Escape: "#6a3a12",
+        String.Interpol: "#6a3a12",
+        Number: "#1d5c5c",
+        Error: "#a4262c",
+    }
+
+
+_FORMATO = HtmlFormatter(nowrap=True, style=EstiloDelCurso)
 
 
 @dataclass
@@ -45,11 +75,55 @@ class Bloque:
 
 
 def markdown(texto: str) -> str:
-    return _MARKDOWN.render(texto)
+    """Markdown a HTML; una tabla va en una caja que se desliza entera (no parte sus columnas)."""
+    html = _MARKDOWN.render(texto)
+    return html.replace("<table>", '<div class="tabla" role="region" aria-label="Tabla (se desliza a los lados)">'
+                        "<table>").replace("</table>", "</table></div>")
 
 
 def css_del_resaltado() -> str:
     return _FORMATO.get_style_defs(".codigo")
+
+
+_IMAGEN = re.compile(r'<img src="([^"/]+)\.png" alt="([^"]*)" */?>')
+
+
+def figuras_ampliables(html: str, leccion: Leccion) -> str:
+    """Cada figura se amplía: enlaza a su versión grande.
+
+    Si su fuente SVG está al lado de la lección (la construcción lo copia junto al PNG), la
+    página enseña el SVG: nítido a cualquier tamaño y unas 25 veces más ligero que el PNG a
+    doble resolución, que sigue siendo lo que cita la prosa para los cuadernos. Si no, el PNG.
+    """
+    def enlaza(m: re.Match) -> str:
+        nombre = m.group(1)
+        imagen = m.group(0)
+        grande = f"{nombre}.png"
+        if (leccion.carpeta / f"{nombre}.svg").exists():
+            grande = f"{nombre}.svg"
+            imagen = imagen.replace(f'src="{nombre}.png"', f'src="{grande}"')
+        return f'<a class="figura" href="{grande}">{imagen}<span class="ampliar">Ampliar la figura</span></a>'
+    return _IMAGEN.sub(enlaza, html)
+
+
+def pistas_de(slug: str) -> list[str]:
+    """Las pistas de un desafío (desafios/<slug>/pistas.toml), de menos a más, en HTML.
+
+    El fichero es opcional: sin él, el desafío no tiene pistas y la página no las ofrece.
+    """
+    ruta = RAIZ / "desafios" / slug / "pistas.toml"
+    if not ruta.exists():
+        return []
+    try:
+        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ErrorDeManifiesto(f"{ruta.relative_to(RAIZ)} no es TOML válido ({e}). Corrige esa línea.") from e
+    pistas = datos.get("pista", [])
+    if not isinstance(pistas, list) or not all(isinstance(p, dict) and isinstance(p.get("texto"), str)
+                                                and p["texto"].strip() for p in pistas):
+        raise ErrorDeManifiesto(f"{ruta.relative_to(RAIZ)}: cada pista es una tabla [[pista]] con un texto no vacío "
+                         '(texto = "…"). Corrígelo.')
+    return [markdown(p["texto"]) for p in pistas]
 
 
 def nombres_de_fuera(codigo: str) -> set[str]:
@@ -88,7 +162,7 @@ def bloques_de(leccion: Leccion) -> list[Bloque]:
             html = highlight(celda.source, PythonLexer(), _FORMATO)
             bloques.append(Bloque(celda=CeldaDeCodigo(numero, celda.source, html, anteriores)))
         elif celda.cell_type == "markdown":
-            bloques.append(Bloque(prosa=markdown(celda.source)))
+            bloques.append(Bloque(prosa=figuras_ampliables(markdown(celda.source), leccion)))
     return bloques
 
 
@@ -127,6 +201,8 @@ def desafio_para_la_pagina(curso: Curso, leccion: Leccion) -> dict | None:
         "cuaderno": desafio.cuaderno,
         "celda_solucion": desafio.celda_solucion,
         "lite": ruta_del_desafio(curso, leccion),
+        "pistas": pistas_de(desafio.slug),
+        "esqueleto_html": markupsafe.Markup(highlight(desafio.esqueleto(), PythonLexer(), _FORMATO)),
     }
 
 
@@ -141,10 +217,14 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
     celdas = [b.celda for b in bloques if b.celda]
     posicion = curso.lecciones.index(leccion)
     editor = desafio_para_la_pagina(curso, leccion)
+    datos_del_editor = {k: v for k, v in (editor or {}).items() if k != "esqueleto_html"} or None
+    # Si la prosa ya titula las preguntas («## Comprueba tu intuición»), la sección no repite el título.
+    titulo_en_prosa = any(b.prosa and "<h2>Comprueba tu intuición</h2>" in b.prosa for b in bloques)
     return _PLANTILLAS.get_template("leccion.html").render(
         raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
-        editor_json=_json_en_script(editor), preguntas=preguntas_para_la_pagina(leccion),
+        editor_json=_json_en_script(datos_del_editor), preguntas=preguntas_para_la_pagina(leccion),
+        titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion),
         cuaderno_lite=ruta_del_cuaderno(curso, leccion),
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
@@ -155,8 +235,24 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         preguntas_json=_json_en_script(preguntas_de(leccion)))
 
 
+def _bloque_de(curso: Curso, leccion: Leccion) -> dict:
+    return next((b for b in curso.bloques if b.get("slug") == leccion.bloque), {"titulo": ""})
+
+
 def pagina_de_inicio(curso: Curso, recursos: str) -> str:
-    bloques = [{"titulo": b["titulo"], "lecciones": [lc for lc in curso.lecciones if lc.bloque == b["slug"]]}
-               for b in curso.bloques]
-    return _PLANTILLAS.get_template("inicio.html").render(raiz="", recursos=recursos, curso=curso,
-                                                                bloques=bloques)
+    """La portada: para quién es, qué supone, dónde corre cada cosa y los bloques con sus lecciones.
+
+    Cada lección lleva lo que hace falta para pintar el progreso que guarda el navegador
+    (recursos/inicio.mjs): cuántas preguntas tiene y si tiene desafío. Los bloques sin
+    lecciones no se enseñan.
+    """
+    bloques = []
+    for numero, b in enumerate((b for b in curso.bloques
+                                if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1):
+        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc))}
+                     for lc in curso.lecciones if lc.bloque == b["slug"]]
+        bloques.append({"numero": numero, "titulo": b["titulo"], "descripcion": b.get("descripcion", ""),
+                        "minutos": sum(x["leccion"].minutos for x in lecciones), "lecciones": lecciones})
+    return _PLANTILLAS.get_template("inicio.html").render(
+        raiz="", recursos=recursos, curso=curso, bloques=bloques,
+        minutos=sum(lc.minutos for lc in curso.lecciones))

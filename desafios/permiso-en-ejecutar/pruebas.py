@@ -176,13 +176,17 @@ def comprueba_llamadas(banco, mesa, llamadas):
                       "con %s ha recibido %r", _corta(ll), nuevas[0])
             else:
                 exige(not nuevas, "con %s no hay que preguntar a nadie (%s) y se ha "
-                      "llamado a preguntar %d vez/veces", _corta(ll), _por_que_no(mesa, ll), len(nuevas))
+                      "llamado a preguntar %s", _corta(ll), _por_que_no(mesa, ll), _veces(len(nuevas)))
             corre = _se_ejecuta(mesa, ll)
             veces = len(mesa.ejecutadas) - ejecutadas
             exige(veces == (1 if corre else 0), "con %s la función de la herramienta debía "
-                  "correr %d vez/veces y ha corrido %d", _corta(ll), 1 if corre else 0, veces)
+                  "correr %s y ha corrido %s", _corta(ll), _veces(1 if corre else 0), _veces(veces))
             exige(mesa.entorno == sombra, "después de la llamada %s el entorno debía ser %r y es %r",
                   _corta(ll), sombra, mesa.entorno)
+
+
+def _veces(n):
+    return "1 vez" if n == 1 else "%d veces" % n
 
 
 def _se_ejecuta(mesa, ll):

@@ -12,7 +12,7 @@ import pytest
 
 from cursos.calificador.fuente import Desafio
 from cursos.preguntas import preguntas_de
-from tests.navegador.test_paginas import CURSO, ESPERA, espera_celdas, url_de_leccion
+from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, espera_celdas, url_de_leccion
 
 LECCION = next(lec for lec in CURSO.lecciones if lec.slug == "permisos-y-confianza")
 DESAFIO = Desafio(LECCION.desafio)
@@ -43,8 +43,7 @@ def descarga(pagina) -> dict:
 def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
     pagina.goto(url_de_leccion(url_raiz, LECCION))
     montado(pagina)
-    editor = pagina.locator("#desafio textarea.editor")
-    assert editor.input_value() == DESAFIO.esqueleto()
+    assert codigo_de(pagina, "#desafio") == DESAFIO.esqueleto()
     assert "calificador del profesor" in pagina.locator("#desafio .aviso-calificacion").inner_text()
     # El esqueleto, sin tocar: cada prueba dice en español por qué no pasa.
     texto = comprueba(pagina)
@@ -52,29 +51,30 @@ def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
     assert "✘ salmorejo" in texto and "NotImplementedError: Escribe aquí tu solución" in texto
     assert "ejecutar nunca lanza" in texto and "0 de 7 pruebas visibles pasan" in texto
     # La solución de referencia, escrita en el editor, sobrevive a una recarga y pasa todas.
-    editor.fill(DESAFIO.lee("solucion.py"))
+    escribe_codigo(pagina, "#desafio", DESAFIO.lee("solucion.py"))
     pagina.reload()
     montado(pagina)
-    assert editor.input_value() == DESAFIO.lee("solucion.py")
+    assert codigo_de(pagina, "#desafio") == DESAFIO.lee("solucion.py")
     assert "0 de 7" in pagina.locator(".resultado-desafio").inner_text()  # la última comprobación, guardada
     texto = comprueba(pagina)
     assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto
     assert all(f"✔ {p}" in texto for p in DESAFIO.puntos() if p != "variaciones")
     assert "7 de 7 pruebas visibles pasan" in texto
     # Un error de sintaxis se ve como traceback y no llega a las pruebas.
-    editor.fill("def ejecutar(ll, entorno)\n    pass\n")
+    escribe_codigo(pagina, "#desafio", "def ejecutar(ll, entorno)\n    pass\n")
     texto = comprueba(pagina)
     assert "SyntaxError" in texto and "no ha llegado a las pruebas" in texto
     # Restaurar pregunta antes: si se cancela, el código se queda; si se acepta, vuelve el esqueleto.
     pagina.once("dialog", lambda d: d.dismiss())
     pagina.click("button.restaurar-desafio")
-    assert editor.input_value().startswith("def ejecutar(ll, entorno)\n    pass")
+    assert codigo_de(pagina, "#desafio").startswith("def ejecutar(ll, entorno)\n    pass")
     pagina.once("dialog", lambda d: d.accept())
     pagina.click("button.restaurar-desafio")
-    assert editor.input_value() == DESAFIO.esqueleto()
+    assert codigo_de(pagina, "#desafio") == DESAFIO.esqueleto()
+    assert pagina.locator("#desafio .cm-content").inner_text().startswith("def ejecutar(ll, entorno):")
     pagina.reload()
     montado(pagina)
-    assert editor.input_value() == DESAFIO.esqueleto()
+    assert codigo_de(pagina, "#desafio") == DESAFIO.esqueleto()
     assert pagina.vigilante.problemas == []
 
 
@@ -129,15 +129,17 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     grupo = pagina.locator(f"#pregunta-{segunda['id']}")
     aviso = pagina.locator("#" + grupo.get_attribute("aria-describedby")).inner_text()
     assert "todo o nada" in aviso
-    assert pagina.get_by_role("group", name=segunda["enunciado"][:40]).count() == 1  # la leyenda nombra el grupo
+    nombre = grupo.evaluate("g => g.querySelector('.enunciado').textContent.trim().slice(0, 40)")
+    assert pagina.get_by_role("group", name="Pregunta 2 " + nombre).count() == 1  # leyenda y enunciado lo nombran
     assert grupo.get_by_role("checkbox", name=segunda["opcion"][0]["texto"]).count() == 1
     assert grupo.locator(".correccion").get_attribute("role") == "status"
-    # Con el ratón, una respuesta equivocada: lo dice y explica cada opción.
+    # Con el ratón, una respuesta equivocada: lo dice y explica lo que eligió, no la clave.
     mal = [i for i in range(len(primera["opcion"])) if i not in correctas(primera)][:1]
     elige(pagina, primera, mal, teclado=False)
     zona = pagina.locator(f"#pregunta-{primera['id']} .correccion")
     assert "No es correcto" in zona.inner_text()
-    assert all(o["explicacion"] in zona.inner_text() for o in primera["opcion"])
+    assert primera["opcion"][mal[0]]["explicacion"] in zona.inner_text()
+    assert not any(primera["opcion"][i]["explicacion"] in zona.inner_text() for i in correctas(primera))
     # Con el teclado, las correctas (en una de varias, todas y sólo ellas).
     elige(pagina, segunda, correctas(segunda), teclado=True)
     elige(pagina, tercera, correctas(tercera), teclado=True)
@@ -157,12 +159,12 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
         assert [i for i, m in enumerate(marcadas) if m] == correctas(p), p["id"]
     # La descarga lleva las preguntas y el desafío (el código del editor y su última comprobación).
     montado(pagina)
-    pagina.locator("#desafio textarea.editor").fill("# mi intento\n" + DESAFIO.esqueleto())
+    escribe_codigo(pagina, "#desafio", "# mi intento\n" + DESAFIO.esqueleto())
     progreso = descarga(pagina)
     assert progreso["leccion"] == LECCION.slug and set(progreso["preguntas"]) == {p["id"] for p in PREGUNTAS[:3]}
     assert progreso["preguntas"][segunda["id"]]["acierto"] is True
     assert progreso["desafio"] == {"desafio": DESAFIO.slug, "codigo": "# mi intento\n" + DESAFIO.esqueleto(),
-                                   "ultima_comprobacion": None}
+                                   "ultima_comprobacion": None, "comprobaciones": 0, "pistas_vistas": 0}
     # Borrar pide confirmación y deja las preguntas sin contestar, también tras recargar.
     pagina.once("dialog", lambda d: d.accept())
     pagina.click("button.borrar-respuestas")
@@ -182,7 +184,7 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     desafio = Desafio(leccion.desafio)
     pagina.goto(url_de_leccion(url_raiz, leccion))
     montado(pagina)
-    pagina.locator("#desafio textarea.editor").fill(desafio.lee("solucion.py"))
+    escribe_codigo(pagina, "#desafio", desafio.lee("solucion.py"))
     texto = comprueba(pagina)
     assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto
     visibles = [p for p in desafio.puntos() if p != "variaciones"]
@@ -199,19 +201,20 @@ def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
     montado(pagina)
     pagina.locator("#celda-1 button[data-accion=ejecutar]").click()
     pagina.wait_for_selector("#celda-1[data-estado=hecha]", timeout=180_000)
-    editor = pagina.locator("#desafio textarea.editor")
-    editor.fill("def ejecutar(ll, entorno):\n    while True:\n        pass\n")
+    escribe_codigo(pagina, "#desafio", "def ejecutar(ll, entorno):\n    while True:\n        pass\n")
     pagina.click("button.comprobar-desafio")
-    pagina.click("button.detener-desafio")  # aparece a los 3 s; click espera a que se vea
+    pagina.click("button.detener-desafio")  # aparece a los 3 s de correr su código; click espera a que se vea
     pagina.wait_for_selector("#desafio[data-resultado=error]")
-    assert "Has detenido Python" in pagina.locator(".resultado-desafio").inner_text()
+    texto = pagina.locator(".resultado-desafio").inner_text()
+    # Habla de un posible bucle sin fin, no de un error que no hay.
+    assert "Has detenido Python" in texto and "bucle sin fin" in texto and "error de arriba" not in texto
     # La celda ejecutada conserva su salida, marcada como de un intérprete que ya no existe.
     assert pagina.locator("#celda-1").get_attribute("data-estado") == "anterior"
     assert "Python ya detenido" in pagina.evaluate(
         "getComputedStyle(document.querySelector('#celda-1 .numero'), '::after').content")
     assert pagina.locator("button.detener-desafio").is_hidden()
     # El intérprete vuelve a arrancar y comprueba como siempre.
-    editor.fill(DESAFIO.lee("solucion.py"))
+    escribe_codigo(pagina, "#desafio", DESAFIO.lee("solucion.py"))
     assert "7 de 7 pruebas visibles pasan" in comprueba(pagina)
     assert pagina.vigilante.problemas == []
 
@@ -219,44 +222,38 @@ def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
 def test_el_editor_sangra_como_python_y_se_sale_con_esc_tab(pagina, url_raiz):
     pagina.goto(url_de_leccion(url_raiz, LECCION))
     montado(pagina)
-    editor = pagina.locator("#desafio textarea.editor")
-    editor.fill("")
-    editor.focus()
+    escribe_codigo(pagina, "#desafio", "")
     teclado = pagina.keyboard
     teclado.type("def f(x):")
     teclado.press("Enter")          # tras «:», cuatro espacios más
     teclado.type("if x:")
     teclado.press("Enter")          # y cuatro más
     teclado.type("return 1")
-    teclado.press("Enter")          # la misma sangría
-    teclado.press("Shift+Tab")      # quita un nivel
-    teclado.type("return 0")
-    teclado.press("Enter")
-    teclado.press("Tab")            # Tab escribe, no sale
-    escrito = "def f(x):\n    if x:\n        return 1\n    return 0\n        "
-    assert editor.input_value() == escrito
-    assert pagina.evaluate("document.activeElement.classList.contains('editor')")
-    teclado.press("Control+z")      # se deshace y se rehace como cualquier escritura
-    deshecho = editor.input_value()
-    assert deshecho != escrito and escrito.startswith(deshecho)
-    teclado.press("Control+Shift+z")
-    assert editor.input_value() == escrito
-    teclado.press("Backspace")      # (Retroceso borra un espacio; el resto de la sangría, Mayús+Tab)
-    teclado.press("Shift+Tab")
-    # Varias líneas seleccionadas: Tab las sangra todas y Mayús+Tab lo deshace.
-    editor.evaluate("e => e.setSelectionRange(0, e.value.length)")
-    teclado.press("Tab")
-    assert editor.input_value().startswith("    def f(x):\n        if x:")
-    teclado.press("Shift+Tab")
-    assert editor.input_value() == escrito[:-4]
-    # Esc suelta el editor: el Tab siguiente va al botón de comprobar.
+    assert codigo_de(pagina, "#desafio") == "def f(x):\n    if x:\n        return 1"
+    teclado.press("Shift+Tab")      # editando, Mayús+Tab quita un nivel a la línea
+    assert codigo_de(pagina, "#desafio") == "def f(x):\n    if x:\n    return 1"
+    teclado.press("Tab")            # y Tab lo pone: no sale del editor
+    escrito = "def f(x):\n    if x:\n        return 1"
+    assert codigo_de(pagina, "#desafio") == escrito
+    assert pagina.evaluate("document.activeElement.classList.contains('cm-content')")
+    teclado.press("Control+z")      # se deshace y se rehace (CodeMirror agrupa lo escrito seguido)
+    assert codigo_de(pagina, "#desafio") != escrito
+    for _ in range(10):
+        teclado.press("Control+y")
+    assert codigo_de(pagina, "#desafio") == escrito
+    # Números de línea.
+    assert pagina.locator("#desafio .cm-lineNumbers .cm-gutterElement").all_inner_texts()[-3:] == ["1", "2", "3"]
+    # Esc deja de editar: el Tab siguiente sale del editor sin tocar el código.
     teclado.press("Escape")
+    assert pagina.locator("#desafio .codigo-editable").get_attribute("data-modo") == "leyendo"
     teclado.press("Tab")
+    assert not pagina.evaluate("document.activeElement.classList.contains('cm-content')")
+    assert codigo_de(pagina, "#desafio") == escrito
+    # El foco está ya en «Comprobar», que arranca Python: se espera, para no cortar sus descargas.
     assert pagina.evaluate("document.activeElement.className") == "comprobar-desafio"
-    # Quien llega a «Comprobar» va a necesitar Python: ya arranca (y se espera, para no cortarlo).
-    pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=180_000)
-    # Lo escrito con el teclado se guarda igual que lo pegado.
+    pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=ESPERA)
+    # Lo escrito con el teclado se guarda.
     pagina.reload()
     montado(pagina)
-    assert editor.input_value() == escrito[:-4]
+    assert codigo_de(pagina, "#desafio") == escrito
     assert pagina.vigilante.problemas == []

@@ -22,7 +22,7 @@ from cursos.calificador.recoger import recoge
 from cursos.calificador.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio
 from tests.navegador.test_lite import NUCLEO_LISTO, TODAS_EJECUTADAS
-from tests.navegador.test_paginas import CURSO, ESPERA, url_de_leccion
+from tests.navegador.test_paginas import CURSO, ESPERA, escribe_codigo, url_de_leccion
 
 LECCIONES = [lec for lec in CURSO.lecciones if lec.desafio]
 DESAFIOS = {lec.desafio for lec in LECCIONES}
@@ -56,7 +56,7 @@ def entrega_desde_la_pagina(pagina, base, leccion, alumno, codigo, destino):
     pagina.goto(url_de_leccion(base, leccion))
     pagina.wait_for_selector("#desafio button.entregar-desafio:enabled")
     pagina.fill("#desafio input.identificador", alumno)
-    pagina.locator("#desafio textarea.editor").fill(codigo)
+    escribe_codigo(pagina, "#desafio", codigo)
     with pagina.expect_download(timeout=ESPERA) as espera:
         pagina.click("#desafio button.entregar-desafio")
     descarga = espera.value

@@ -42,53 +42,97 @@ function elemento(etiqueta, atributos = {}, ...hijos) {
   return el;
 }
 
-function correccion(pregunta, elegidas) {
+// La corrección enseña. Si acierta (o pide «Ver la solución»), la clave: cada opción con su
+// explicación. Si falla, sólo la explicación de lo que eligió, no la clave: así volver a
+// intentarlo sigue teniendo sentido.
+function correccion(pregunta, elegidas, { clave }) {
   const acierto = corrige(pregunta, elegidas);
   const lista = elemento("ul");
   pregunta.opcion.forEach((o, i) => {
-    const marca = o.correcta ? "correcta" : "incorrecta";
-    const tuya = elegidas.includes(i) ? " (la marcaste)" : "";
+    const tuya = elegidas.includes(i);
+    if (!clave && !tuya) return;
+    const marca = o.correcta ? "✔ correcta" : "✘ incorrecta";
     lista.append(elemento("li", { class: o.correcta ? "opcion-correcta" : "opcion-incorrecta" },
-      elemento("em", { texto: o.texto }), `: ${marca}${tuya}. ${o.explicacion}`));
+      elemento("em", { texto: o.texto }), `${tuya ? " (la marcaste)" : ""}: ${marca}. ${o.explicacion}`));
   });
-  const cabecera = acierto ? "✔ Correcto." : "✘ No es correcto. Lee por qué e inténtalo otra vez.";
-  return [acierto, elemento("p", { class: acierto ? "acierto" : "fallo" }, elemento("strong", { texto: cabecera })), lista];
+  const faltan = !acierto && elegidas.every((i) => pregunta.opcion[i].correcta);
+  const cabecera = acierto ? "✔ Correcto." : clave ? "La solución:" :
+    faltan ? "✘ No es correcto: lo que marcaste es correcto, pero falta alguna opción. Inténtalo otra vez." :
+    "✘ No es correcto. Lee por qué e inténtalo otra vez.";
+  const clase = acierto ? "acierto" : clave ? "solucion" : "fallo";
+  return [acierto, elemento("p", { class: clase }, elemento("strong", { texto: cabecera })), lista];
 }
 
-function montaPregunta(numero, pregunta, guardado, alCambiar) {
+// pintada: el <fieldset> que trae la página, con enunciado y opciones ya en HTML (Markdown).
+function montaPregunta(numero, pregunta, guardado, alCambiar, pintada) {
   const id = `pregunta-${pregunta.id}`;
   const tipoEntrada = pregunta.tipo === "varias" ? "checkbox" : "radio";
   // El lector de pantalla anuncia con el grupo su tipo (una, varias: todo o nada).
+  // Su nombre accesible: «Pregunta N» y el enunciado entero.
   const grupo = elemento("fieldset", { class: "pregunta", id, "data-pregunta": pregunta.id,
-                                       "aria-describedby": `${id}-aviso` });
-  grupo.append(elemento("legend", {}, elemento("strong", { texto: `${numero}. ${pregunta.enunciado}` })));
+                                       "aria-describedby": `${id}-aviso`,
+                                       "aria-labelledby": `${id}-titulo ${id}-enunciado` });
+  grupo.append(elemento("legend", { id: `${id}-titulo` }, elemento("strong", { texto: `Pregunta ${numero}` })));
+  const enunciado = pintada?.querySelector(".enunciado")?.cloneNode(true)
+    ?? elemento("p", { class: "enunciado", texto: pregunta.enunciado });
+  enunciado.id = `${id}-enunciado`;
+  grupo.append(enunciado);
   grupo.append(elemento("p", { class: "aviso-tipo", id: `${id}-aviso`, texto: AVISO_DEL_TIPO[pregunta.tipo] }));
+  const textos = [...(pintada?.querySelectorAll(".opcion") ?? [])];
+  const etiquetas = [];
   const entradas = pregunta.opcion.map((o, i) => {
     const entrada = elemento("input", { type: tipoEntrada, name: id, id: `${id}-${i}`, value: String(i) });
     entrada.checked = (guardado?.elegidas || []).includes(i);
-    grupo.append(elemento("label", { for: `${id}-${i}`, class: "opcion" }, entrada, " ", o.texto));
+    const texto = textos[i] ? [...textos[i].childNodes].filter((n) => n.nodeName !== "INPUT" && !(n.nodeType === 3 && !n.textContent.trim())).map((n) => n.cloneNode(true))
+                            : [o.texto];
+    const etiqueta = elemento("label", { for: `${id}-${i}`, class: "opcion" }, entrada, " ", ...texto);
+    grupo.append(etiqueta);
+    etiquetas.push(etiqueta);
     return entrada;
   });
   const boton = elemento("button", { type: "button", class: "comprobar", texto: "Comprobar" });
+  const solucion = elemento("button", { type: "button", class: "ver-solucion", texto: "Ver la solución" });
   const zona = elemento("div", { class: "correccion", role: "status", "aria-live": "polite" });
-  grupo.append(boton, zona);
+  grupo.append(elemento("div", { class: "acciones-pregunta" }, boton, solucion), zona);
 
   const elegidas = () => entradas.flatMap((e, i) => (e.checked ? [i] : []));
-  const enseña = (marcadas) => {
-    const [acierto, ...nodos] = correccion(pregunta, marcadas);
+  // Color y texto en cada opción: las marcadas si falla; todas con la clave.
+  const marca = (marcadas, clave) => etiquetas.forEach((etiqueta, i) => {
+    const visible = clave || marcadas.includes(i);
+    if (visible) etiqueta.dataset.marca = pregunta.opcion[i].correcta ? "correcta" : "incorrecta";
+    else delete etiqueta.dataset.marca;
+  });
+  const enseña = (marcadas, clave) => {
+    const [acierto, ...nodos] = correccion(pregunta, marcadas, { clave: clave || corrige(pregunta, marcadas) });
     zona.replaceChildren(...nodos);
-    grupo.dataset.resultado = acierto ? "acierto" : "fallo";
+    grupo.dataset.resultado = acierto ? "acierto" : clave ? "solucion" : "fallo";
+    marca(marcadas, clave || acierto);
     return acierto;
   };
+  // Una corrección vieja no se queda a la vista cuando cambia lo marcado.
+  const limpia = () => {
+    zona.replaceChildren();
+    delete grupo.dataset.resultado;
+    marca([], false);
+  };
+  for (const entrada of entradas) entrada.addEventListener("change", limpia);
   boton.addEventListener("click", () => {
     const marcadas = elegidas();
     if (marcadas.length === 0) {
       zona.replaceChildren(elemento("p", { texto: "Marca al menos una opción antes de comprobar." }));
       return;
     }
-    alCambiar(pregunta.id, { elegidas: marcadas, acierto: enseña(marcadas) });
+    const acierto = enseña(marcadas, false);
+    guardado = { elegidas: marcadas, acierto, solucion_vista: Boolean(guardado?.solucion_vista) };
+    alCambiar(pregunta.id, guardado);
   });
-  if (guardado?.elegidas?.length) enseña(guardado.elegidas);
+  solucion.addEventListener("click", () => {
+    const marcadas = elegidas();
+    enseña(marcadas, true);
+    guardado = { ...guardado, solucion_vista: true };
+    alCambiar(pregunta.id, { elegidas: guardado.elegidas ?? [], acierto: Boolean(guardado.acierto), solucion_vista: true });
+  });
+  if (guardado?.elegidas?.length || guardado?.solucion_vista) enseña(guardado.elegidas ?? [], Boolean(guardado.solucion_vista));
   return grupo;
 }
 
@@ -111,8 +155,12 @@ export function montaPreguntas(contenedor, preguntas, { curso, leccion }) {
     localStorage.removeItem(claveDe(curso, leccion));
     montaPreguntas(contenedor, preguntas, { curso, leccion });
   });
+  // La primera vez, las preguntas que pintó la construcción; al borrar, las que se montaron.
+  const pintadas = new Map([...contenedor.querySelectorAll("fieldset[data-pregunta]")]
+    .map((f) => [f.dataset.pregunta, f]));
   contenedor.replaceChildren(
-    ...preguntas.map((p, i) => montaPregunta(i + 1, p, progreso[p.id], alCambiar)), resumen, borrar);
+    ...preguntas.map((p, i) => montaPregunta(i + 1, p, progreso[p.id], alCambiar, pintadas.get(p.id))),
+    resumen, borrar);
   actualizaResumen();
 }
 

@@ -4,7 +4,7 @@
 // La comprobación sólo orienta: la nota la pone el calificador del profesor, con el cuaderno
 // que baja «Descargar para entregar» (el repartido, con el código del editor en la solución).
 
-import { editorDePython } from "./editor.mjs";
+import { montaEditable } from "./editor.mjs";
 
 const PREFIJO = "curso-agentes-llm";
 
@@ -26,12 +26,14 @@ function guarda(clave, estado) {
   } catch { /* sin almacenamiento (modo privado estricto): se puede trabajar, no guardar */ }
 }
 
-// Lo que va en la descarga del progreso: el código que hay ahora en el editor y la última comprobación.
+// Lo que va en la descarga del progreso: el código de ahora, la última comprobación,
+// cuántas veces ha comprobado y cuántas pistas ha visto.
 export function estadoDelDesafio(seccion) {
   const { curso, leccion, desafio } = seccion.dataset;
   const guardado = lee(claveDe(curso, leccion));
-  return { desafio, codigo: seccion.querySelector("textarea.editor").value,
-           ultima_comprobacion: guardado.resultado ?? null };
+  return { desafio, codigo: seccion.codigoActual?.() ?? guardado.codigo ?? null,
+           ultima_comprobacion: guardado.resultado ?? null, comprobaciones: guardado.intentos ?? 0,
+           pistas_vistas: guardado.pistas ?? 0 };
 }
 
 function pintaResultado(caja, seccion, resultado) {
@@ -40,21 +42,43 @@ function pintaResultado(caja, seccion, resultado) {
   seccion.dataset.resultado = resultado.estado;
 }
 
+// Tras varias comprobaciones sin pasar, la página sugiere la pista siguiente; nunca enseña la
+// solución ni las pruebas ocultas: el desafío se califica (README, «Pistas y comprobaciones»).
+const INSISTE = 3;
+
 export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detiene }) {
   const clave = claveDe(seccion.dataset.curso, seccion.dataset.leccion);
-  const editor = seccion.querySelector("textarea.editor");
   const caja = seccion.querySelector(".resultado-desafio");
   const comprobar = seccion.querySelector(".comprobar-desafio");
+  const contador = seccion.querySelector(".comprobaciones");
   let estado = lee(clave);
-  if (typeof estado.codigo === "string") editor.value = estado.codigo;
   if (estado.resultado) pintaResultado(caja, seccion, estado.resultado);
 
   const apunta = (cambios) => {
     estado = { ...estado, ...cambios, fecha: new Date().toISOString() };
     guarda(clave, estado);
   };
-  editorDePython(editor);
-  editor.addEventListener("input", () => apunta({ codigo: editor.value }));
+  const editor = montaEditable(seccion, {
+    original: datos.esqueleto, guardado: typeof estado.codigo === "string" ? estado.codigo : null,
+    etiqueta: "Tu solución del desafío",
+    guarda: (texto) => apunta({ codigo: texto ?? undefined }),
+    pregunta: "¿Cambiar tu código por el código de partida? Lo que has escrito se pierde.",
+    // Las comprobaciones y las pistas vistas siguen contando: son historia, no código.
+    alRestaurar: () => {
+      apunta({ codigo: undefined, resultado: undefined });
+      caja.replaceChildren();
+      caja.hidden = true;
+      delete seccion.dataset.resultado;
+    },
+  });
+  const pistas = montaPistas(seccion, datos.pistas ?? [], () => estado.pistas ?? 0,
+                             (n) => apunta({ pistas: n }));
+  const cuenta = () => {
+    const n = estado.intentos ?? 0;
+    contador.textContent = n ? `Has comprobado ${n} ${n === 1 ? "vez" : "veces"}.` : "";
+  };
+  cuenta();
+
   // Quien va a comprobar, va a necesitar Python: arrancarlo ya adelanta la espera.
   const entregar = seccion.querySelector(".entregar-desafio");
   for (const evento of ["pointerover", "focus"]) {
@@ -62,14 +86,18 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     entregar?.addEventListener(evento, arranca);
   }
 
-  // Si tarda (un bucle que no acaba), el alumno puede parar el intérprete sin recargar la página.
+  // Si su código tarda (un bucle que no acaba), puede parar el intérprete sin recargar la página.
   const detener = seccion.querySelector(".detener-desafio");
-  detener.addEventListener("click", detiene);
+  let detenido = false;
+  detener.addEventListener("click", () => { detenido = true; detiene(); });
 
   // Pasa las pruebas visibles con el código del editor, pinta el resultado y lo guarda.
   const comprueba = async () => {
     comprobar.disabled = true;
-    const aviso = setTimeout(() => { detener.hidden = false; }, 3000);
+    detenido = false;
+    let reloj = 0;
+    // «Detener» cuenta desde que empieza a correr su código, no desde que arranca Python.
+    const empieza = () => { reloj = setTimeout(() => { detener.hidden = false; }, 3000); };
     seccion.dataset.resultado = "comprobando";
     caja.replaceChildren("Comprobando con las pruebas visibles…\n");
     caja.hidden = false;
@@ -78,38 +106,69 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     let pasan = null;
     try {
       pasan = await compruebaDesafio({ desafio: datos.desafio, archivos: datos.archivos,
-        partida: datos.partida, codigo: editor.value, pruebas: datos.pruebas }, salida);
+        partida: datos.partida, codigo: editor.codigo(), pruebas: datos.pruebas }, salida, empieza);
     } finally {
-      clearTimeout(aviso);
+      clearTimeout(reloj);
       detener.hidden = true;
       comprobar.disabled = false;
     }
     caja.firstChild.remove();  // el «Comprobando…»
-    if (pasan === null) {
+    if (pasan === null && !detenido) {
       caja.append("\nTu código no ha llegado a las pruebas: corrige el error de arriba y vuelve a comprobar.\n");
     }
     const valores = Object.values(pasan ?? {});
     const resultado = { pasan, salida: caja.textContent, fecha: new Date().toISOString(),
       estado: pasan === null ? "error" : valores.every(Boolean) ? "todas" : "faltan" };
     seccion.dataset.resultado = resultado.estado;
-    apunta({ codigo: editor.value, resultado });
+    apunta({ codigo: editor.codigo() === datos.esqueleto ? undefined : editor.codigo(), resultado,
+             intentos: (estado.intentos ?? 0) + 1 });
+    cuenta();
+    if (resultado.estado !== "todas" && estado.intentos >= INSISTE) pistas.sugiere(estado.intentos);
     return resultado;
   };
   comprobar.addEventListener("click", comprueba);
   montaEntrega(seccion, datos, editor, comprueba);
+  comprobar.disabled = false;  // ya responde
+}
 
-  const restaurar = seccion.querySelector(".restaurar-desafio");
-  restaurar.addEventListener("click", () => {
-    if (!confirm("¿Cambiar tu código por el código de partida? Lo que has escrito se pierde.")) return;
-    editor.value = datos.esqueleto;
-    estado = {};
-    try { localStorage.removeItem(clave); } catch { /* nada que borrar */ }
-    caja.replaceChildren();
-    caja.hidden = true;
-    delete seccion.dataset.resultado;
-    editor.focus();
+// Las pistas del desafío (desafios/<slug>/pistas.toml), de una en una y a petición; cuántas
+// se han visto se guarda con el desafío.
+function montaPistas(seccion, pistas, vistas, apunta) {
+  const zona = seccion.querySelector(".pistas");
+  if (!zona || !pistas.length) return { sugiere: () => {} };
+  const lista = zona.querySelector(".lista-pistas");
+  const boton = zona.querySelector(".pedir-pista");
+  const aviso = zona.querySelector(".sugerencia-pista");
+  const pinta = () => {
+    const n = Math.min(vistas(), pistas.length);
+    lista.replaceChildren(...pistas.slice(0, n).map((html, i) => {
+      const item = document.createElement("li");
+      item.innerHTML = html;  // sale de Markdown en la construcción, como el enunciado
+      item.id = `pista-${i + 1}`;
+      return item;
+    }));
+    boton.hidden = n >= pistas.length;
+    boton.textContent = `Ver la pista ${n + 1} de ${pistas.length}`;
+    zona.querySelector(".cuenta-pistas").textContent =
+      n ? `Has visto ${n} de ${pistas.length} pistas.` : `Hay ${pistas.length} pistas, de menos a más.`;
+  };
+  boton.addEventListener("click", () => {
+    apunta(Math.min(vistas() + 1, pistas.length));
+    aviso.textContent = "";
+    pinta();
+    lista.lastElementChild?.setAttribute("tabindex", "-1");
+    lista.lastElementChild?.focus();
   });
-  comprobar.disabled = restaurar.disabled = false;  // ya responden
+  boton.disabled = false;
+  pinta();
+  return {
+    sugiere: (intentos) => {
+      aviso.textContent = vistas() < pistas.length
+        ? `Llevas ${intentos} comprobaciones sin pasarlas todas: quizá te ayude la pista ${vistas() + 1}.`
+        : `Llevas ${intentos} comprobaciones sin pasarlas todas y has visto todas las pistas: vuelve a la parte ` +
+          "de la lección que trata esto, lee con calma el primer fallo de arriba o pregunta a tu profesor.";
+    },
+  };
 }
 
 // El identificador del alumno: el mismo que pide `curso recoger` (recoger.py, ALUMNO) para
@@ -180,7 +239,7 @@ function montaEntrega(seccion, datos, editor, comprueba) {
       const respuesta = await fetch(new URL(datos.cuaderno, location.href));
       if (!respuesta.ok) throw new Error(`el servidor ha respondido ${respuesta.status} al pedir ${datos.cuaderno}`);
       const cuaderno = cuadernoParaEntregar(await respuesta.json(), { celda: datos.celda_solucion,
-        codigo: editor.value, alumno, descargado: new Date().toISOString() });
+        codigo: editor.codigo(), alumno, descargado: new Date().toISOString() });
       descarga(datos.cuaderno, JSON.stringify(cuaderno, null, 1) + "\n");
       const bien = resultado.estado === "todas";
       seccion.dataset.entrega = bien ? "descargada" : "descargada-con-fallos";

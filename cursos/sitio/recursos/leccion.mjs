@@ -1,6 +1,7 @@
 // Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
 // en un Web Worker de módulo (python.mjs lo crea; trabajador.mjs es el worker).
 import * as python from "./python.mjs";
+import { avisaDesborde, montaEditable } from "./editor.mjs";
 
 const articulo = document.querySelector("article.leccion");
 const estado = articulo.querySelector(".estado");
@@ -10,6 +11,10 @@ const hechas = new Set();      // celdas que han terminado bien en este intérpr
 const enCurso = new Map();     // id de ejecución -> {salida, fin}
 let ultimoId = 0;
 let cola = Promise.resolve();  // una ejecución detrás de otra, como en un cuaderno
+const PREFIJO = "curso-agentes-llm";
+const { curso, leccion } = articulo.dataset;
+const editables = new Map();   // número -> {codigo()}: lo que hay que ejecutar (editado o no)
+const ESPERA_DETENER = 3000;   // ms de código del alumno corriendo antes de ofrecer «Detener»
 
 function seccion(numero) {
   return document.getElementById(`celda-${numero}`);
@@ -26,11 +31,14 @@ function recibe(mensaje) {
     estado.textContent = "Python está listo.";
   } else if (mensaje.tipo === "fallo") {
     falla(mensaje.mensaje);
+  } else if (mensaje.tipo === "empieza") {
+    enCurso.get(mensaje.id)?.empieza?.();
   } else if (mensaje.tipo === "salida") {
     escribe(enCurso.get(mensaje.id)?.salida, mensaje.texto, mensaje.flujo === "error");
   } else if (mensaje.tipo === "fin") {
-    enCurso.get(mensaje.id)?.fin(mensaje.ok, mensaje.resultado);
+    const ejecucion = enCurso.get(mensaje.id);
     enCurso.delete(mensaje.id);
+    ejecucion?.fin(mensaje.ok, mensaje.resultado);
   }
 }
 
@@ -54,7 +62,28 @@ function escribe(salida, texto, esError) {
   if (esError) trozo.className = "error";
   trozo.textContent = texto;
   salida.append(trozo);
-  salida.hidden = false;
+}
+
+// Primero se miden todas y después se escriben los avisos: una sola maquetación, no una por caja.
+function revisaDesbordes() {
+  const cajas = [...articulo.querySelectorAll("pre.codigo, pre.salida, .tabla")].map((c) => [c, c]);
+  for (const c of articulo.querySelectorAll(".cm-scroller")) cajas.push([c, c.closest(".cm-editor")]);
+  const medidas = cajas.map(([caja]) => caja.scrollWidth > caja.clientWidth + 1);
+  cajas.forEach(([caja, despues], i) => avisaDesborde(caja, despues, medidas[i]));
+}
+let temporizadorDesbordes = 0;
+addEventListener("resize", () => {
+  clearTimeout(temporizadorDesbordes);
+  temporizadorDesbordes = setTimeout(revisaDesbordes, 150);
+});
+
+// «Detener» sólo cuando el código del alumno lleva un rato corriendo: arrancar Python no cuenta.
+function vigilaDuracion(boton) {
+  let reloj = 0;
+  return {
+    empieza: () => { reloj = setTimeout(() => { boton.hidden = false; }, ESPERA_DETENER); },
+    termina: () => { clearTimeout(reloj); boton.hidden = true; },
+  };
 }
 
 function ejecutaUna(numero) {
@@ -62,16 +91,18 @@ function ejecutaUna(numero) {
   const caja = seccion(numero);
   const salida = caja.querySelector(".salida");
   salida.replaceChildren();
-  salida.hidden = true;
   caja.dataset.estado = "ejecutando";
   const id = ++ultimoId;
+  const reloj = vigilaDuracion(caja.querySelector("button.detener"));
   return new Promise((resuelve) => {
-    enCurso.set(id, { salida, fin: (ok) => {
+    enCurso.set(id, { salida, empieza: reloj.empieza, fin: (ok) => {
+      reloj.termina();
       caja.dataset.estado = ok ? "hecha" : "error";
       if (ok) hechas.add(numero); else hechas.delete(numero);
+      avisaDesborde(salida);
       resuelve(ok);
     } });
-    python.envia({ tipo: "ejecuta", id, codigo: celdas.get(numero).fuente, nombre: `<celda ${numero}>` });
+    python.envia({ tipo: "ejecuta", id, codigo: codigoDe(numero), nombre: `<celda ${numero}>` });
   });
 }
 
@@ -97,12 +128,13 @@ function encola(tarea) {
 
 // El desafío usa el mismo intérprete, en la misma cola que las celdas (nunca a la vez), y
 // escribe en su propia caja. Devuelve {prueba: pasa} o null si su código no ha llegado a las pruebas.
-function compruebaDesafio(peticion, salida) {
+// alEmpezar() avisa de cuándo empieza a correr su código (para ofrecer «Detener»).
+function compruebaDesafio(peticion, salida, alEmpezar = () => {}) {
   return encola(() => {
     arranca();
     const id = ++ultimoId;
     return new Promise((resuelve) => {
-      enCurso.set(id, { salida, fin: (ok, resultado) => resuelve(ok ? resultado : null) });
+      enCurso.set(id, { salida, empieza: alEmpezar, fin: (ok, resultado) => resuelve(ok ? resultado : null) });
       python.envia({ tipo: "desafio", id, peticion: JSON.stringify(peticion) });
     });
   });
@@ -110,11 +142,43 @@ function compruebaDesafio(peticion, salida) {
 
 // Un bucle infinito en el código del alumno no se puede interrumpir dentro del worker: se
 // termina el worker entero (las celdas ya ejecutadas tendrán que volver a ejecutarse).
+export const DETENIDO = "Has detenido Python. Si el código no terminaba, quizá tenía un bucle sin fin " +
+  "(un while cuya condición nunca deja de cumplirse, o un bucle que no llega a su return). " +
+  "La próxima ejecución arranca Python de nuevo (y vuelve a ejecutar las celdas que hagan falta).";
 function detiene() {
-  falla("Has detenido Python. La próxima ejecución lo arranca de nuevo (y vuelve a ejecutar las celdas que hagan falta).");
+  falla(DETENIDO);
+}
+
+function codigoDe(numero) {
+  return editables.get(numero)?.codigo() ?? celdas.get(numero).fuente;
+}
+
+// Cada celda se puede editar; lo escrito se guarda en este navegador, celda a celda.
+function claveDeCeldas() {
+  return `${PREFIJO}:${curso}:${leccion}:celdas`;
+}
+function leeCeldas() {
+  try { return JSON.parse(localStorage.getItem(claveDeCeldas())) || {}; } catch { return {}; }
+}
+function guardaCelda(numero, texto) {
+  const todas = leeCeldas();
+  if (texto === null) delete todas[numero]; else todas[numero] = texto;
+  try {
+    if (Object.keys(todas).length) localStorage.setItem(claveDeCeldas(), JSON.stringify(todas));
+    else localStorage.removeItem(claveDeCeldas());
+  } catch { /* sin almacenamiento: se puede editar, no guardar */ }
+}
+const guardadas = leeCeldas();
+for (const [numero, celda] of celdas) {
+  editables.set(numero, montaEditable(seccion(numero), {
+    original: celda.fuente, guardado: typeof guardadas[numero] === "string" ? guardadas[numero] : null,
+    etiqueta: `Código de la celda ${numero}`, guarda: (texto) => guardaCelda(numero, texto),
+    pregunta: `¿Volver al código original de la celda ${numero}? Lo que has escrito en ella se pierde.`,
+  }));
 }
 
 articulo.addEventListener("click", (evento) => {
+  if (evento.target.closest("button.detener")) return detiene();
   const boton = evento.target.closest("button[data-accion]");
   if (!boton) return;
   if (boton.dataset.accion === "ejecutar-todo") encola(ejecutaTodas);
@@ -132,6 +196,10 @@ python.escucha(recibe);  // después: si ya está listo, que lo diga
 for (const evento of ["pointerover", "focusin"]) {
   articulo.addEventListener(evento, (e) => e.target.closest("button[data-accion]") && arranca());
 }
+
+// Cuando el navegador está libre: no compite con el arranque de Python ni con la primera salida.
+if ("requestIdleCallback" in self) requestIdleCallback(revisaDesbordes, { timeout: 3000 });
+else setTimeout(revisaDesbordes, 500);
 
 // Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
 import("./ganchos.mjs").then(({ activa }) => {

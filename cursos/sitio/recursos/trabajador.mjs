@@ -6,6 +6,7 @@
 //                       {tipo: "ejecuta", id, codigo, nombre}
 //                       {tipo: "desafio", id, peticion}  (JSON para comprueba_desafio de ejecutor.py)
 // Mensajes que envía:   {tipo: "listo"} | {tipo: "fallo", mensaje}
+//                       {tipo: "empieza", id}  (Python ya está listo: empieza a correr el código)
 //                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
 
 let descargas = null;  // lo ligero: los textos y pyodide.mjs (decenas de KB)
@@ -29,6 +30,8 @@ self.onmessage = async ({ data }) => {
   } catch {
     return self.postMessage({ tipo: "fin", id: data.id, ok: false });  // el fallo ya se ha contado
   }
+  // Desde aquí corre el código del alumno: lo que tarde ya no es arrancar Python.
+  self.postMessage({ tipo: "empieza", id: data.id });
   const escribe = (flujo, texto) => self.postMessage({ tipo: "salida", id: data.id, flujo, texto });
   if (data.tipo === "ejecuta") {
     const ok = python.ejecuta(data.codigo, data.nombre, escribe);
