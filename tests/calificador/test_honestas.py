@@ -22,12 +22,14 @@ def con_region(region: str) -> str:
 # Fallar en abierto: sólo «denegar» y un no del usuario paran la llamada; una errata de la tabla o None
 # la dejan correr. Es la solución de referencia de antes. Pierde la prueba «denegar» (9 de 10).
 FALLA_EN_ABIERTO = con_region(
-    '    decision = permiso(ll)\n    if decision == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    '    decision = permiso(ll)\n    if decision == "denegar":\n'
+    '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision == "preguntar" and not preguntar(ll):\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
 PREGUNTA_LO_DESCONOCIDO = con_region(
-    '    decision = permiso(ll)\n    if decision == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    '    decision = permiso(ll)\n    if decision == "denegar":\n'
+    '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision != "permitir" and not preguntar(ll):\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
