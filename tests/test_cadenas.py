@@ -53,8 +53,23 @@ def politica(c, configuracion=None):
 # --- Lo que la fuente fija ---------------------------------------------------------
 
 
+# La única diferencia a propósito con la política de la fuente: el motivo (reason), que lee quien revisa
+# una decisión, va en español (issue 18). Identificadores, códigos, nombres y descripciones, como allí.
+MOTIVOS_EN_ESPANOL = {
+    "The run retrieved a secret and reached an external destination before this checkpoint.":
+        "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
+    "The run enumerated customers and exported records past the configured volume.":
+        "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",
+    "Repeated payments below the per-call bound crossed the aggregate threshold.":
+        "Pagos repetidos por debajo del tope por llamada han cruzado el umbral agregado.",
+}
+
+
 def test_la_politica_generada_es_la_de_la_fuente_campo_a_campo(c):
     fuente = (DATOS / "politica_de_la_fuente.json").read_text(encoding="utf-8")
+    for ingles, espanol in MOTIVOS_EN_ESPANOL.items():
+        assert json.dumps(ingles) in fuente
+        fuente = fuente.replace(json.dumps(ingles), json.dumps(espanol, ensure_ascii=False))
     generada = politica(c)
     assert generada == json.loads(fuente)
     # También en el orden de los campos: el mismo texto JSON.
@@ -311,7 +326,7 @@ def test_la_evidencia_de_una_decision(c):
     assert registro == {
         "ejecucion": "run-7", "policyId": "pol_run_tool_chain_checkpoints", "policyVersion": "1.0.0",
         "ruleId": "run-tool-chain-secret-then-external", "decision": "block",
-        "reason": "The run retrieved a secret and reached an external destination before this checkpoint.",
+        "reason": "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
         "reasonCodes": ["run_chain_secret_then_external"], "mode": "deterministic",
         "evaluatedFields": {"context.run.tools.secret_read.calls": 1, "context.run.tools.external_send.calls": 1},
     }

@@ -45,10 +45,12 @@ def en_algun_mensaje(M, texto):
 # --- Manifiesto ---------------------------------------------------------------
 
 
-def test_la_leccion_va_despues_de_permisos_en_el_mismo_bloque():
+def test_la_leccion_cierra_el_curso_despues_de_permisos_y_cadenas():
+    """Cita «Permisos y confianza» y es la siguiente de «Cadenas peligrosas»; su última sección cierra el curso."""
     slugs = [lec.slug for lec in CURSO.lecciones]
     assert slugs.index("identidad-delegada") > slugs.index("permisos-y-confianza"), "la cita en su prosa"
-    assert LECCION.bloque == CURSO.leccion("permisos-y-confianza").bloque == "seguridad"
+    assert slugs[-1] == "identidad-delegada" and slugs[-2] == "cadenas-peligrosas"
+    assert LECCION.bloque == CURSO.leccion("cadenas-peligrosas").bloque == "seguridad-en-produccion"
 
 
 def test_las_celdas_cargan_los_modulos_con_el_idioma_del_curso():
@@ -109,31 +111,42 @@ def test_cada_sesion_queda_ligada_a_su_usuario_incluso_uno_oculto(g):
 # --- Permisos por herramienta y rol -------------------------------------------
 
 
-def test_la_tabla_de_permisos_de_la_semilla(g):
+def test_la_tabla_separa_al_cliente_del_operador(g):
+    """La semilla daba a soporte_senior el alcance de sus propios pedidos (issue 18): el cliente ve lo
+    suyo y el operador atiende lo de otros, nunca lo suyo."""
     assert g["PERMISOS"] == {
-        ("consultar_pedido", "rol:soporte"): {"alcance": "pedidos_propios"},
-        ("aplicar_reembolso", "rol:soporte_senior"): {"alcance": "pedidos_propios", "tope_centimos": 50000},
+        ("consultar_pedido", "rol:cliente"): {"alcance": "pedidos_propios"},
+        ("consultar_pedido", "rol:soporte"): {"alcance": "pedidos_de_clientes"},
+        ("aplicar_reembolso", "rol:soporte_senior"): {"alcance": "pedidos_de_clientes", "tope_centimos": 50000},
         ("consultar_pedido", "rol:finanzas"): {"alcance": "todos_los_pedidos"},
     }
 
 
 def test_autorizar_llamada(g):
-    autorizar, ctx = g["autorizar_llamada"], g["CONTEXTOS"]
+    autorizar, ctx, Contexto = g["autorizar_llamada"], g["CONTEXTOS"], g["ContextoUsuario"]
     assert autorizar("consultar_pedido", ctx["Ana"], "p-1") == {"alcance": "pedidos_propios"}
     assert autorizar("consultar_pedido", ctx["Carlos"], "p-2") == {"alcance": "todos_los_pedidos"}
+    dani = Contexto("usuario:60001", "rol:soporte")  # operador sin pedidos propios: ve los de los clientes
+    assert autorizar("consultar_pedido", dani, "p-1") == {"alcance": "pedidos_de_clientes"}
     with pytest.raises(PermissionError, match="^el pedido no pertenece a este usuario$"):
         autorizar("consultar_pedido", ctx["Ana"], "p-2")
     with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
         autorizar("aplicar_reembolso", ctx["Ana"], "p-1")
     with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
+        autorizar("aplicar_reembolso", ctx["Bea, clienta"], "p-2")
+    with pytest.raises(PermissionError, match="^un operador no atiende sus propios pedidos$"):
+        autorizar("aplicar_reembolso", ctx["Bea, operadora"], "p-2")
+    with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
         autorizar("borrar_pedido", ctx["Carlos"], "p-1")
+    with pytest.raises(PermissionError, match="^no existe el pedido p-9$"):
+        autorizar("consultar_pedido", ctx["Carlos"], "p-9")
 
 
 def test_el_tope_del_reembolso_es_inclusivo(g):
-    reembolso, bea = g["aplicar_reembolso"], g["CONTEXTOS"]["Bea"]
-    assert reembolso("p-2", 50000, contexto_usuario=bea) == "reembolsados 50000 céntimos del pedido p-2"
+    reembolso, bea = g["aplicar_reembolso"], g["CONTEXTOS"]["Bea, operadora"]
+    assert reembolso("p-1", 50000, contexto_usuario=bea) == "reembolsados 50000 céntimos del pedido p-1"
     with pytest.raises(PermissionError, match="tope de 50000"):
-        reembolso("p-2", 50001, contexto_usuario=bea)
+        reembolso("p-1", 50001, contexto_usuario=bea)
 
 
 # --- Intercambio de token y audiencia -----------------------------------------
@@ -145,6 +158,19 @@ def test_el_token_intercambiado_lleva_los_campos_de_rfc_8693(g):
                      "aud": "https://api.pedidos.ejemplo.com", "act": {"sub": "orquestador-soporte"},
                      "scope": "pedidos:leer", "exp": 1783000000}
     assert "act" not in g["intercambiar_token"](g["PETICION"], delegacion=False)
+
+
+def test_el_intercambio_comprueba_que_el_actor_puede_actuar_por_el_sujeto(g):
+    """RFC 8693: may_act si el token del sujeto lo trae; si no, el token del sujeto es para el actor."""
+    intercambia, peticion_de, usuario = g["intercambiar_token"], g["peticion_de"], g["TOKEN_USUARIO"]
+    informes = dict(g["TOKEN_ORQUESTADOR"], sub="servicio-informes")
+    with pytest.raises(PermissionError, match="^servicio-informes no puede actuar por usuario:38217$"):
+        intercambia(peticion_de(usuario, informes, "https://api.ejemplo.com", "x"))
+    con_may_act = dict(usuario, may_act={"sub": "servicio-informes"})
+    assert intercambia(peticion_de(con_may_act, informes, "https://api.ejemplo.com", "x"))["act"] == {
+        "sub": "servicio-informes"}
+    with pytest.raises(PermissionError, match="no puede actuar"):  # may_act manda sobre la audiencia
+        intercambia(peticion_de(con_may_act, g["TOKEN_ORQUESTADOR"], "https://api.ejemplo.com", "x"))
 
 
 def test_el_intercambio_rechaza_entradas_no_validas(g):
@@ -176,7 +202,7 @@ def test_el_paso_del_token_se_rechaza_y_el_intercambio_no(g):
         g["validar_token"](para_pedidos, g["API_PEDIDOS"], "pedidos:leer")
     nuevo = g["nuevo"]
     assert g["validar_token"](nuevo, g["API_PEDIDOS"], "pedidos:leer")["sub"] == para_pedidos["sub"]
-    assert nuevo["act"] == {"sub": "mcp-pedidos", "act": {"sub": "orquestador-soporte"}}
+    assert nuevo["act"] == {"sub": g["MCP_PEDIDOS"], "act": {"sub": "orquestador-soporte"}}
 
 
 # --- Secretos y estado por usuario --------------------------------------------
@@ -226,7 +252,8 @@ def test_la_clave_de_sesion_segura_sale_de_ejecutar(g, preguntas):
     g["HERRAMIENTAS"] = g["sesion_segura"]("u-100")
     obs = g["ejecutar"](g["llamada"]("t", "leer_mi_perfil", id_usuario_consultado="u-101"), {})
     assert obs["is_error"]
-    assert "«%s»" % obs["content"] in correcta(preguntas["sesion-segura"])["texto"]
+    citado = obs["content"].replace("«", "“").replace("»", "”")  # comillas dentro de comillas: «…“…”…»
+    assert "«%s»" % citado in correcta(preguntas["sesion-segura"])["texto"]
 
 
 def test_la_clave_de_los_tokens_sale_de_validar_token(g, preguntas):

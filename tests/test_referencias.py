@@ -50,8 +50,7 @@ FRASES = {"el primer agente del bloque": "el-primer-agente"}
 
 # Referencias a lecciones y bloques del plan que aún no están en el curso: (lección que cita, citada).
 # Un bloque se escribe "bloque:<slug>". Cuando la citada llega al manifiesto, su entrada sobra.
-PENDIENTES = {
-}
+PENDIENTES = {}
 
 # Lo que dice de la lección citada la que la cita, y que por tanto la citada tiene que contener.
 DICE = {
@@ -60,7 +59,8 @@ DICE = {
     ("permisos-y-confianza", "los-errores"): ["no se ha ejecutado"],
     # «ejecutar y el bucle no se han movido de como los dejó la lección anterior»
     ("permisos-y-confianza", "la-especificacion"): ["def ejecutar", "def bucle"],
-    ("permisos-y-confianza", "cadenas-peligrosas"): ["permiso"],
+    # «En «Cadenas peligrosas» verás una regla que vigila esa pareja: leer un secreto y enviarlo fuera»
+    ("permisos-y-confianza", "cadenas-peligrosas"): ["permiso", "secret_read", "external_send"],
     ("el-primer-agente", "las-cuatro-herramientas"): ["tool_use", "tool_result", "listar", "buscar", "escribir"],
     ("el-primer-agente", "los-errores"): ["ejecutar"],
     ("las-cuatro-herramientas", "el-primer-agente"): ["Acción: leer agenda.txt", "lee_accion"],

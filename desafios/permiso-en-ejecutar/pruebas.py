@@ -44,7 +44,9 @@ class Mesa:
     """Todo lo que rodea a ejecutar en una prueba: entorno, tabla, usuario y contadores.
 
     usuario: las rutas que el usuario guionizado aprueba, "todo" o "nadie"
-    (no hay nadie a quien preguntar: preguntar devuelve None).
+    (no hay nadie a quien preguntar: preguntar devuelve None, y eso es un no).
+    La tabla puede tener valores que no son ninguno de los tres (una errata, None):
+    sólo "permitir" y un sí a "preguntar" llegan a la función.
     """
 
     def __init__(self, entorno, clases=None, tabla=None, usuario=("lista.txt",)):
@@ -85,14 +87,19 @@ class Mesa:
         if problema:
             return error(id, NO_EJECUTADA + problema)
         decision = self.permiso(ll)
-        if decision == "denegar":
-            return error(id, DENEGADA)
         if decision == "preguntar" and self.aprueba(ll) is not True:
             return error(id, PERMITIDA_NO)
+        if decision not in ("permitir", "preguntar"):  # denegar, o un valor que nadie ha previsto
+            return error(id, DENEGADA)
         try:
             return resultado(id, HERRAMIENTAS_DE_PRUEBA[ll["name"]]["funcion"](entorno, **ll["input"]))
         except Exception as e:
             return error(id, "%s: %s" % (type(e).__name__, e))
+
+    def desconocida(self, ll):
+        """¿Dice la tabla, de esta llamada bien formada, algo que no es ninguno de los tres valores?"""
+        return problema_de_esquema_en(self.herramientas, ll) is None and \
+            self.permiso(ll) not in ("permitir", "preguntar", "denegar")
 
     def pregunta(self, ll):
         """¿Debe ejecutar preguntar por esta llamada?"""
@@ -157,6 +164,21 @@ def compara(ll, recibida, esperada):
           _corta(ll), _corta(esperada), _corta(recibida))
 
 
+def no_ejecutada(ll, recibida, decision):
+    """Un valor de la tabla que no es ninguno de los tres se trata como denegar.
+
+    Se acepta cualquier error que empiece por «no se ha ejecutado: » (el enunciado pide
+    «permiso denegado», pero otro motivo también dice la verdad): lo que no puede pasar es
+    que la llamada corra o que se pregunte, y eso lo comprueba comprueba_llamadas.
+    """
+    bien = isinstance(recibida, dict) and recibida.get("type") == "tool_result" and \
+        recibida.get("tool_use_id") == ll.get("id") and recibida.get("is_error") is True and \
+        isinstance(recibida.get("content"), str) and recibida["content"].startswith(NO_EJECUTADA)
+    exige(bien, "con %s la tabla dice %r, que no es permitir, preguntar ni denegar: lo que nadie ha "
+          "previsto se deniega, así que se esperaba el error %r y ejecutar ha devuelto: %s",
+          _corta(ll), decision, DENEGADA, _corta(recibida))
+
+
 def cuantas_preguntas(mesa, ll):
     return sum(1 for args, _ in mesa.preguntas if args and args[0] == ll)
 
@@ -167,7 +189,11 @@ def comprueba_llamadas(banco, mesa, llamadas):
     with banco.instala(mesa):
         for ll in llamadas:
             preguntas, ejecutadas = len(mesa.preguntas), len(mesa.ejecutadas)
-            compara(ll, llama(ll, mesa), mesa.debe(ll, sombra))
+            recibida, esperada = llama(ll, mesa), mesa.debe(ll, sombra)
+            if mesa.desconocida(ll):
+                no_ejecutada(ll, recibida, mesa.permiso(ll))
+            else:
+                compara(ll, recibida, esperada)
             nuevas = mesa.preguntas[preguntas:]
             if mesa.pregunta(ll):
                 exige(len(nuevas) == 1, "con %s la tabla dice preguntar: preguntar debe "
@@ -200,7 +226,7 @@ def _se_ejecuta(mesa, ll):
 def _por_que_no(mesa, ll):
     if problema_de_esquema_en(mesa.herramientas, ll):
         return "no cumple su esquema"
-    return "la tabla dice %s" % mesa.permiso(ll)
+    return "la tabla dice %r" % (mesa.permiso(ll),)
 
 
 def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
@@ -266,7 +292,9 @@ def prueba_esquema(banco):
 
 
 def prueba_denegar(banco):
-    """denegar: sin clase, o con una clase que la tabla no nombra, ni se pregunta ni se ejecuta."""
+    """denegar: sin clase, con una clase que la tabla no nombra o con un valor que no es ninguno
+    de los tres (una errata, None), ni se pregunta ni se ejecuta. Un ejecutar que deja correr lo
+    que no es denegar ni preguntar (falla en abierto) no pasa esta prueba."""
     comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
         llamada("d1", "borrar", ruta="notas.txt"),  # borrar no tiene clase
         llamada("d2", "leer", ruta="notas.txt"),
@@ -276,6 +304,14 @@ def prueba_denegar(banco):
         llamada("d3", "escribir", ruta="lista.txt", contenido="nada"),
         llamada("d4", "listar", carpeta="recetas"),
         llamada("d5", "borrar", ruta="lista.txt"),
+    ])
+    erratas = {"lectura": "Permitir", "escritura": None, "borrado": "preguntar "}
+    clases = dict(CLASES_DE_LA_LECCION, borrar="borrado")
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, clases=clases, tabla=erratas, usuario="todo"), [
+        llamada("d6", "leer", ruta="lista.txt"),
+        llamada("d7", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+        llamada("d8", "borrar", ruta="notas.txt"),
+        llamada("d9", "buscar", texto="cena"),
     ])
 
 
@@ -292,7 +328,7 @@ def prueba_preguntar(banco):
 
 
 def prueba_nadie(banco):
-    """Si no hay nadie a quien preguntar (preguntar devuelve None), preguntar es denegar."""
+    """Si no hay nadie a quien preguntar (preguntar devuelve None), la respuesta es no."""
     comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="nadie"), [
         llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
         llamada("n2", "leer", ruta="lista.txt"),

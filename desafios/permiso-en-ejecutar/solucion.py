@@ -9,10 +9,10 @@ def ejecutar(ll, entorno):
         return error(id, NO_EJECUTADA + problema)
     ### BEGIN SOLUTION
     decision = permiso(ll)
-    if decision == "denegar":
-        return error(id, NO_EJECUTADA + "permiso denegado")
-    if decision == "preguntar" and not preguntar(ll):
+    if decision == "preguntar" and not preguntar(ll):  # False, o None si no hay nadie
         return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")
+    if decision not in ("permitir", "preguntar"):  # denegar, o lo que nadie ha previsto
+        return error(id, NO_EJECUTADA + "permiso denegado")
     ### END SOLUTION
     funcion = HERRAMIENTAS[ll["name"]]["funcion"]
     try:

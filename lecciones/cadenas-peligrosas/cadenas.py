@@ -23,11 +23,11 @@ import re
 
 # --- Las herramientas de operaciones y su registro ------------------------------
 
-# La fuente fija el primer límite (32 claves por lista declarada). De los otros dos sólo dice que
-# están acotados, sin dar cifra: los números son de este laboratorio.
-LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta (de la fuente)
-LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador (nuestro: el mismo 32)
-LIMITE_DE_OPERACIONES = 1000  # operaciones distintas que recuerda una ejecución (el número es nuestro)
+# Todo lo que guarda una ejecución tiene tope, para que una herramienta muy habladora no haga crecer
+# sin fin el estado del flujo. Las cifras son de este laboratorio: un sistema real elige las suyas.
+LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta
+LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador
+LIMITE_DE_OPERACIONES = 1000  # operaciones distintas que recuerda una ejecución
 
 
 def _clientes(n):
@@ -289,7 +289,12 @@ def _var(herramienta, hecho):
 
 
 def _regla(id, nombre, descripcion, condiciones, resultado, motivo, codigo, grupo=None):
-    """Una regla de política ordinaria: cuándo, qué decide y qué campos evalúa."""
+    """Una regla de política ordinaria: cuándo, qué decide y qué campos evalúa.
+
+    Los identificadores, los códigos de motivo, el nombre y la descripción son los del documento
+    de política original, en inglés, como los nombres de las herramientas. El motivo (reason) es
+    lo que lee la persona que revisa o audita una decisión, y va en español.
+    """
     entonces = {"decision": resultado, "reason": motivo, "reasonCodes": [codigo]}
     if resultado == "require_approval":
         entonces["approverGroup"] = grupo
@@ -320,7 +325,7 @@ def regla_secreto_y_envio(c):
         [{">": [_var(c["herramienta_de_secreto"], "calls"), 0]},
          {">": [_var(c["herramienta_de_envio"], "calls"), 0]}],
         c["resultado"],
-        "The run retrieved a secret and reached an external destination before this checkpoint.",
+        "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
         "run_chain_secret_then_external", c.get("grupo_aprobador"))
 
 
@@ -334,7 +339,7 @@ def regla_enumeracion_y_exportacion(c):
         [{">": [_var(c["herramienta_de_enumeracion"], "calls"), 0]},
          {">=": [_var(c["herramienta_de_exportacion"], "numericSums." + c["campo_de_registros"]), c["volumen"]]}],
         c["resultado"],
-        "The run enumerated customers and exported records past the configured volume.",
+        "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",
         "run_chain_enumeration_then_export", c.get("grupo_aprobador"))
 
 
@@ -348,18 +353,16 @@ def regla_acciones_repetidas(c):
         "per-call bound and whose aggregate crosses the configured threshold.",
         [{">=": [_var(h, "calls"), c["llamadas_minimas"]]},
          {">=": [_var(h, "numericSums." + campo), c["total_minimo"]]},
-         # El máximo evita que unas pocas llamadas grandes pasen por «repetidas y pequeñas».
+         # El máximo evita que unas pocas llamadas grandes pasen por «repetidas y pequeñas». Pero es el de
+        # toda la ejecución: un solo pago grande (aprobado por llamada) apaga la regla para lo que venga.
          {"<=": [_var(h, "numericMaximums." + campo), c["maximo_por_llamada"]]}],
         c["resultado"],
-        "Repeated payments below the per-call bound crossed the aggregate threshold.",
+        "Pagos repetidos por debajo del tope por llamada han cruzado el umbral agregado.",
         "run_chain_repeated_low_value", c.get("grupo_aprobador"))
 
 
 def reglas_de_cadenas_peligrosas(configuracion):
-    """Las tres reglas deterministas, generadas desde la configuración del inquilino.
-
-    (En la fuente, el generador se llama buildDangerousToolChainRules.)
-    """
+    """Las tres reglas deterministas, generadas desde la configuración del inquilino."""
     return [regla_secreto_y_envio(configuracion["secreto_y_envio"]),
             regla_enumeracion_y_exportacion(configuracion["enumeracion_y_exportacion"]),
             regla_acciones_repetidas(configuracion["acciones_repetidas"])]
@@ -421,9 +424,11 @@ def valor_de(ruta, datos):
 def evalua(expresion, datos):
     """Evalúa una expresión JSON-logic: var, and, or, ! y comparaciones.
 
-    Un hecho que falta (una herramienta que no se ha llamado) no cumple ninguna
-    comparación. Un operador desconocido lanza: el punto de control lo trata
-    como un motor que falla, y se cierra.
+    Es un subconjunto estricto y cerrado en fallo, no JsonLogic estándar: un hecho
+    que falta (una herramienta que no se ha llamado) o un valor que no es un número
+    no cumple ninguna comparación, mientras que en JsonLogic null se compara como 0
+    ({"<=": [null, 500]} es cierto allí y falso aquí). Un operador desconocido lanza:
+    el punto de control lo trata como un motor que falla, y se cierra.
     """
     if not isinstance(expresion, dict):
         return expresion  # un literal: 0, 500...

@@ -12,6 +12,33 @@ from cursos.calificador.libro import url_del_libro
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
 
 ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1]
+
+
+def con_region(region: str) -> str:
+    """La solución con otra región entre BEGIN y END SOLUTION."""
+    return SOLUCION.split("    ### BEGIN SOLUTION\n")[0] + region + SOLUCION.split("    ### END SOLUTION\n")[1]
+
+
+# Fallar en abierto: sólo «denegar» y un no del usuario paran la llamada; una errata de la tabla o None
+# la dejan correr. Es la solución de referencia de antes. Pierde la prueba «denegar» (9 de 10).
+FALLA_EN_ABIERTO = con_region(
+    '    decision = permiso(ll)\n    if decision == "denegar":\n'
+    '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    '    if decision == "preguntar" and not preguntar(ll):\n'
+    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
+# Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
+PREGUNTA_LO_DESCONOCIDO = con_region(
+    '    decision = permiso(ll)\n    if decision == "denegar":\n'
+    '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    '    if decision != "permitir" and not preguntar(ll):\n'
+    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
+# Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
+SOLO_PERMITIR_PASA = con_region(
+    '    decision = permiso(ll)\n'
+    '    if decision == "permitir" or (decision == "preguntar" and preguntar(ll) is True):\n        pass\n'
+    '    elif decision == "preguntar":\n        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
+    '    elif decision == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    '    else:\n        return error(id, NO_EJECUTADA + "valor de permiso desconocido: %r" % (decision,))\n')
 RUIDOSA = ("import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=sys.stderr)\n"
            "class Ruido:\n    def __del__(self):\n        sys.stderr.write('adiós\\n')\n"
            "_r = Ruido()\n" + SOLUCION.replace(
@@ -26,6 +53,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
                                 "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n" + SOLUCION, 10),
     "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
+    "falla_en_abierto": (FALLA_EN_ABIERTO, 9),
+    "pregunta_lo_desconocido": (PREGUNTA_LO_DESCONOCIDO, 9),
+    "solo_permitir_pasa": (SOLO_PERMITIR_PASA, 10),
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
     "none_es_si": (SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"), 7),
@@ -98,6 +128,13 @@ def filas(curso):
 @pytest.mark.parametrize("alumno", HONESTAS)
 def test_las_honestas_sacan_lo_que_merecen(filas, alumno):
     assert filas[alumno]["puntos"] == HONESTAS[alumno][1], filas[alumno]["motivo"]
+
+
+def test_fallar_en_abierto_cuesta_la_prueba_denegar(filas):
+    """Lo que no es permitir ni preguntar se deniega: dejarlo correr (o preguntarlo) sólo pierde «denegar»."""
+    for alumno in ("falla_en_abierto", "pregunta_lo_desconocido"):
+        assert filas[alumno]["denegar"] == 0 and "Permitir" in filas[alumno]["motivo"], filas[alumno]["motivo"]
+    assert filas["solo_permitir_pasa"]["denegar"] == 1
 
 
 def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
