@@ -60,6 +60,13 @@ def navegador():
         navegador.close()
 
 
+def _del_service_worker(peticion) -> bool:
+    try:
+        return peticion.service_worker is not None
+    except AttributeError:
+        return False
+
+
 class Vigilante:
     """Apunta todo lo que un sitio autoalojado y sano no debe hacer."""
 
@@ -80,8 +87,13 @@ class Vigilante:
     def _fallida(self, peticion):
         # JupyterLab pinta el Markdown con src="attachment:…" y sólo después pone la imagen
         # adjunta: ese primer intento falla dentro del navegador, sin salir a ninguna red.
-        if not peticion.url.startswith("attachment:"):
-            self.problemas.append(f"fallida: {peticion.url} ({peticion.failure})")
+        if peticion.url.startswith("attachment:"):
+            return
+        # El service worker pregunta a la caché HTTP del navegador (only-if-cached) por lo que
+        # quizá ya bajó: lo que no está falla con ERR_CACHE_MISS sin salir a ninguna red.
+        if peticion.failure == "net::ERR_CACHE_MISS" and _del_service_worker(peticion):
+            return
+        self.problemas.append(f"fallida: {peticion.url} ({peticion.failure})")
 
     def _consola(self, mensaje):
         if mensaje.type == "error" and (mensaje.location or {}).get("url", "").startswith("attachment:"):
