@@ -1,6 +1,7 @@
 """La portada de los cuadernos en JupyterLite (lite/files/00-portada.ipynb, del sitio construido):
 enlaza a cada cuaderno de lección y de desafío que hay en el sitio, y la portada del sitio la abre."""
 
+import re
 from urllib.parse import unquote
 
 from cursos.manifiesto import leer_curso
@@ -23,7 +24,7 @@ def test_la_portada_de_jupyterlite(sitio):
 
 def test_la_portada_se_abre_y_sus_enlaces_abren_los_cuadernos(pagina, url_raiz):
     pagina.goto(f"{url_raiz}lite/lab/index.html?path={NOMBRE}")
-    indice = pagina.locator(".jp-RenderedMarkdown", has_text="Las lecciones, en orden")
+    indice = pagina.locator(".jp-RenderedMarkdown", has_text=re.compile(r"^\s*Las lecciones, en orden"))
     indice.wait_for(timeout=ESPERA)
     primera = CURSO.lecciones[0]
     indice.get_by_role("link", name=primera.titulo).click()
