@@ -71,10 +71,11 @@ def curso_existente(args) -> Path:
 def orden_cuadernos(args) -> int:
     """Genera los cuadernos .ipynb de las lecciones, con los módulos al lado."""
     from cursos.cuadernos import escribe_cuadernos
+    from cursos.portada import escribe_portada
 
     curso = leer_curso(args.curso)
     destino = ruta_del_usuario(args.destino) if args.destino else SALIDA / "cuadernos" / curso.slug
-    for ruta in escribe_cuadernos(curso, destino):
+    for ruta in [escribe_portada(curso, destino), *escribe_cuadernos(curso, destino)]:
         print("escrito", ruta.relative_to(RAIZ) if ruta.is_relative_to(RAIZ) else ruta)
     print(f"Ábrelos con Jupyter desde {destino}: los módulos del curso están a su lado.")
     return 0

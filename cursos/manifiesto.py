@@ -55,6 +55,9 @@ class Curso:
     # Cada bloque, como en el manifiesto: slug, titulo, descripcion ("" si no la tiene) y sus lecciones.
     bloques: list[dict] = field(default_factory=list)
     lecciones: list[Leccion] = field(default_factory=list)
+    # La presentación ([presentacion] del manifiesto), en Markdown: para_quien, supone, modelo.
+    # La usan la portada del sitio y la de los cuadernos; {} si el manifiesto no la trae.
+    presentacion: dict[str, str] = field(default_factory=dict)
 
     @property
     def modulos(self) -> list[str]:
@@ -105,6 +108,7 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         rutas_de_modulos=_rutas_de_modulos(_exige(datos, "modulos", ruta.name), ruta.name),
         bloques=bloques,
         lecciones=lecciones,
+        presentacion=_presentacion(datos.get("presentacion", {}), ruta.name),
     )
     _sin_repetir([b["slug"] for b in bloques], "bloques repetidos", ruta.name)
     _sin_repetir([lec.slug for lec in lecciones], "lecciones repetidas", ruta.name)
@@ -119,6 +123,16 @@ def _bloque(bloque: dict, donde: str) -> dict:
         raise ErrorDeManifiesto(f"{donde}: «descripcion» debe ser un texto entre comillas")
     slug = _exige(bloque, "slug", donde)
     return {**bloque, "slug": slug, "titulo": bloque.get("titulo", slug), "descripcion": descripcion}
+
+
+# Las claves de [presentacion]; la que falte queda en "" (un manifiesto puede no traerla).
+PRESENTACION = ("para_quien", "supone", "modelo")
+
+
+def _presentacion(tabla, manifiesto: str) -> dict[str, str]:
+    if not isinstance(tabla, dict) or not all(isinstance(v, str) for v in tabla.values()):
+        raise ErrorDeManifiesto(f'{manifiesto}: [presentacion] lleva sólo textos (para_quien = """…"""); corrígelo')
+    return {clave: tabla.get(clave, "") for clave in PRESENTACION} | tabla
 
 
 def _sin_repetir(slugs: list[str], que: str, manifiesto: str) -> None:

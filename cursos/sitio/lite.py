@@ -16,6 +16,7 @@ from cursos.calificador.fuente import Desafio
 from cursos.calificador.reparto import version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
 from cursos.manifiesto import Curso, Leccion
+from cursos.portada import DONDE_LITE, escribe_portada
 
 # Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
 # (sin esto, la primera salida tardaba 27 s en la receta).
@@ -96,7 +97,10 @@ def ruta_del_desafio(curso: Curso, leccion: Leccion) -> str | None:
 
 def escribe_contenidos(curso: Curso, contenidos: Path) -> None:
     """Una carpeta por lección, en orden: su cuaderno con lo que abre al lado y la carpeta del desafío,
-    copia exacta de release/ (el cuaderno con la solución por hacer y los ficheros que carga)."""
+    copia exacta de release/ (el cuaderno con la solución por hacer y los ficheros que carga).
+    En la raíz, la portada (00-portada.ipynb), que enlaza a todos en orden."""
+    escribe_portada(curso, contenidos, lambda lc: (ruta_del_cuaderno(curso, lc), ruta_del_desafio(curso, lc)),
+                    DONDE_LITE)
     for leccion in curso.lecciones:
         carpeta = contenidos / carpeta_de(curso, leccion)
         # Los módulos van junto a los cuadernos: el núcleo arranca en la carpeta del cuaderno.

@@ -255,4 +255,6 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
                         "minutos": sum(x["leccion"].minutos for x in lecciones), "lecciones": lecciones})
     return _PLANTILLAS.get_template("inicio.html").render(
         raiz="", recursos=recursos, curso=curso, bloques=bloques,
-        minutos=sum(lc.minutos for lc in curso.lecciones))
+        minutos=sum(lc.minutos for lc in curso.lecciones),
+        # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
+        presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})
