@@ -189,7 +189,9 @@ def limpio(texto: str | None) -> str | None:
     """Un motivo que se puede escribir siempre: escribible, sin controles y con tope."""
     if texto is None:
         return None
-    texto = sin_controles(escribible(texto[:4 * MAXIMO_MENSAJE]))  # recortar antes: limpiar 16 MB cuesta
+    texto = escribible(texto[:4 * MAXIMO_MENSAJE])  # recortar antes: limpiar 16 MB cuesta
+    # Un motivo es una línea: un salto de línea del alumno no puede dibujar otra («✔ … puntos»).
+    texto = sin_controles(re.sub(r"\r\n|\r|\n|\t", " ⏎ ", texto))
     return texto if len(texto) <= MAXIMO_MENSAJE else texto[:MAXIMO_MENSAJE] + "… (recortado)"
 
 

@@ -10,6 +10,7 @@ IPython) y qué funciones define se decide al correrlo, no por cómo se escribe.
 
 import ast
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,8 +154,11 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
             ast.parse(python)
         except Exception as e:  # SyntaxError, o lo que lance el transformador con un texto imposible
             # Como en Jupyter: una celda que no es Python ni para IPython no define nada, y las demás siguen.
-            notas.append("tu celda de código %d no es Python válido ni para IPython (%s, línea %s): no se ha "
-                         "ejecutado y lo que define no cuenta" % (n, getattr(e, "msg", e), getattr(e, "lineno", "?")))
+            notas.append("tu celda de código %d no es Python válido para el calificador, que usa Python %d.%d, "
+                         "ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no cuenta. Si en el "
+                         "navegador sí corre, es sintaxis de un Python más nuevo (la página y JupyterLite usan el "
+                         "3.14): escríbela como en el %d.%d" % (n, *sys.version_info[:2], getattr(e, "msg", e),
+                                                             getattr(e, "lineno", "?"), *sys.version_info[:2]))
             continue
         codigo.append(python)
     return Entrega(codigo, fuente_solucion, notas)

@@ -23,6 +23,12 @@ from cursos import RAIZ
 MODULOS = ("guionizado.py", "entorno.py", "harness.py")
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 CELDA_PRUEBAS = "pruebas"
+# El calificador corre el código con el Python de la máquina del profesor (3.11 o posterior),
+# no con el 3.14 de Pyodide: lo que sólo existe en versiones nuevas no califica.
+AVISO_PYTHON = ("El calificador corre tu código con Python 3.11 o posterior, no con el 3.14 del navegador: "
+                "no uses lo que sólo trae un Python más nuevo (comillas iguales dentro de un f-string, "
+                "`def f[T]`, `itertools.batched`…). `display`, `IPython.display` y `%%writefile` funcionan; "
+                "las órdenes `!` no hacen nada.")
 STUB = 'raise NotImplementedError("Escribe aquí tu solución")'
 
 
@@ -204,7 +210,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),
         _texto(f"### Tu solución\n\nCompleta {_lista(desafio.funciones)} en la celda siguiente y pasa "
-               "las pruebas de abajo.", "tu-solucion"),
+               "las pruebas de abajo. " + AVISO_PYTHON, "tu-solucion"),
         _codigo(desafio.lee("solucion.py"), desafio.celda_solucion, solucion=True),
         _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
                "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "

@@ -13,12 +13,15 @@ primero se encierra: tapa las carpetas con datos, pone límites y se hace nobody
 
 import builtins
 import ctypes
+import importlib
+import importlib.util
 import json
 import os
 import re
 import resource
 import signal
 import sys
+import types
 from collections.abc import Mapping
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
@@ -183,7 +186,23 @@ class _IPythonMudo:
         self._corre(nombre, re.sub(r"^\s*(-[A-Za-z]\s*\d*\s+)*", "", linea))  # %timeit -n 1 -r 1 f()
 
     def run_cell_magic(self, nombre, linea, celda, *args, **kwargs):
+        if nombre in ("writefile", "file"):
+            self._escribe(linea, celda)
         self._corre(nombre, celda)
+
+    @staticmethod
+    def _escribe(linea, celda):
+        """%%writefile [-a] nombre: el fichero queda en la carpeta de trabajo y se puede importar."""
+        partes = linea.split()
+        anade = "-a" in partes or "--append" in partes
+        nombres = [p for p in partes if not p.startswith("-")]
+        if not nombres:
+            return
+        with open(nombres[0].strip("'\""), "a" if anade else "w", encoding="utf-8") as f:
+            f.write(celda)
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        importlib.invalidate_caches()
 
     def system(self, *args, **kwargs):
         return None
@@ -203,6 +222,35 @@ def del_cuaderno(g):
         for objeto in objetos:
             print(repr(objeto))
     g.update(display=display, get_ipython=lambda: ipython, In=[""], Out={})
+    _ipython_de_mentira(display, lambda: ipython)
+
+
+class _Mostrable:
+    """Markdown("…"), HTML("…")…: en el cuaderno se pintan; aquí sólo se guardan."""
+
+    def __init__(self, data=None, *args, **kwargs):
+        self.data = data
+
+    def __repr__(self):
+        return "<%s>" % type(self).__name__
+
+
+MOSTRABLES = ("Markdown", "HTML", "Latex", "Math", "JSON", "Image", "SVG", "Javascript", "Code", "Pretty",
+              "FileLink", "Audio", "Video", "IFrame")
+
+
+def _ipython_de_mentira(display, get_ipython):
+    """`from IPython.display import display, Markdown` funciona como en el cuaderno (sin IPython instalado)."""
+    if importlib.util.find_spec("IPython") is not None:
+        return
+    ipython = types.ModuleType("IPython")
+    pantalla = types.ModuleType("IPython.display")
+    pantalla.display = display
+    pantalla.clear_output = lambda *args, **kwargs: None
+    for nombre in MOSTRABLES:
+        setattr(pantalla, nombre, type(nombre, (_Mostrable,), {}))
+    ipython.display, ipython.get_ipython = pantalla, get_ipython
+    sys.modules.update({"IPython": ipython, "IPython.display": pantalla})
 
 
 def excepcion(tipo, args):
