@@ -68,23 +68,29 @@ class NoDefinida(BaseException):
 
 
 @functools.cache
-def _compilados(desafio: Desafio) -> tuple:
-    fuentes = [*desafio.modulos(), ("partida", _partida_sin_cargas(desafio)),
+def _compilados(desafio: Desafio, modulos: tuple[tuple[str, str], ...], partida: str) -> tuple:
+    fuentes = [*modulos, ("partida", _partida_sin_cargas(partida)),
                ("pruebas.py", desafio.pruebas()), ("ocultas.py", desafio.lee("ocultas.py"))]
     return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
 
-def _partida_sin_cargas(desafio: Desafio) -> str:
+def _partida_sin_cargas(partida: str) -> str:
     """El código de partida sin las líneas que cargan los módulos de disco: aquí ya están cargados."""
-    return "\n".join(linea for linea in desafio.partida().splitlines() if not linea.startswith("exec(open("))
+    return "\n".join(linea for linea in partida.splitlines() if not linea.startswith("exec(open("))
 
 
-def espacio_de_pruebas(desafio: Desafio) -> dict:
-    """Los módulos, el código de partida (la traza, el laboratorio), las pruebas y las variaciones ocultas."""
+def espacio_de_pruebas(desafio: Desafio, repartido=None) -> dict:
+    """Los módulos, el código de partida (la traza, el laboratorio), las pruebas y las variaciones ocultas.
+
+    repartido (congelado.Repartido): los módulos y el código de partida que recibieron los alumnos;
+    si no se da, los del repositorio.
+    """
+    modulos = repartido.modulos if repartido else desafio.modulos()
+    partida = repartido.partida if repartido else desafio.partida()
     # La traza de la lección imprime: aquí, en silencio (un print propio y no redirect_stdout,
     # que cambia sys.stdout para todos los hilos).
-    g = {"__name__": "__pruebas__", "__partida__": desafio.partida(), "print": lambda *a, **k: None}
-    for codigo in _compilados(desafio):
+    g = {"__name__": "__pruebas__", "__partida__": partida, "__modulos__": modulos, "print": lambda *a, **k: None}
+    for codigo in _compilados(desafio, modulos, partida):
         exec(codigo, g)
     del g["print"]
     return g
@@ -188,7 +194,7 @@ class BancoRemoto:
     def __init__(self, aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
                  plazo: float):
         self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
-        self.partida = espacio["__partida__"]
+        self.partida, self.modulos = espacio["__partida__"], espacio["__modulos__"]
         self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo)
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
@@ -201,7 +207,7 @@ class BancoRemoto:
             if self.arranques >= MAXIMO_ARRANQUES:
                 raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {"modulos": self.desafio.modulos(), "celdas": [self.partida, *self.entrega.celdas],
+            inicio = {"modulos": self.modulos, "celdas": [self.partida, *self.entrega.celdas],
                       "funciones": list(self.desafio.funciones)}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores

@@ -29,6 +29,7 @@ from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.configuracion import CursoNbgrader
+from cursos.calificador.congelado import repartido as repartido_de
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.fuente import Desafio, cuaderno_fuente
 from cursos.calificador.tiempo import MARCA, hora_de_entrega
@@ -106,7 +107,9 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
     avisos, estado = [], {}
-    resultados = corre_pruebas(aislamiento, desafio, espacio_de_pruebas(desafio), entrega, plazo, avisos, estado)
+    # Con el código de partida y los módulos que se repartieron, no con los de ahora en el repositorio.
+    espacio = espacio_de_pruebas(desafio, repartido_de(carpeta.parent.parent.parent, desafio))
+    resultados = corre_pruebas(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
     fallan = [p for p, m in resultados.items() if m]
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:

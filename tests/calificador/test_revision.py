@@ -130,3 +130,16 @@ def test_la_sintaxis_de_un_python_mas_nuevo_se_explica(tmp_path_factory):
     filas = _una(tmp_path_factory, ESQUEMA, {"n1_fstring": ESQUEMA.lee("solucion.py") + nueva})
     motivo = filas["n1_fstring"]["motivo"]
     assert "Python %d.%d" % sys.version_info[:2] in motivo and "3.14" in motivo, motivo
+
+
+def test_editar_el_repositorio_despues_de_repartir_no_cambia_la_nota(tmp_path_factory, monkeypatch):
+    """Se califica con los módulos y el código de partida de release/, no con los de ahora."""
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, PERMISO)
+    entrega(curso, "ana", con_solucion(cuaderno, PERMISO.lee("solucion.py")), PERMISO)
+    modulos, partida = Desafio.modulos, Desafio.partida
+    monkeypatch.setattr(Desafio, "modulos", lambda self: tuple(
+        (n, t + "\ndel problema_de_llamada\n" if n == "harness.py" else t) for n, t in modulos(self)))
+    monkeypatch.setattr(Desafio, "partida", lambda self: partida(self) + "\nPERMISOS = {}\n")
+    assert califica_lote(curso, PERMISO)["ana"]["puntos"] == 10
+    (curso / "release" / PERMISO.slug / "harness.py").unlink()  # sin lo repartido, el repositorio de ahora
+    assert califica_lote(curso, PERMISO)["ana"]["puntos"] < 10
