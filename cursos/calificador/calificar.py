@@ -322,6 +322,16 @@ def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Ca
         return {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {motivo}"}
 
 
+def _sin_carpeta(f: dict, desafio: Desafio) -> dict:
+    """Una nota del libro cuya entrega ya no está en submitted/: se conserva, y se dice."""
+    if f["motivo"] == libro.SIN_ENTREGA:
+        return f
+    print(f"» {f['alumno']}: su entrega de {desafio.slug} ya no está en submitted/ (¿movida o borrada?); "
+          "el libro conserva la nota de la última calificación", file=sys.stderr)
+    return {**f, "motivo": "su entrega ya no está en submitted/: es la nota de la última calificación. "
+            + f["motivo"]}
+
+
 def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
              a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False) -> list[dict]:
     """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
@@ -337,6 +347,7 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
     with gradebook:
         penalizador = curso.penalizador()
         carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
+        presentes = {a for a, _ in carpetas}
         carpetas = _elige(curso_nbgrader, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
         aislamiento = detecta((curso_nbgrader, Path.cwd()))
         print("»", aislamiento.describe(), file=sys.stderr)
@@ -362,7 +373,8 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
                 en_curso.anade(f)
         en_curso.cierra()
         segundos = time.monotonic() - inicio
-        filas = {f["alumno"]: f for f in libro.tabla(gradebook, desafio)}
+        filas = {f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
+                 for f in libro.tabla(gradebook, desafio)}
     filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
     _informa(curso_nbgrader, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
     en_curso.ruta.unlink(missing_ok=True)

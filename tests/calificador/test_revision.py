@@ -143,3 +143,14 @@ def test_editar_el_repositorio_despues_de_repartir_no_cambia_la_nota(tmp_path_fa
     assert califica_lote(curso, PERMISO)["ana"]["puntos"] == 10
     (curso / "release" / PERMISO.slug / "harness.py").unlink()  # sin lo repartido, el repositorio de ahora
     assert califica_lote(curso, PERMISO)["ana"]["puntos"] < 10
+
+
+def test_una_entrega_retirada_conserva_su_nota_y_lo_dice(tmp_path_factory):
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, PERMISO)
+    for alumno in ("ana", "beto"):
+        entrega(curso, alumno, con_solucion(cuaderno, PERMISO.lee("solucion.py")), PERMISO)
+    assert califica_lote(curso, PERMISO)["beto"]["puntos"] == 10
+    (curso / "submitted" / "beto" / PERMISO.slug).rename(curso / "beto-aparte")
+    filas = califica_lote(curso, PERMISO)
+    assert filas["beto"]["puntos"] == 10 and "ya no está en submitted/" in filas["beto"]["motivo"]
+    assert "ya no está" not in filas["ana"]["motivo"]
