@@ -156,7 +156,7 @@ def test_lo_que_se_arregla_se_dice(lote):
     motivo = filas["n03_bloqueadas_editadas"]["motivo"]
     primera = next(iter(desafio.puntos()))
     assert "«partida»" in motivo and f"«prueba_{primera}»" in motivo and "restaurado" in motivo
-    assert "no es Python válido ni para IPython" in filas["e10_borrador_invalido"]["motivo"]
+    assert "no es Python válido para el calificador" in filas["e10_borrador_invalido"]["motivo"]
     calificado = lote["curso"] / "autograded" / "n03_bloqueadas_editadas" / desafio.slug / desafio.cuaderno
     assert "Nota del calificador" in calificado.read_text(encoding="utf-8")
     for alumno in ("e01_def", "n01_renombrado", "e06_en_otra_celda"):
