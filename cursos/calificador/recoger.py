@@ -21,6 +21,7 @@ De dónde sale cada dato de una entrega:
 
 import os
 import re
+import secrets
 import shutil
 import sqlite3
 import tempfile
@@ -34,6 +35,7 @@ from nbgrader.utils import parse_utc
 
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 
+SECRETO = "submission_secret.txt"  # como lo escribe `nbgrader submit`: release_feedback lo necesita
 FORMATO_HORA = "%Y-%m-%d %H:%M:%S.%f UTC"  # el de timestamp.txt de nbgrader (timestamp_format)
 PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
 # Un identificador que puede ser nombre de carpeta en cualquier sistema y en el libro de notas:
@@ -247,6 +249,12 @@ def hora_de_la_entrega(carpeta: Path) -> datetime | None:
     return max(map(_hora_del_fichero, cuadernos)) if cuadernos else None
 
 
+def pon_secreto(carpeta: Path) -> None:
+    """submission_secret.txt como lo deja `nbgrader submit` (secrets.token_hex(64), sin salto de
+    línea): con él `nbgrader release_feedback` sabe con qué nombre dejar la devolución."""
+    (carpeta / SECRETO).write_text(secrets.token_hex(64), encoding="utf-8")
+
+
 def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva."""
     carpeta = curso_nbgrader / "submitted" / c.alumno / c.desafio
@@ -255,6 +263,8 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
     if anterior is not None and anterior >= c.hora:
         igual = destino.is_file() and destino.read_bytes() == c.fichero.read_bytes()
+        if igual and not (carpeta / SECRETO).is_file():  # recogida por una versión anterior
+            pon_secreto(carpeta)
         motivo = ("ya estaba recogida" if igual else
                   f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
                   f"({hora}): se deja la que había")
@@ -265,6 +275,7 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
         viejo.unlink()
     shutil.copyfile(c.fichero, destino)
     (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
+    pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
     sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
     return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}",
                  c.alumno, c.desafio)

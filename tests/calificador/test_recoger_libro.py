@@ -12,7 +12,7 @@ from nbgrader.api import Gradebook
 
 from cursos.calificador.fuente import con_herramientas_del_venv
 from cursos.calificador.recoger import EntradaInvalida, recoge
-from tests.calificador.conftest import SOLUCION, con_solucion, curso_nuevo
+from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo
 from tests.calificador.test_postgres import postgres  # noqa: F401 (el servidor de la prueba)
 
 DESAFIOS = {"permiso-en-ejecutar"}
@@ -69,3 +69,27 @@ def test_la_lista_de_alumnos_sale_de_postgresql(release, tmp_path, postgres):  #
         libro.update_or_create_student("luis")
     informe = recoge(entregas(tmp_path, cuaderno, ["luis", "zoe"]), curso, DESAFIOS)
     assert recogidos(informe) == {"luis": True, "zoe": False}
+
+
+def test_nbgrader_release_feedback_reparte_lo_recogido(release, tmp_path):
+    from cursos.calificador.calificar import califica
+
+    _, cuaderno = release
+    curso = curso_nuevo(release, tmp_path / "curso")
+    intercambio = tmp_path / "intercambio"
+    intercambio.mkdir()
+    with (curso / "nbgrader_config.py").open("a", encoding="utf-8") as f:
+        f.write(f'\nc.CourseDirectory.course_id = "agentes"\nc.Exchange.root = {str(intercambio)!r}\n')
+    assert all(recogidos(recoge(entregas(tmp_path, cuaderno, ["ana", "luis"]), curso, DESAFIOS)).values())
+    secreto = (curso / "submitted" / "ana" / "permiso-en-ejecutar" / "submission_secret.txt").read_text()
+    assert len(secreto) == 128 and int(secreto, 16) >= 0  # secrets.token_hex(64), como nbgrader submit
+    califica(curso, DESAFIO,
+             plazo=5.0, progreso=False, anadir_alumnos=True)
+    con_herramientas_del_venv()
+    hecho = subprocess.run([sys.executable, "-m", "nbgrader", "release_feedback", "permiso-en-ejecutar"],
+                           cwd=curso, capture_output=True, text=True)
+    assert hecho.returncode == 0, hecho.stderr
+    repartidas = list((intercambio / "agentes" / "feedback").glob("*.html"))
+    assert len(repartidas) == 2, hecho.stderr
+    # Lo que reparte es la devolución en español de cada alumno.
+    assert all("Desafío «permiso-en-ejecutar»" in r.read_text(encoding="utf-8") for r in repartidas)
