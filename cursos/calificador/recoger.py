@@ -157,10 +157,37 @@ def _pon_fechas(archivo: Path, extraido: Path) -> None:
         carpeta = extraido / ruta.relative_to(archivo).with_suffix("")
         with zipfile.ZipFile(ruta) as z:
             for info in z.infolist():
-                destino = carpeta.joinpath(*info.filename.split("/"))
+                destino = _renombra(carpeta, info)
                 if destino.is_file():
                     segundos = datetime(*info.date_time).timestamp()
                     os.utime(destino, (segundos, segundos))
+
+
+def nombre_en_el_zip(info: zipfile.ZipInfo) -> str:
+    """El nombre de una entrada, también de los zips sin la marca UTF-8 (el zip de Windows, el
+    de Info-ZIP en Linux): Python los lee en cp437 y «josé/» sería «jos├⌐/»; si sus bytes son
+    UTF-8 válido, eso es lo que eran."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        return info.filename.encode("cp437").decode("utf-8")
+    except UnicodeError:  # de verdad cp437 (o ni una cosa ni otra): se queda como está
+        return info.filename
+
+
+def _renombra(carpeta: Path, info: zipfile.ZipInfo) -> Path:
+    """Pone con su nombre de verdad el fichero que el extractor sacó con el nombre en cp437."""
+    sacado = carpeta.joinpath(*info.filename.split("/"))
+    bueno = carpeta.joinpath(*nombre_en_el_zip(info).split("/"))
+    if bueno == sacado or not sacado.is_file() or bueno.exists() or ".." in bueno.parts:
+        return sacado
+    bueno.parent.mkdir(parents=True, exist_ok=True)
+    sacado.rename(bueno)
+    for vacia in sacado.parents:  # las carpetas con el nombre mal que se han quedado vacías
+        if vacia == carpeta or not vacia.is_relative_to(carpeta) or any(vacia.iterdir()):
+            break
+        vacia.rmdir()
+    return bueno
 
 
 def _hora_del_fichero(ruta: Path) -> datetime:

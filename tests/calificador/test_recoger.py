@@ -192,3 +192,31 @@ def test_un_zip_de_la_carpeta_de_entregas_no_hace_alumno_a_la_carpeta(release, c
     with zipfile.ZipFile(solo, "w") as z:
         z.writestr("eva/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
     assert [linea.alumno for linea in recoge(solo, curso, DESAFIOS)] == ["eva"]
+
+
+def sin_marca_utf8(zip_: Path) -> None:
+    """Como el zip de Windows o el de Info-ZIP: los nombres en UTF-8 pero sin la marca (bit 11)."""
+    datos = bytearray(zip_.read_bytes())
+    for firma, posicion in ((b"PK\x03\x04", 7), (b"PK\x01\x02", 9)):
+        inicio = datos.find(firma)
+        while inicio != -1:
+            datos[inicio + posicion] &= ~0x08  # 0x800 es el bit 3 del segundo byte de las banderas
+            inicio = datos.find(firma, inicio + 4)
+    zip_.write_bytes(bytes(datos))
+
+
+def test_un_zip_sin_la_marca_utf8_conserva_los_nombres(release, curso, tmp_path):
+    _, cuaderno = release
+    zip_ = tmp_path / "aula.zip"
+    with zipfile.ZipFile(zip_, "w") as z:
+        z.writestr("josé/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr("ñoño/niño/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr("luis/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
+    sin_marca_utf8(zip_)
+    with zipfile.ZipFile(zip_) as z:
+        assert "jos├⌐/permiso-en-ejecutar.ipynb" in z.namelist()  # lo que leería Python sin arreglo
+    informe = recoge(zip_, curso, DESAFIOS)
+    assert sorted(linea.alumno for linea in informe if linea.recogida) == ["josé", "luis", "ñoño"], \
+        escribe_informe(informe)
+    assert sorted(linea.origen for linea in informe) == [
+        "josé/permiso-en-ejecutar.ipynb", "luis/permiso-en-ejecutar.ipynb", "ñoño/niño/permiso-en-ejecutar.ipynb"]
