@@ -182,7 +182,7 @@ def orden_recoger(args) -> int:
     desafios = {lc.desafio for lc in leer_curso(args.curso).lecciones if lc.desafio}
     try:
         informe = recoge(ruta_del_usuario(args.entrada), curso_nbgrader, desafios, args.desafio,
-                         args.patron or PATRON)
+                         args.patron or PATRON, args.hora)
     except EntradaInvalida as e:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
     print(escribe_informe(informe))
@@ -238,6 +238,10 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
                    "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+    p.add_argument("--hora", choices=["fichero", "alumno"], default="fichero",
+                   help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
+                   "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
+                   "copiado y han perdido su fecha) (fichero)")
     p.set_defaults(funcion=orden_recoger)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")

@@ -15,8 +15,11 @@ De dónde sale cada dato de una entrega:
   entrada (la que el LMS crea para cada alumno). Con un patrón propio (--patron), si el
   cuaderno y el nombre dan alumnos distintos, no se recoge: puede ser una suplantación.
 - desafío: metadata["curso"]["desafio"] (lo trae el cuaderno repartido).
-- hora: metadata["curso"]["descargado"] (ISO 8601); si no, la del grupo «hora» del patrón;
-  si no, la fecha del fichero (o la de su entrada en el zip).
+- hora: la del lado del profesor: la del grupo «hora» del patrón; si no, la de su entrada en el
+  zip del LMS o la fecha del fichero. metadata["curso"]["descargado"] la pone el reloj del
+  navegador del alumno: sólo se informa (en la línea, si difiere más de unos minutos), salvo con
+  --hora alumno (ficheros copiados que han perdido su fecha). Aun así, una «descargado» en el
+  futuro o posterior a la hora del profesor no se usa.
 """
 
 import os
@@ -27,7 +30,7 @@ import sqlite3
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
@@ -43,6 +46,8 @@ PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
 ALUMNO = re.compile(r"[^\W][\w.@+-]{0,63}\Z")
 MAXIMO_ZIP = 2 * 1024**3  # descomprimido: más que esto no es un lote de cuadernos
 IGNORADOS = ("__MACOSX", ".DS_Store", "Thumbs.db")
+HORAS = ("fichero", "alumno")  # de dónde sale la hora de una entrega (--hora)
+HOLGURA = timedelta(minutes=5)  # menos que esto entre dos relojes no merece una nota
 
 
 class EntradaInvalida(Exception):
@@ -67,6 +72,8 @@ class Candidata:
     desafio: str
     hora: datetime  # UTC, sin zona (como parse_utc de nbgrader)
     de_donde: str
+    descargado: datetime | None = None  # la del navegador, si vale (no futura ni posterior)
+    aviso: str = ""  # las dos horas, si difieren
 
 
 class ColectorDelCurso(FileNameCollectorPlugin):
@@ -195,7 +202,7 @@ def _hora_del_fichero(ruta: Path) -> datetime:
 
 
 def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios: set[str],
-                  solo: str | None, patron_propio: bool = False) -> Candidata | Linea:
+                  solo: str | None, patron_propio: bool = False, hora_del: str = "fichero") -> Candidata | Linea:
     """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta."""
     def no(motivo, alumno=None, desafio=None):
         return Linea(origen, False, motivo, alumno, desafio)
@@ -245,12 +252,26 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
     if solo and desafio != solo:
         return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
                   alumno, desafio)
-    hora, de_donde = hora_de_texto(curso.get("descargado")), "descargado"
-    if hora is None:
-        hora, de_donde = hora_de_texto(del_nombre["hora"]), "hora del nombre"
-    if hora is None:
-        hora, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
-    return Candidata(origen, ruta, alumno, desafio, hora, de_donde)
+    return Candidata(origen, ruta, alumno, desafio, *_horas(ruta, curso.get("descargado"), del_nombre["hora"],
+                                                             hora_del))
+
+
+def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
+    """(hora, de dónde sale, «descargado» si vale, aviso): manda la hora del lado del profesor."""
+    del_profesor, de_donde = hora_de_texto(texto_del_nombre), "hora del nombre"
+    if del_profesor is None:
+        del_profesor, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
+    descargado = hora_de_texto(texto_descargado)
+    aviso = ""
+    if descargado is not None and descargado > min(del_profesor, ahora_utc()):
+        aviso = (f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}, después de la "
+                 f"{de_donde} o en el futuro: no se usa")
+        descargado = None
+    if hora_del == "alumno" and descargado is not None:
+        return descargado, "descargado", descargado, aviso
+    if descargado is not None and abs(descargado - del_profesor) > HOLGURA:
+        aviso = f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}"
+    return del_profesor, de_donde, descargado, aviso
 
 
 def alumnos_del_libro(curso_nbgrader: Path) -> set[str]:
@@ -288,14 +309,20 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     destino = carpeta / f"{c.desafio}.ipynb"
     hora = c.hora.strftime(FORMATO_HORA)
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
+    if anterior is not None and anterior > ahora_utc() + HOLGURA:
+        anterior = None  # una hora en el futuro (un reloj mal puesto) no para una entrega de verdad
     if anterior is not None and anterior >= c.hora:
         igual = destino.is_file() and destino.read_bytes() == c.fichero.read_bytes()
         if igual and not (carpeta / SECRETO).is_file():  # recogida por una versión anterior
             pon_secreto(carpeta)
-        motivo = ("ya estaba recogida" if igual else
-                  f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
-                  f"({hora}): se deja la que había")
-        return Linea(c.origen, False, motivo, c.alumno, c.desafio)
+        if igual:
+            motivo = "ya estaba recogida"
+        elif anterior == c.hora:
+            motivo = f"es la misma hora ({hora}) que la que ya hay en submitted/: se queda la que había"
+        else:
+            motivo = (f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
+                      f"({hora}): se deja la que había")
+        return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio)
     carpeta.mkdir(parents=True, exist_ok=True)
     # Una sola entrega por carpeta: los cuadernos de la entrega anterior se van (ésta es más nueva).
     for viejo in carpeta.glob("*.ipynb"):
@@ -304,12 +331,12 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
     pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
     sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
-    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}",
+    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
                  c.alumno, c.desafio)
 
 
 def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | None = None,
-           patron: str = PATRON) -> list[Linea]:
+           patron: str = PATRON, hora: str = "fichero") -> list[Linea]:
     """Recoge todas las entregas de entrada (carpeta o zip); devuelve el informe, una línea por fichero."""
     if not entrada.exists():
         raise EntradaInvalida(f"no existe {entrada}: da la carpeta o el zip con las entregas")
@@ -320,6 +347,9 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
         re.compile(patron)
     except re.error as e:
         raise EntradaInvalida(f"el patrón {patron!r} no es una expresión regular válida ({e})") from None
+    if hora not in HORAS:
+        raise EntradaInvalida(f"--hora {hora}: elige «fichero» (la fecha del fichero o del zip) o «alumno» "
+                              "(la que pone el navegador al descargar)")
     if solo is not None and solo not in desafios:
         raise EntradaInvalida(f"el curso no tiene el desafío «{solo}»; los que tiene: {', '.join(sorted(desafios))}")
     colector = ColectorDelCurso(named_regexp=patron)
@@ -339,7 +369,7 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
-            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON)
+            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora)
             if isinstance(resultado, Linea):
                 informe.append(resultado)
             elif conocidos and resultado.alumno not in conocidos:
@@ -375,13 +405,15 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
         grupos.setdefault((c.alumno, c.desafio), []).append(c)
     informe = []
     for grupo in grupos.values():
-        grupo.sort(key=lambda c: (c.hora, c.origen))
+        # A la misma hora (ficheros copiados a la vez) desempata la «descargado» que vale.
+        grupo.sort(key=lambda c: (c.hora, c.descargado or datetime.min, c.origen))
         nueva = grupo[-1]
         for vieja in grupo[:-1]:
+            cual = "a la misma hora" if vieja.hora == nueva.hora else "más nueva"
             informe.append(Linea(vieja.origen, False,
-                                 f"duplicada: {nueva.alumno} entregó otra más nueva ({nueva.origen}, "
-                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla", vieja.alumno,
-                                 vieja.desafio))
+                                 f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
+                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla{vieja.aviso}",
+                                 vieja.alumno, vieja.desafio))
         informe.append(coloca(nueva, curso_nbgrader))
     return informe
 
