@@ -10,10 +10,16 @@ donde «Descargar para entregar» pone el alumno, el desafío y la hora. Eso es 
 escribe aquí, con un informe de cada fichero.
 
 De dónde sale cada dato de una entrega:
-- alumno: metadata["curso"]["alumno"] (lo pone la página); si no lo trae (un cuaderno
-  descargado de JupyterLite), del patrón: por omisión, la primera carpeta dentro de la
-  entrada (la que el LMS crea para cada alumno). Con un patrón propio (--patron), si el
-  cuaderno y el nombre dan alumnos distintos, no se recoge: puede ser una suplantación.
+- alumno: el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
+  dentro de la entrada; con --patron, su grupo «alumno»), porque el LMS sabe quién entrega;
+  metadata["curso"]["alumno"] (lo pone la página, que lo recuerda en el navegador: en un
+  ordenador compartido puede ser el de otro) nunca hace que un cuaderno sustituya la entrega de
+  otro alumno:
+  - carpeta con identificador (o --patron) distinto del del cuaderno: no se recoge, con los dos;
+  - carpeta que no es un identificador (el nombre completo que ponen Moodle o Canvas): vale el
+    del cuaderno, pero si dos carpetas distintas dicen ser del mismo alumno (en esta entrada, o
+    una ya recogida antes) es un conflicto y no se recoge ninguna (lo de submitted/ se queda);
+  - sin carpeta (un cuaderno suelto): el del cuaderno.
 - desafío: metadata["curso"]["desafio"] (lo trae el cuaderno repartido).
 - hora: la del lado del profesor: la del grupo «hora» del patrón; si no, la de su entrada en el
   zip del LMS o la fecha del fichero. metadata["curso"]["descargado"] la pone el reloj del
@@ -38,6 +44,7 @@ from nbgrader.utils import parse_utc
 
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 
+DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)
 SECRETO = "submission_secret.txt"  # como lo escribe `nbgrader submit`: release_feedback lo necesita
 FORMATO_HORA = "%Y-%m-%d %H:%M:%S.%f UTC"  # el de timestamp.txt de nbgrader (timestamp_format)
 PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
@@ -74,6 +81,8 @@ class Candidata:
     de_donde: str
     descargado: datetime | None = None  # la del navegador, si vale (no futura ni posterior)
     aviso: str = ""  # las dos horas, si difieren
+    carpeta: str | None = None  # la del alumno en el LMS (o lo que da el patrón), si la hay
+    confirmada: bool = False  # la carpeta es la del alumno (no sólo lo dice el cuaderno)
 
 
 class ColectorDelCurso(FileNameCollectorPlugin):
@@ -222,15 +231,15 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
     curso = meta.get("curso") if isinstance(meta, dict) else None
     curso = curso if isinstance(curso, dict) else {}
     del_nombre = colector.del_nombre(origen)
-    alumno, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
+    carpeta, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
+    alumno, confirmada = carpeta, carpeta is not None
     if isinstance(del_cuaderno, str) and del_cuaderno.strip():
-        # Con el patrón del profesor (la carpeta que pone el LMS, que sabe quién entrega), un
-        # cuaderno que dice ser de otro no se recoge. Con el patrón por omisión manda el cuaderno.
-        if patron_propio and alumno and alumno != del_cuaderno.strip():
-            return no(f"el cuaderno dice que es de «{del_cuaderno.strip()}» y su carpeta o nombre, de "
-                      f"«{alumno}»: averigua de quién es y ponlo en una carpeta con su identificador",
-                      alumno)
-        alumno = del_cuaderno.strip()
+        del_cuaderno = del_cuaderno.strip()
+        if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
+            return no(f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
+                      "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
+                      "con su identificador y vuelve a recoger", carpeta)
+        alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
     if not alumno:
         return no("sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
                   "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
@@ -253,7 +262,7 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
         return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
                   alumno, desafio)
     return Candidata(origen, ruta, alumno, desafio, *_horas(ruta, curso.get("descargado"), del_nombre["hora"],
-                                                             hora_del))
+                                                             hora_del), carpeta=carpeta, confirmada=confirmada)
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -297,6 +306,14 @@ def hora_de_la_entrega(carpeta: Path) -> datetime | None:
     return max(map(_hora_del_fichero, cuadernos)) if cuadernos else None
 
 
+def _carpeta_recogida(carpeta: Path) -> str | None:
+    """La carpeta del LMS de la que vino lo que ya hay en submitted/ ("" si de ninguna); None si no se sabe."""
+    try:
+        return (carpeta / DEL_AULA).read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+
+
 def pon_secreto(carpeta: Path) -> None:
     """submission_secret.txt como lo deja `nbgrader submit` (secrets.token_hex(64), sin salto de
     línea): con él `nbgrader release_feedback` sabe con qué nombre dejar la devolución."""
@@ -309,6 +326,12 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     destino = carpeta / f"{c.desafio}.ipynb"
     hora = c.hora.strftime(FORMATO_HORA)
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
+    otra = _carpeta_recogida(carpeta)
+    if not c.confirmada and otra is not None and otra != (c.carpeta or ""):
+        return Linea(c.origen, False, f"conflicto: el cuaderno dice que es de «{c.alumno}», pero la entrega de "
+                     f"«{c.alumno}» que ya está en submitted/ vino de la carpeta «{otra or '(ninguna)'}» y éste, "
+                     f"de «{c.carpeta or '(ninguna)'}»: no se recoge y se queda la que había; averigua de quién "
+                     "es cada una", c.alumno, c.desafio)
     if anterior is not None and anterior > ahora_utc() + HOLGURA:
         anterior = None  # una hora en el futuro (un reloj mal puesto) no para una entrega de verdad
     if anterior is not None and anterior >= c.hora:
@@ -330,6 +353,7 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     shutil.copyfile(c.fichero, destino)
     (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
     pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
+    (carpeta / DEL_AULA).write_text(c.carpeta or "", encoding="utf-8")
     sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
     return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
                  c.alumno, c.desafio)
@@ -379,7 +403,8 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
                                      f"{resultado.alumno}) y vuelve a recoger", resultado.alumno, resultado.desafio))
             else:
                 candidatas.append(resultado)
-        informe += _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
+        candidatas, conflictos = _sin_conflictos(candidatas)
+        informe += conflictos + _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
     return informe
 
 
@@ -396,6 +421,30 @@ def sin_envoltorio(base: Path) -> Path:
         if len(dentro) != 1 or not dentro[0].is_dir() or not any(p.is_dir() for p in _visibles(dentro[0])):
             return base
         base = dentro[0]
+
+
+def _sin_conflictos(candidatas: list[Candidata]) -> tuple[list[Candidata], list[Linea]]:
+    """Dos carpetas distintas que dicen ser del mismo alumno (sólo por lo que dice el cuaderno):
+    ninguna de ellas se recoge. La carpeta que es la del alumno sí (el LMS sabe quién entrega)."""
+    grupos: dict[tuple[str, str], list[Candidata]] = {}
+    for c in candidatas:
+        grupos.setdefault((c.alumno, c.desafio), []).append(c)
+    quedan, conflictos = [], []
+    for (alumno, _), grupo in grupos.items():
+        carpetas = sorted({c.carpeta or "" for c in grupo})
+        if len(carpetas) == 1:
+            quedan += grupo
+            continue
+        nombres = ", ".join(f"«{x or '(ninguna)'}»" for x in carpetas)
+        for c in grupo:
+            if c.confirmada:
+                quedan.append(c)
+            else:
+                conflictos.append(Linea(c.origen, False, f"conflicto: varias carpetas ({nombres}) tienen cuadernos "
+                                        f"que dicen ser de «{alumno}»: no se recoge ninguno de los que sólo lo dice el "
+                                        "cuaderno (lo que ya hay en submitted/ se queda); averigua de quién es "
+                                        "cada uno y ponlo en una carpeta con su identificador", alumno, c.desafio))
+    return quedan, conflictos
 
 
 def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) -> list[Linea]:

@@ -87,7 +87,8 @@ def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_p
     assert sorted(p.name for p in (curso / "submitted").iterdir()) == ["ana", "luis"]
 
     ana = curso / "submitted" / "ana" / DESAFIO.slug
-    assert sorted(p.name for p in ana.iterdir()) == [DESAFIO.cuaderno, "submission_secret.txt", "timestamp.txt"]
+    assert sorted(p.name for p in ana.iterdir() if not p.name.startswith(".")) == [
+        DESAFIO.cuaderno, "submission_secret.txt", "timestamp.txt"]
     sello = (ana / "timestamp.txt").read_text(encoding="utf-8")  # la hora del fichero, no la del navegador
     assert sello == "2026-11-20 11:00:30.000000 UTC" and parse_utc(sello).hour == 11
     # La entrega se copia tal cual (byte a byte), con el nombre que espera nbgrader.
@@ -286,3 +287,54 @@ def test_a_la_misma_hora_no_es_mas_nueva(release, curso, tmp_path):
     escribe(tmp_path / "c" / "luis" / "b.ipynb", de_la_pagina(cuaderno, "luis", None), "2026-11-20T09:00:00")
     motivos = [linea.motivo for linea in recoge(tmp_path / "c", curso, DESAFIOS)]
     assert any("a la misma hora" in m for m in motivos) and not any("más nueva" in m for m in motivos), motivos
+
+
+def test_un_cuaderno_nunca_sustituye_la_entrega_de_otro_por_lo_que_dice(release, curso, tmp_path):
+    """Un ordenador compartido: la página recuerda el identificador del anterior (localStorage)."""
+    _, cuaderno = release
+    a_medias = "def ejecutar(ll, entorno):\n    pass\n"
+    # Carpetas con identificador: la de ana y la de carla, con un cuaderno que dice «ana».
+    escribe(tmp_path / "e" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", None), "2026-11-20T09:00:00")
+    escribe(tmp_path / "e" / "carla" / "x.ipynb", de_la_pagina(cuaderno, "ana", None, a_medias), "2026-11-20T10:00:00")
+    informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS))
+    assert informe["ana/x.ipynb"].recogida
+    motivo = informe["carla/x.ipynb"].motivo
+    assert not informe["carla/x.ipynb"].recogida and "«ana»" in motivo and "«carla»" in motivo
+    ana = curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno
+    assert ana.read_bytes() == (tmp_path / "e" / "ana" / "x.ipynb").read_bytes()
+    assert not (curso / "submitted" / "carla").exists()
+    # Y lo mismo en otra recogida posterior, más nueva: no sustituye.
+    escribe(tmp_path / "f" / "carla" / "x.ipynb", de_la_pagina(cuaderno, "ana", None, a_medias), "2026-11-21T10:00:00")
+    assert not recoge(tmp_path / "f", curso, DESAFIOS)[0].recogida
+    assert ana.read_bytes() == (tmp_path / "e" / "ana" / "x.ipynb").read_bytes()
+
+
+def test_carpetas_con_nombre_completo_que_dicen_ser_del_mismo_alumno(release, curso, tmp_path):
+    _, cuaderno = release
+    a_medias = "def ejecutar(ll, entorno):\n    pass\n"
+    # Como Moodle: «Nombre Apellidos_id_assignsubmission_file_»; con eso no se sabe el identificador.
+    moodle = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
+    escribe(tmp_path / "e" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None),
+            "2026-11-20T09:00:00")
+    escribe(tmp_path / "e" / moodle.format("Luis Pérez", 12), de_la_pagina(cuaderno, "luis", None),
+            "2026-11-20T09:00:00")
+    informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS))
+    assert all(linea.recogida for linea in informe.values()), escribe_informe(list(informe.values()))
+    guardada = (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes()
+    # Otra descarga del aula: Carla entregó en el ordenador de Ana y su cuaderno dice «ana».
+    escribe(tmp_path / "f" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None),
+            "2026-11-21T09:00:00")
+    escribe(tmp_path / "f" / moodle.format("Carla Ruiz", 13), de_la_pagina(cuaderno, "ana", None, a_medias),
+            "2026-11-21T10:00:00")
+    informe = recoge(tmp_path / "f", curso, DESAFIOS)
+    assert not any(linea.recogida for linea in informe), escribe_informe(informe)
+    assert all("conflicto" in linea.motivo and "«ana»" in linea.motivo for linea in informe)
+    assert any("Carla Ruiz" in linea.motivo for linea in informe)
+    # Lo que ya estaba en submitted/ no se toca.
+    assert (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes() == guardada
+    # En una recogida sola, la carpeta de Carla no sustituye a la de Ana ya recogida.
+    escribe(tmp_path / "g" / moodle.format("Carla Ruiz", 13), de_la_pagina(cuaderno, "ana", None, a_medias),
+            "2026-11-22T10:00:00")
+    linea = recoge(tmp_path / "g", curso, DESAFIOS)[0]
+    assert not linea.recogida and "conflicto" in linea.motivo and "Ana García" in linea.motivo
+    assert (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes() == guardada
