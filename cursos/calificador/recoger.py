@@ -368,9 +368,12 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
         raise EntradaInvalida(f"{entrada.name} no es ni una carpeta ni un .zip: da la carpeta o el zip con "
                               "las entregas")
     try:
-        re.compile(patron)
+        grupos = re.compile(patron).groupindex
     except re.error as e:
         raise EntradaInvalida(f"el patrón {patron!r} no es una expresión regular válida ({e})") from None
+    if "alumno" not in grupos and "student_id" not in grupos:
+        raise EntradaInvalida(f"el patrón {patron!r} no tiene el grupo del alumno: ponlo con (?P<alumno>…), "
+                              "p. ej. --patron '(?P<alumno>[^_/]+)_'")
     if hora not in HORAS:
         raise EntradaInvalida(f"--hora {hora}: elige «fichero» (la fecha del fichero o del zip) o «alumno» "
                               "(la que pone el navegador al descargar)")

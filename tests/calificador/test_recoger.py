@@ -338,3 +338,38 @@ def test_carpetas_con_nombre_completo_que_dicen_ser_del_mismo_alumno(release, cu
     linea = recoge(tmp_path / "g", curso, DESAFIOS)[0]
     assert not linea.recogida and "conflicto" in linea.motivo and "Ana García" in linea.motivo
     assert (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes() == guardada
+
+
+def _curso(*argumentos, cwd=RAIZ, entorno=None):
+    return subprocess.run([sys.executable, "-m", "cursos", *argumentos], cwd=cwd, env=entorno,
+                          capture_output=True, text=True)
+
+
+def test_los_mensajes_de_las_opciones_en_espanol():
+    for valor in ("abc", "0", "-1", "nan"):
+        hecho = _curso("calificar", "--plazo", valor)
+        assert hecho.returncode == 2 and "--plazo" in hecho.stderr, hecho.stderr
+        assert "argument" not in hecho.stderr and "invalid" not in hecho.stderr, hecho.stderr
+        assert "segundos" in hecho.stderr and len(hecho.stderr.strip().splitlines()) == 1, hecho.stderr
+    hecho = _curso("servir", "--puerto", "x")
+    assert hecho.returncode == 2 and "argument" not in hecho.stderr and "--puerto" in hecho.stderr
+
+
+def test_un_patron_sin_el_grupo_del_alumno_no_vale(curso, tmp_path):
+    with pytest.raises(EntradaInvalida, match=r"\(\?P<alumno>"):
+        recoge(tmp_path, curso, DESAFIOS, patron=r"([^_/]+)_")
+
+
+def test_sin_nada_recogido_la_orden_acaba_con_1_y_lo_dice(release, curso, tmp_path):
+    _, cuaderno = release
+    escribe(tmp_path / "entregas" / "suelto.ipynb", con_solucion(cuaderno, SOLUCION))  # sin identificador
+    entorno = dict(os.environ, CURSO_DIRECTORIO=str(tmp_path))
+    hecho = _curso("recoger", "--nbgrader", curso.name, "entregas", entorno=entorno)
+    assert hecho.returncode == 1 and "no se ha recogido ninguna entrega" in hecho.stderr, hecho.stderr
+    hecho = _curso("recoger", "--nbgrader", curso.name, "entregas", "--patron", "(?P<otro>.*)", entorno=entorno)
+    assert hecho.returncode == 2 and "grupo del alumno" in hecho.stderr, hecho.stderr
+    # Repetir una recogida ya hecha no es un error.
+    escribe(tmp_path / "otra" / "ana" / "x.ipynb", con_solucion(cuaderno, SOLUCION))
+    assert _curso("recoger", "--nbgrader", curso.name, "otra", entorno=entorno).returncode == 0
+    hecho = _curso("recoger", "--nbgrader", curso.name, "otra", entorno=entorno)
+    assert hecho.returncode == 0 and "ya estaba recogida" in hecho.stdout, hecho.stderr
