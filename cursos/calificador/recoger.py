@@ -32,7 +32,6 @@ import os
 import re
 import secrets
 import shutil
-import sqlite3
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from pathlib import Path
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import parse_utc
 
+from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 
 DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)
@@ -284,15 +284,27 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
 
 
 def alumnos_del_libro(curso_nbgrader: Path) -> set[str]:
-    """Los alumnos que conoce el libro de notas; vacío si no hay libro o lista (entonces vale cualquiera)."""
-    libro = curso_nbgrader / "gradebook.db"
-    if not libro.is_file():
+    """Los alumnos que conoce el libro de notas del curso (su db_url: SQLite donde diga la
+    configuración o PostgreSQL); vacío si no hay libro o lista (entonces vale cualquiera)."""
+    from sqlalchemy import create_engine, inspect, text
+
+    curso = CursoNbgrader.de(curso_nbgrader)
+    local = curso.libro_local
+    if local is not None and not local.is_file():  # no se crea un libro sólo por recoger
         return set()
     try:
-        with sqlite3.connect(f"file:{libro}?mode=ro", uri=True) as con:
-            return {fila[0] for fila in con.execute("SELECT id FROM student")}
-    except sqlite3.Error:  # un libro sin tablas todavía
-        return set()
+        motor = create_engine(curso.db_url)
+        try:
+            with motor.connect() as con:
+                if not inspect(con).has_table("student"):  # un libro sin tablas todavía
+                    return set()
+                return {fila[0] for fila in con.execute(text("SELECT id FROM student"))}
+        finally:
+            motor.dispose()
+    except Exception as e:  # el servidor no contesta, la URL está mal…
+        primera = (str(e).strip().splitlines() or [""])[0]
+        raise EntradaInvalida(f"no se puede leer la lista de alumnos del libro de notas ({type(e).__name__}: "
+                              f"{primera}); revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
 
 
 def hora_de_la_entrega(carpeta: Path) -> datetime | None:
