@@ -26,6 +26,7 @@ TRADUCCIONES = {
     "ambiguous option: %(option)s could match %(matches)s": "la opción %(option)s es ambigua: %(matches)s",
     "not allowed with argument %s": "no se puede usar junto con %s",
     "%(prog)s: error: %(message)s\n": "%(prog)s: %(message)s\n",
+    "argument %(argument_name)s: %(message)s": "%(argument_name)s: %(message)s",
 }
 argparse._ = lambda texto: TRADUCCIONES.get(texto, texto)
 
@@ -39,6 +40,17 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} (ayuda: {self.prog} --help)\n")
+
+
+def segundos(texto: str) -> float:
+    """--plazo: un número de segundos mayor que 0 (con 0 o menos, ninguna entrega tendría tiempo)."""
+    try:
+        valor = float(texto)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"«{texto}» no es un número de segundos (p. ej. 10)") from None
+    if not 0 < valor < float("inf"):
+        raise argparse.ArgumentTypeError(f"{texto}: tiene que ser un número de segundos mayor que 0 (p. ej. 10)")
+    return valor
 
 
 def ruta_del_usuario(texto: str) -> Path:
@@ -182,13 +194,20 @@ def orden_recoger(args) -> int:
     desafios = {lc.desafio for lc in leer_curso(args.curso).lecciones if lc.desafio}
     try:
         informe = recoge(ruta_del_usuario(args.entrada), curso_nbgrader, desafios, args.desafio,
-                         args.patron or PATRON)
+                         args.patron or PATRON, args.hora)
     except EntradaInvalida as e:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
     print(escribe_informe(informe))
     for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
         print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
-    return 0
+    if any(linea.recogida for linea in informe):
+        return 0
+    if informe and all(linea.motivo.startswith("ya estaba recogida") for linea in informe):
+        print("Nada nuevo: todo lo de la entrada ya estaba recogido.")
+        return 0
+    print("curso recoger: no se ha recogido ninguna entrega (el motivo de cada fichero, arriba); corrige lo "
+          "que dicen y vuelve a recoger", file=sys.stderr)
+    return 1
 
 
 def construye_parser() -> argparse.ArgumentParser:
@@ -228,7 +247,7 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
     p.add_argument("--anadir-alumnos", action="store_true",
                    help="califica y añade al libro también las carpetas de alumnos que no están en su lista")
-    p.add_argument("--plazo", type=float, default=10.0, metavar="S",
+    p.add_argument("--plazo", type=segundos, default=10.0, metavar="S",
                    help="segundos de CPU por entrega, todas las pruebas (10)")
     p.set_defaults(funcion=orden_calificar)
 
@@ -238,6 +257,10 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
                    "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+    p.add_argument("--hora", choices=["fichero", "alumno"], default="fichero",
+                   help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
+                   "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
+                   "copiado y han perdido su fecha) (fichero)")
     p.set_defaults(funcion=orden_recoger)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")

@@ -10,30 +10,42 @@ donde «Descargar para entregar» pone el alumno, el desafío y la hora. Eso es 
 escribe aquí, con un informe de cada fichero.
 
 De dónde sale cada dato de una entrega:
-- alumno: metadata["curso"]["alumno"] (lo pone la página); si no lo trae (un cuaderno
-  descargado de JupyterLite), del patrón: por omisión, la primera carpeta dentro de la
-  entrada (la que el LMS crea para cada alumno). Con un patrón propio (--patron), si el
-  cuaderno y el nombre dan alumnos distintos, no se recoge: puede ser una suplantación.
+- alumno: el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
+  dentro de la entrada; con --patron, su grupo «alumno»), porque el LMS sabe quién entrega;
+  metadata["curso"]["alumno"] (lo pone la página, que lo recuerda en el navegador: en un
+  ordenador compartido puede ser el de otro) nunca hace que un cuaderno sustituya la entrega de
+  otro alumno:
+  - carpeta con identificador (o --patron) distinto del del cuaderno: no se recoge, con los dos;
+  - carpeta que no es un identificador (el nombre completo que ponen Moodle o Canvas): vale el
+    del cuaderno, pero si dos carpetas distintas dicen ser del mismo alumno (en esta entrada, o
+    una ya recogida antes) es un conflicto y no se recoge ninguna (lo de submitted/ se queda);
+  - sin carpeta (un cuaderno suelto): el del cuaderno.
 - desafío: metadata["curso"]["desafio"] (lo trae el cuaderno repartido).
-- hora: metadata["curso"]["descargado"] (ISO 8601); si no, la del grupo «hora» del patrón;
-  si no, la fecha del fichero (o la de su entrada en el zip).
+- hora: la del lado del profesor: la del grupo «hora» del patrón; si no, la de su entrada en el
+  zip del LMS o la fecha del fichero. metadata["curso"]["descargado"] la pone el reloj del
+  navegador del alumno: sólo se informa (en la línea, si difiere más de unos minutos), salvo con
+  --hora alumno (ficheros copiados que han perdido su fecha). Aun así, una «descargado» en el
+  futuro o posterior a la hora del profesor no se usa.
 """
 
 import os
 import re
+import secrets
 import shutil
-import sqlite3
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import parse_utc
 
+from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 
+DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)
+SECRETO = "submission_secret.txt"  # como lo escribe `nbgrader submit`: release_feedback lo necesita
 FORMATO_HORA = "%Y-%m-%d %H:%M:%S.%f UTC"  # el de timestamp.txt de nbgrader (timestamp_format)
 PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
 # Un identificador que puede ser nombre de carpeta en cualquier sistema y en el libro de notas:
@@ -41,6 +53,8 @@ PATRON = r"(?P<alumno>[^/]+)/"  # la primera carpeta dentro de la entrada
 ALUMNO = re.compile(r"[^\W][\w.@+-]{0,63}\Z")
 MAXIMO_ZIP = 2 * 1024**3  # descomprimido: más que esto no es un lote de cuadernos
 IGNORADOS = ("__MACOSX", ".DS_Store", "Thumbs.db")
+HORAS = ("fichero", "alumno")  # de dónde sale la hora de una entrega (--hora)
+HOLGURA = timedelta(minutes=5)  # menos que esto entre dos relojes no merece una nota
 
 
 class EntradaInvalida(Exception):
@@ -65,6 +79,10 @@ class Candidata:
     desafio: str
     hora: datetime  # UTC, sin zona (como parse_utc de nbgrader)
     de_donde: str
+    descargado: datetime | None = None  # la del navegador, si vale (no futura ni posterior)
+    aviso: str = ""  # las dos horas, si difieren
+    carpeta: str | None = None  # la del alumno en el LMS (o lo que da el patrón), si la hay
+    confirmada: bool = False  # la carpeta es la del alumno (no sólo lo dice el cuaderno)
 
 
 class ColectorDelCurso(FileNameCollectorPlugin):
@@ -155,10 +173,37 @@ def _pon_fechas(archivo: Path, extraido: Path) -> None:
         carpeta = extraido / ruta.relative_to(archivo).with_suffix("")
         with zipfile.ZipFile(ruta) as z:
             for info in z.infolist():
-                destino = carpeta.joinpath(*info.filename.split("/"))
+                destino = _renombra(carpeta, info)
                 if destino.is_file():
                     segundos = datetime(*info.date_time).timestamp()
                     os.utime(destino, (segundos, segundos))
+
+
+def nombre_en_el_zip(info: zipfile.ZipInfo) -> str:
+    """El nombre de una entrada, también de los zips sin la marca UTF-8 (el zip de Windows, el
+    de Info-ZIP en Linux): Python los lee en cp437 y «josé/» sería «jos├⌐/»; si sus bytes son
+    UTF-8 válido, eso es lo que eran."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        return info.filename.encode("cp437").decode("utf-8")
+    except UnicodeError:  # de verdad cp437 (o ni una cosa ni otra): se queda como está
+        return info.filename
+
+
+def _renombra(carpeta: Path, info: zipfile.ZipInfo) -> Path:
+    """Pone con su nombre de verdad el fichero que el extractor sacó con el nombre en cp437."""
+    sacado = carpeta.joinpath(*info.filename.split("/"))
+    bueno = carpeta.joinpath(*nombre_en_el_zip(info).split("/"))
+    if bueno == sacado or not sacado.is_file() or bueno.exists() or ".." in bueno.parts:
+        return sacado
+    bueno.parent.mkdir(parents=True, exist_ok=True)
+    sacado.rename(bueno)
+    for vacia in sacado.parents:  # las carpetas con el nombre mal que se han quedado vacías
+        if vacia == carpeta or not vacia.is_relative_to(carpeta) or any(vacia.iterdir()):
+            break
+        vacia.rmdir()
+    return bueno
 
 
 def _hora_del_fichero(ruta: Path) -> datetime:
@@ -166,7 +211,7 @@ def _hora_del_fichero(ruta: Path) -> datetime:
 
 
 def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios: set[str],
-                  solo: str | None, patron_propio: bool = False) -> Candidata | Linea:
+                  solo: str | None, patron_propio: bool = False, hora_del: str = "fichero") -> Candidata | Linea:
     """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta."""
     def no(motivo, alumno=None, desafio=None):
         return Linea(origen, False, motivo, alumno, desafio)
@@ -186,15 +231,15 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
     curso = meta.get("curso") if isinstance(meta, dict) else None
     curso = curso if isinstance(curso, dict) else {}
     del_nombre = colector.del_nombre(origen)
-    alumno, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
+    carpeta, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
+    alumno, confirmada = carpeta, carpeta is not None
     if isinstance(del_cuaderno, str) and del_cuaderno.strip():
-        # Con el patrón del profesor (la carpeta que pone el LMS, que sabe quién entrega), un
-        # cuaderno que dice ser de otro no se recoge. Con el patrón por omisión manda el cuaderno.
-        if patron_propio and alumno and alumno != del_cuaderno.strip():
-            return no(f"el cuaderno dice que es de «{del_cuaderno.strip()}» y su carpeta o nombre, de "
-                      f"«{alumno}»: averigua de quién es y ponlo en una carpeta con su identificador",
-                      alumno)
-        alumno = del_cuaderno.strip()
+        del_cuaderno = del_cuaderno.strip()
+        if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
+            return no(f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
+                      "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
+                      "con su identificador y vuelve a recoger", carpeta)
+        alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
     if not alumno:
         return no("sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
                   "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
@@ -216,24 +261,50 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
     if solo and desafio != solo:
         return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
                   alumno, desafio)
-    hora, de_donde = hora_de_texto(curso.get("descargado")), "descargado"
-    if hora is None:
-        hora, de_donde = hora_de_texto(del_nombre["hora"]), "hora del nombre"
-    if hora is None:
-        hora, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
-    return Candidata(origen, ruta, alumno, desafio, hora, de_donde)
+    return Candidata(origen, ruta, alumno, desafio, *_horas(ruta, curso.get("descargado"), del_nombre["hora"],
+                                                             hora_del), carpeta=carpeta, confirmada=confirmada)
+
+
+def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
+    """(hora, de dónde sale, «descargado» si vale, aviso): manda la hora del lado del profesor."""
+    del_profesor, de_donde = hora_de_texto(texto_del_nombre), "hora del nombre"
+    if del_profesor is None:
+        del_profesor, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
+    descargado = hora_de_texto(texto_descargado)
+    aviso = ""
+    if descargado is not None and descargado > min(del_profesor, ahora_utc()):
+        aviso = (f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}, después de la "
+                 f"{de_donde} o en el futuro: no se usa")
+        descargado = None
+    if hora_del == "alumno" and descargado is not None:
+        return descargado, "descargado", descargado, aviso
+    if descargado is not None and abs(descargado - del_profesor) > HOLGURA:
+        aviso = f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}"
+    return del_profesor, de_donde, descargado, aviso
 
 
 def alumnos_del_libro(curso_nbgrader: Path) -> set[str]:
-    """Los alumnos que conoce el libro de notas; vacío si no hay libro o lista (entonces vale cualquiera)."""
-    libro = curso_nbgrader / "gradebook.db"
-    if not libro.is_file():
+    """Los alumnos que conoce el libro de notas del curso (su db_url: SQLite donde diga la
+    configuración o PostgreSQL); vacío si no hay libro o lista (entonces vale cualquiera)."""
+    from sqlalchemy import create_engine, inspect, text
+
+    curso = CursoNbgrader.de(curso_nbgrader)
+    local = curso.libro_local
+    if local is not None and not local.is_file():  # no se crea un libro sólo por recoger
         return set()
     try:
-        with sqlite3.connect(f"file:{libro}?mode=ro", uri=True) as con:
-            return {fila[0] for fila in con.execute("SELECT id FROM student")}
-    except sqlite3.Error:  # un libro sin tablas todavía
-        return set()
+        motor = create_engine(curso.db_url)
+        try:
+            with motor.connect() as con:
+                if not inspect(con).has_table("student"):  # un libro sin tablas todavía
+                    return set()
+                return {fila[0] for fila in con.execute(text("SELECT id FROM student"))}
+        finally:
+            motor.dispose()
+    except Exception as e:  # el servidor no contesta, la URL está mal…
+        primera = (str(e).strip().splitlines() or [""])[0]
+        raise EntradaInvalida(f"no se puede leer la lista de alumnos del libro de notas ({type(e).__name__}: "
+                              f"{primera}); revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
 
 
 def hora_de_la_entrega(carpeta: Path) -> datetime | None:
@@ -247,31 +318,61 @@ def hora_de_la_entrega(carpeta: Path) -> datetime | None:
     return max(map(_hora_del_fichero, cuadernos)) if cuadernos else None
 
 
+def _carpeta_recogida(carpeta: Path) -> str | None:
+    """La carpeta del LMS de la que vino lo que ya hay en submitted/ ("" si de ninguna); None si no se sabe."""
+    try:
+        return (carpeta / DEL_AULA).read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+
+
+def pon_secreto(carpeta: Path) -> None:
+    """submission_secret.txt como lo deja `nbgrader submit` (secrets.token_hex(64), sin salto de
+    línea): con él `nbgrader release_feedback` sabe con qué nombre dejar la devolución."""
+    (carpeta / SECRETO).write_text(secrets.token_hex(64), encoding="utf-8")
+
+
 def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva."""
     carpeta = curso_nbgrader / "submitted" / c.alumno / c.desafio
     destino = carpeta / f"{c.desafio}.ipynb"
     hora = c.hora.strftime(FORMATO_HORA)
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
+    otra = _carpeta_recogida(carpeta)
+    if not c.confirmada and otra is not None and otra != (c.carpeta or ""):
+        return Linea(c.origen, False, f"conflicto: el cuaderno dice que es de «{c.alumno}», pero la entrega de "
+                     f"«{c.alumno}» que ya está en submitted/ vino de la carpeta «{otra or '(ninguna)'}» y éste, "
+                     f"de «{c.carpeta or '(ninguna)'}»: no se recoge y se queda la que había; averigua de quién "
+                     "es cada una", c.alumno, c.desafio)
+    if anterior is not None and anterior > ahora_utc() + HOLGURA:
+        anterior = None  # una hora en el futuro (un reloj mal puesto) no para una entrega de verdad
     if anterior is not None and anterior >= c.hora:
         igual = destino.is_file() and destino.read_bytes() == c.fichero.read_bytes()
-        motivo = ("ya estaba recogida" if igual else
-                  f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
-                  f"({hora}): se deja la que había")
-        return Linea(c.origen, False, motivo, c.alumno, c.desafio)
+        if igual and not (carpeta / SECRETO).is_file():  # recogida por una versión anterior
+            pon_secreto(carpeta)
+        if igual:
+            motivo = "ya estaba recogida"
+        elif anterior == c.hora:
+            motivo = f"es la misma hora ({hora}) que la que ya hay en submitted/: se queda la que había"
+        else:
+            motivo = (f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
+                      f"({hora}): se deja la que había")
+        return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio)
     carpeta.mkdir(parents=True, exist_ok=True)
     # Una sola entrega por carpeta: los cuadernos de la entrega anterior se van (ésta es más nueva).
     for viejo in carpeta.glob("*.ipynb"):
         viejo.unlink()
     shutil.copyfile(c.fichero, destino)
     (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
+    pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
+    (carpeta / DEL_AULA).write_text(c.carpeta or "", encoding="utf-8")
     sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
-    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}",
+    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
                  c.alumno, c.desafio)
 
 
 def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | None = None,
-           patron: str = PATRON) -> list[Linea]:
+           patron: str = PATRON, hora: str = "fichero") -> list[Linea]:
     """Recoge todas las entregas de entrada (carpeta o zip); devuelve el informe, una línea por fichero."""
     if not entrada.exists():
         raise EntradaInvalida(f"no existe {entrada}: da la carpeta o el zip con las entregas")
@@ -279,9 +380,15 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
         raise EntradaInvalida(f"{entrada.name} no es ni una carpeta ni un .zip: da la carpeta o el zip con "
                               "las entregas")
     try:
-        re.compile(patron)
+        grupos = re.compile(patron).groupindex
     except re.error as e:
         raise EntradaInvalida(f"el patrón {patron!r} no es una expresión regular válida ({e})") from None
+    if "alumno" not in grupos and "student_id" not in grupos:
+        raise EntradaInvalida(f"el patrón {patron!r} no tiene el grupo del alumno: ponlo con (?P<alumno>…), "
+                              "p. ej. --patron '(?P<alumno>[^_/]+)_'")
+    if hora not in HORAS:
+        raise EntradaInvalida(f"--hora {hora}: elige «fichero» (la fecha del fichero o del zip) o «alumno» "
+                              "(la que pone el navegador al descargar)")
     if solo is not None and solo not in desafios:
         raise EntradaInvalida(f"el curso no tiene el desafío «{solo}»; los que tiene: {', '.join(sorted(desafios))}")
     colector = ColectorDelCurso(named_regexp=patron)
@@ -301,7 +408,7 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
-            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON)
+            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora)
             if isinstance(resultado, Linea):
                 informe.append(resultado)
             elif conocidos and resultado.alumno not in conocidos:
@@ -311,7 +418,8 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
                                      f"{resultado.alumno}) y vuelve a recoger", resultado.alumno, resultado.desafio))
             else:
                 candidatas.append(resultado)
-        informe += _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
+        candidatas, conflictos = _sin_conflictos(candidatas)
+        informe += conflictos + _coloca_las_mas_nuevas(candidatas, curso_nbgrader)
     return informe
 
 
@@ -330,6 +438,30 @@ def sin_envoltorio(base: Path) -> Path:
         base = dentro[0]
 
 
+def _sin_conflictos(candidatas: list[Candidata]) -> tuple[list[Candidata], list[Linea]]:
+    """Dos carpetas distintas que dicen ser del mismo alumno (sólo por lo que dice el cuaderno):
+    ninguna de ellas se recoge. La carpeta que es la del alumno sí (el LMS sabe quién entrega)."""
+    grupos: dict[tuple[str, str], list[Candidata]] = {}
+    for c in candidatas:
+        grupos.setdefault((c.alumno, c.desafio), []).append(c)
+    quedan, conflictos = [], []
+    for (alumno, _), grupo in grupos.items():
+        carpetas = sorted({c.carpeta or "" for c in grupo})
+        if len(carpetas) == 1:
+            quedan += grupo
+            continue
+        nombres = ", ".join(f"«{x or '(ninguna)'}»" for x in carpetas)
+        for c in grupo:
+            if c.confirmada:
+                quedan.append(c)
+            else:
+                conflictos.append(Linea(c.origen, False, f"conflicto: varias carpetas ({nombres}) tienen cuadernos "
+                                        f"que dicen ser de «{alumno}»: no se recoge ninguno de los que sólo lo dice el "
+                                        "cuaderno (lo que ya hay en submitted/ se queda); averigua de quién es "
+                                        "cada uno y ponlo en una carpeta con su identificador", alumno, c.desafio))
+    return quedan, conflictos
+
+
 def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) -> list[Linea]:
     """De cada alumno y desafío, la más nueva; las demás, al informe como duplicadas."""
     grupos: dict[tuple[str, str], list[Candidata]] = {}
@@ -337,13 +469,15 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
         grupos.setdefault((c.alumno, c.desafio), []).append(c)
     informe = []
     for grupo in grupos.values():
-        grupo.sort(key=lambda c: (c.hora, c.origen))
+        # A la misma hora (ficheros copiados a la vez) desempata la «descargado» que vale.
+        grupo.sort(key=lambda c: (c.hora, c.descargado or datetime.min, c.origen))
         nueva = grupo[-1]
         for vieja in grupo[:-1]:
+            cual = "a la misma hora" if vieja.hora == nueva.hora else "más nueva"
             informe.append(Linea(vieja.origen, False,
-                                 f"duplicada: {nueva.alumno} entregó otra más nueva ({nueva.origen}, "
-                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla", vieja.alumno,
-                                 vieja.desafio))
+                                 f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
+                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla{vieja.aviso}",
+                                 vieja.alumno, vieja.desafio))
         informe.append(coloca(nueva, curso_nbgrader))
     return informe
 
