@@ -19,7 +19,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import version_del_alumno
 from cursos.chromium import lanza
 from cursos.manifiesto import leer_curso

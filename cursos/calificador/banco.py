@@ -23,7 +23,7 @@ import time
 
 from cursos.calificador.aislamiento import Aislamiento, termina
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
 MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara

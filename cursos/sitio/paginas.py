@@ -21,7 +21,7 @@ from pygments.style import Style
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import TIPOS, preguntas_de

@@ -10,7 +10,8 @@ import nbformat
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import genera_version_del_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")

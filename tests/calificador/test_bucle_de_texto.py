@@ -11,7 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,

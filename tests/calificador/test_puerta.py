@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,

@@ -20,7 +20,7 @@ import pytest
 
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica, limpio
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     DESAFIO,
     SOLUCION,

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, espera_celdas, url_de_leccion
 

@@ -17,7 +17,8 @@ import shutil
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.calificador.recoger import recoge
 from cursos.calificador.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from cursos.sitio.paginas import pistas_de
 from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, url_de_leccion
