@@ -24,6 +24,7 @@ import time
 from cursos.calificador.aislamiento import Aislamiento, termina
 from cursos.calificador.cuaderno import Entrega
 from cursos.calificador.desafio import Desafio
+from cursos.carga import sin_cargas
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
 MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara
@@ -76,7 +77,7 @@ def _compilados(desafio: Desafio) -> tuple:
 
 def _partida_sin_cargas(desafio: Desafio) -> str:
     """El código de partida sin las líneas que cargan los módulos de disco: aquí ya están cargados."""
-    return "\n".join(linea for linea in desafio.partida().splitlines() if not linea.startswith("exec(open("))
+    return sin_cargas(desafio.partida())
 
 
 def espacio_de_pruebas(desafio: Desafio) -> dict:
