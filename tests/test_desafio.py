@@ -77,3 +77,17 @@ def test_se_lee_una_vez_y_no_se_puede_cambiar(raiz):
 def test_sin_desafio_toml_lo_dice():
     with pytest.raises(ErrorDeDesafio, match="no existe desafios/no-existe/desafio.toml"):
         Desafio("no-existe")
+
+
+def test_con_stub_cambia_la_region_por_el_stub_con_su_sangria():
+    fuente = "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n\nx = 2"
+    assert modelo.con_stub(fuente) == f"def f():\n    {modelo.STUB}\n\nx = 2"
+
+
+@pytest.mark.parametrize("fuente, linea", [
+    ("def f():\n    ### BEGIN SOLUTION\n    return 1\n\nx = 2", 2),  # sin cerrar: antes se perdía «x = 2»
+    ("### BEGIN SOLUTION\na = 1\n### BEGIN SOLUTION\nb = 2\n### END SOLUTION", 3),  # una dentro de otra
+])
+def test_una_region_sin_cerrar_o_anidada_es_un_error_como_en_nbgrader(fuente, linea):
+    with pytest.raises(ErrorDeDesafio, match=f"desafios/x/solucion.py, línea {linea}: «### BEGIN SOLUTION»"):
+        modelo.con_stub(fuente, "desafios/x/solucion.py")

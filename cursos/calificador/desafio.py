@@ -162,7 +162,7 @@ class Desafio:
 
     def esqueleto(self) -> str:
         """solucion.py con cada región de la solución cambiada por STUB: lo que el alumno recibe para editar."""
-        return con_stub(self.lee("solucion.py")).rstrip("\n")
+        return con_stub(self.lee("solucion.py"), f"desafios/{self.slug}/solucion.py").rstrip("\n")
 
     def modulos(self) -> tuple[tuple[str, str], ...]:
         """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
@@ -173,21 +173,29 @@ class Desafio:
         return _modulos(self.rutas_de_modulos, self.quitar)
 
 
-def con_stub(fuente: str) -> str:
+def con_stub(fuente: str, donde: str = "la solución") -> str:
     """La región entre ### BEGIN SOLUTION y ### END SOLUTION, cambiada por STUB con su sangría.
 
     Hace lo mismo que ClearSolutions de nbgrader con nuestra configuración (una prueba lo
     compara con el cuaderno repartido): así la página de la lección no necesita nbgrader.
+    Tan estricto como nbgrader: una región sin cerrar o una dentro de otra es un error (y
+    no, como antes, todo lo que sigue borrado sin avisar). donde: qué fichero, para el mensaje.
     """
-    lineas, dentro = [], False
-    for linea in fuente.split("\n"):
+    lineas, dentro = [], 0
+    for n, linea in enumerate(fuente.split("\n"), 1):
         if "### BEGIN SOLUTION" in linea:
-            dentro = True
+            if dentro:
+                raise ErrorDeDesafio(f"{donde}, línea {n}: «### BEGIN SOLUTION» dentro de otra región (la de la "
+                                     f"línea {dentro}); cierra aquélla con «### END SOLUTION» antes")
+            dentro = n
             lineas.append(linea[:len(linea) - len(linea.lstrip())] + STUB)
         elif "### END SOLUTION" in linea:
-            dentro = False
+            dentro = 0
         elif not dentro:
             lineas.append(linea)
+    if dentro:
+        raise ErrorDeDesafio(f"{donde}, línea {dentro}: «### BEGIN SOLUTION» sin su «### END SOLUTION»; "
+                             "ciérrala (nbgrader tampoco la acepta)")
     return "\n".join(lineas)
 
 
