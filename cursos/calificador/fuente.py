@@ -13,10 +13,10 @@ from pathlib import Path
 
 import nbformat
 
-# Re-exportados: el código de fuera y las ramas en curso los importaban de aquí.
+# MODULOS, STUB, Desafio, ErrorDeDesafio y con_stub, re-exportados: se importaban de aquí.
 from cursos.calificador.desafio import MODULOS, STUB, Desafio, ErrorDeDesafio, con_stub  # noqa: F401
+from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 
-KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 CELDA_PRUEBAS = "pruebas"
 
 
