@@ -1,0 +1,34 @@
+"""Cada hecho repetido tiene una sola fuente, y lo que se guarda en dos sitios se comprueba en los dos sentidos."""
+
+import json
+
+import pytest
+
+from cursos import RAIZ
+from cursos.calificador.desafio import Desafio
+from cursos.manifiesto import leer_curso
+from cursos.preguntas import TIPOS, como_json, preguntas_de
+
+CURSO = leer_curso()
+DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
+
+
+@pytest.mark.parametrize("copia", ["cursos/sitio/recursos/autoevaluacion.js", "cursos/widgets/autoevaluacion.py"])
+def test_el_aviso_de_cada_tipo_de_pregunta_sale_de_preguntas_py(copia):
+    texto = (RAIZ / copia).read_text(encoding="utf-8")
+    assert not [aviso for aviso in TIPOS.values() if aviso in texto], f"{copia} repite el aviso de un tipo"
+
+
+def test_cada_pregunta_lleva_su_aviso_al_cuaderno_y_a_la_pagina():
+    for leccion in CURSO.lecciones:
+        for pregunta in json.loads(como_json(preguntas_de(leccion))):
+            assert pregunta["aviso"] == TIPOS[pregunta["tipo"]]
+
+
+def test_la_leccion_nombra_su_desafio_y_el_desafio_su_leccion():
+    """En el manifiesto (desafio = …) y en desafio.toml (leccion = …): los dos sentidos cuadran."""
+    pares = [(lc.desafio, lc.slug) for lc in CURSO.lecciones if lc.desafio]
+    assert sorted(d for d, _ in pares) == DESAFIOS, "cada desafío, en una lección del manifiesto, y sólo una vez"
+    de_la_leccion = dict(pares)
+    for slug in DESAFIOS:
+        assert Desafio(slug).leccion == de_la_leccion[slug], f"{slug}: desafio.toml y el manifiesto no cuadran"
