@@ -38,7 +38,7 @@ def raiz(tmp_path, monkeypatch):
 def test_un_desafio_bueno_trae_sus_valores_y_los_por_omision(raiz):
     d = raiz(BUENO + 'apoderados = ["modelo"]\n')
     assert (d.leccion, d.celdas_de_partida, d.funciones, d.apoderados) == ("l", (1,), ("f",), ("modelo",))
-    assert (d.herramientas, d.datos, d.quitar, d.rutas_de_modulos) == (False, (), (), modelo.MODULOS)
+    assert (d.herramientas, d.datos, d.quitar, d.partida_propia) == (False, (), (), None)
 
 
 @pytest.mark.parametrize("extra, clave", [
@@ -46,6 +46,7 @@ def test_un_desafio_bueno_trae_sus_valores_y_los_por_omision(raiz):
     ('herramientas = "false"\n', "herramientas"),  # un texto no es un booleano
     ('apoderados = "modelo"\n', "apoderados"),
     ('quitar = ["a", 3]\n', "quitar"),
+    ('modulos = ["harness.py"]\n', "modulos"),  # ya no se escribe: sale de las líneas de carga
 ])
 def test_una_clave_desconocida_o_de_otro_tipo_es_un_error_que_nombra_fichero_y_clave(raiz, extra, clave):
     with pytest.raises(ErrorDeDesafio, match=f"desafios/x/desafio.toml: la clave «{clave}»"):

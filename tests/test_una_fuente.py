@@ -32,3 +32,21 @@ def test_la_leccion_nombra_su_desafio_y_el_desafio_su_leccion():
     de_la_leccion = dict(pares)
     for slug in DESAFIOS:
         assert Desafio(slug).leccion == de_la_leccion[slug], f"{slug}: desafio.toml y el manifiesto no cuadran"
+
+
+@pytest.mark.parametrize("slug", DESAFIOS)
+def test_los_modulos_del_desafio_son_los_que_carga_su_partida_con_la_ruta_del_manifiesto(slug):
+    from cursos.carga import ficheros_cargados
+
+    desafio = Desafio(slug)
+    nombres = [nombre for nombre, _ in desafio.modulos()]
+    assert nombres == list(dict.fromkeys(ficheros_cargados(desafio.partida()))) and nombres
+    assert [(RAIZ / r) for r in desafio.rutas_de_modulos] == [CURSO.modulo(n) for n in nombres]
+
+
+def test_una_carga_que_no_esta_en_el_manifiesto_lo_dice(monkeypatch):
+    from cursos.calificador import desafio as modelo
+
+    monkeypatch.setattr(modelo, "_partida", lambda d: 'exec(open("otro.py", encoding="utf-8").read())')
+    with pytest.raises(modelo.ErrorDeDesafio, match="carga «otro.py», que no está en «modulos» del manifiesto"):
+        Desafio("compacta").modulos()

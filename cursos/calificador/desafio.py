@@ -16,8 +16,9 @@ from pathlib import Path
 import jupytext
 
 from cursos import RAIZ
+from cursos.carga import ficheros_cargados
+from cursos.manifiesto import leer_curso
 
-MODULOS = ("guionizado.py", "entorno.py", "harness.py")
 STUB = 'raise NotImplementedError("Escribe aquí tu solución")'
 
 
@@ -31,7 +32,6 @@ CLAVES = {
     "celdas_de_partida": (list, int, True, "los números de las celdas de código de la lección (desde 1)"),
     "funciones": (list, str, True, "lo que escribe el alumno (al menos una función)"),
     "ocultas": (str, None, True, "qué cubren las variaciones ocultas, para el aviso"),
-    "modulos": (list, str, False, "los ficheros que carga el código de partida"),
     "apoderados": (list, str, False, "lo que llama el alumno y vive en el calificador"),
     "datos": (list, str, False, "globales del alumno que pone el calificador"),
     "herramientas": (bool, None, False, "si el alumno recibe HERRAMIENTAS"),
@@ -39,6 +39,9 @@ CLAVES = {
     "quitar": (list, str, False, "funciones de los módulos que el alumno escribe"),
     "partida_propia": (str, None, False, "código de partida que no sale de la lección"),
 }
+# Claves que ya no se escriben porque su valor sale de otro sitio: cuál, para el mensaje.
+RETIRADAS = {"modulos": "los ficheros salen de las líneas de carga del código de partida y sus rutas, del "
+                        "manifiesto (cursos/llm-agents.toml)"}
 _NOMBRES_DE_TIPO = {str: "un texto", bool: "true o false", list: "una lista", int: "números enteros"}
 
 
@@ -49,6 +52,8 @@ def _es(valor, tipo) -> bool:
 
 def _comprueba(datos: dict, donde: str) -> None:
     for clave in datos:
+        if clave in RETIRADAS:
+            raise ErrorDeDesafio(f"{donde}: la clave «{clave}» ya no se escribe ({RETIRADAS[clave]}): bórrala")
         if clave not in CLAVES:
             raise ErrorDeDesafio(f"{donde}: la clave «{clave}» no existe; las que hay son: {', '.join(CLAVES)}")
     for clave, (tipo, elemento, obligatoria, que) in CLAVES.items():
@@ -79,7 +84,6 @@ def _lee(ruta: Path, _version: int) -> dict:
     return {
         "leccion": datos["leccion"], "celdas_de_partida": tuple(datos["celdas_de_partida"]),
         "funciones": tuple(datos["funciones"]), "ocultas": datos["ocultas"],
-        "rutas_de_modulos": tuple(datos.get("modulos", MODULOS)),
         "apoderados": tuple(datos.get("apoderados", ())), "datos": tuple(datos.get("datos", ())),
         "herramientas": datos.get("herramientas", False), "intocables": tuple(datos.get("intocables", ())),
         "quitar": tuple(datos.get("quitar", ())), "partida_propia": datos.get("partida_propia"),
@@ -112,7 +116,6 @@ class Desafio:
     celdas_de_partida: tuple[int, ...] = field(init=False, compare=False, repr=False)
     funciones: tuple[str, ...] = field(init=False, compare=False, repr=False)  # la primera nombra la celda
     ocultas: str = field(init=False, compare=False, repr=False)
-    rutas_de_modulos: tuple[str, ...] = field(init=False, compare=False, repr=False)  # «modulos» en el toml
     # Lo que llama el código del alumno y vive en el calificador: métodos de la mesa de cada prueba.
     apoderados: tuple[str, ...] = field(init=False, compare=False, repr=False)
     # Globales del alumno que el calificador pone en cada llamada: atributos de la mesa de la prueba.
@@ -164,6 +167,20 @@ class Desafio:
         """solucion.py con cada región de la solución cambiada por STUB: lo que el alumno recibe para editar."""
         return con_stub(self.lee("solucion.py"), f"desafios/{self.slug}/solucion.py").rstrip("\n")
 
+    @property
+    def rutas_de_modulos(self) -> tuple[str, ...]:
+        """Los ficheros que carga el código de partida, por sus líneas de carga, con la ruta del manifiesto.
+
+        Una sola fuente: lo que carga la partida es lo que va junto al cuaderno y a la caja del alumno.
+        """
+        curso, rutas = _curso(), []
+        for nombre in dict.fromkeys(ficheros_cargados(self.partida())):
+            if nombre not in curso.modulos:
+                raise ErrorDeDesafio(f"desafios/{self.slug}: el código de partida carga «{nombre}», que no está "
+                                     f"en «modulos» del manifiesto cursos/{curso.slug}.toml: añádelo allí")
+            rutas.append(str(curso.modulo(nombre).relative_to(RAIZ)))
+        return tuple(rutas)
+
     def modulos(self) -> tuple[tuple[str, str], ...]:
         """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
 
@@ -171,6 +188,11 @@ class Desafio:
         por una que lanza: el alumno escribe la suya.
         """
         return _modulos(self.rutas_de_modulos, self.quitar)
+
+
+@functools.cache
+def _curso():
+    return leer_curso()
 
 
 def con_stub(fuente: str, donde: str = "la solución") -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import nbformat
 
-# MODULOS, STUB, Desafio, ErrorDeDesafio y con_stub, re-exportados: se importaban de aquí.
-from cursos.calificador.desafio import MODULOS, STUB, Desafio, ErrorDeDesafio, con_stub  # noqa: F401
+# STUB, Desafio, ErrorDeDesafio y con_stub, re-exportados: se importaban de aquí.
+from cursos.calificador.desafio import STUB, Desafio, ErrorDeDesafio, con_stub  # noqa: F401
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 
 CELDA_PRUEBAS = "pruebas"
