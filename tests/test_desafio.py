@@ -8,7 +8,7 @@ from cursos import RAIZ
 from cursos.calificador import desafio as modelo
 from cursos.calificador.desafio import Desafio, ErrorDeDesafio
 
-BUENO = 'leccion = "l"\nceldas_de_partida = [1]\nfunciones = ["f"]\nocultas = "otras"\n'
+BUENO = 'leccion = "l"\nceldas_de_partida = ["p"]\nfunciones = ["f"]\nocultas = "otras"\n'
 
 
 def todos() -> list[str]:
@@ -20,7 +20,7 @@ def test_cada_desafio_del_curso_es_valido(slug):
     d = Desafio(slug)
     assert d.funciones and all(isinstance(f, str) for f in d.funciones)
     assert d.celda_solucion == d.funciones[0] and isinstance(d.herramientas, bool)
-    assert all(isinstance(n, int) for n in d.celdas_de_partida)
+    assert d.celdas_de_partida and all(isinstance(e, str) for e in d.celdas_de_partida)
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def raiz(tmp_path, monkeypatch):
 
 def test_un_desafio_bueno_trae_sus_valores_y_los_por_omision(raiz):
     d = raiz(BUENO + 'apoderados = ["modelo"]\n')
-    assert (d.leccion, d.celdas_de_partida, d.funciones, d.apoderados) == ("l", (1,), ("f",), ("modelo",))
+    assert (d.leccion, d.celdas_de_partida, d.funciones, d.apoderados) == ("l", ("p",), ("f",), ("modelo",))
     assert (d.herramientas, d.datos, d.quitar, d.partida_propia) == (False, (), (), None)
 
 
@@ -53,9 +53,9 @@ def test_una_clave_desconocida_o_de_otro_tipo_es_un_error_que_nombra_fichero_y_c
         raiz(BUENO + extra)
 
 
-def test_las_celdas_son_enteros_y_no_booleanos(raiz):
-    with pytest.raises(ErrorDeDesafio, match="«celdas_de_partida»"):
-        raiz(BUENO.replace("[1]", "[true]"))
+def test_las_celdas_son_etiquetas_y_no_numeros(raiz):
+    with pytest.raises(ErrorDeDesafio, match="«celdas_de_partida» tiene que ser una lista de textos"):
+        raiz(BUENO.replace('["p"]', "[1]"))
 
 
 def test_falta_una_obligatoria_o_el_toml_esta_roto(raiz):
@@ -64,7 +64,7 @@ def test_falta_una_obligatoria_o_el_toml_esta_roto(raiz):
     with pytest.raises(ErrorDeDesafio, match="desafios/x/desafio.toml no es TOML válido"):
         raiz(BUENO + "funciones = \n")
     with pytest.raises(ErrorDeDesafio, match="«funciones» está vacía"):
-        raiz(BUENO.replace('["f"]', "[]"))
+        raiz(BUENO.replace('["f"]', "[]"))  # sin funciones no hay celda de la solución
 
 
 def test_se_lee_una_vez_y_no_se_puede_cambiar(raiz):

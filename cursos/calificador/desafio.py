@@ -13,9 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jupytext
-
-from cursos import RAIZ
+from cursos import RAIZ, celdas
 from cursos.carga import ficheros_cargados
 from cursos.manifiesto import leer_curso
 
@@ -29,7 +27,7 @@ class ErrorDeDesafio(ValueError):
 # clave: (tipo, tipo de cada elemento si es lista, obligatoria, qué es)
 CLAVES = {
     "leccion": (str, None, True, "el slug de la lección de la que sale el código de partida"),
-    "celdas_de_partida": (list, int, True, "los números de las celdas de código de la lección (desde 1)"),
+    "celdas_de_partida": (list, str, True, 'las etiquetas de sus celdas en la lección: ```python tags=["…"]'),
     "funciones": (list, str, True, "lo que escribe el alumno (al menos una función)"),
     "ocultas": (str, None, True, "qué cubren las variaciones ocultas, para el aviso"),
     "apoderados": (list, str, False, "lo que llama el alumno y vive en el calificador"),
@@ -42,7 +40,8 @@ CLAVES = {
 # Claves que ya no se escriben porque su valor sale de otro sitio: cuál, para el mensaje.
 RETIRADAS = {"modulos": "los ficheros salen de las líneas de carga del código de partida y sus rutas, del "
                         "manifiesto (cursos/llm-agents.toml)"}
-_NOMBRES_DE_TIPO = {str: "un texto", bool: "true o false", list: "una lista", int: "números enteros"}
+_NOMBRES_DE_TIPO = {str: "un texto", bool: "true o false", list: "una lista"}
+_NOMBRES_EN_LISTA = {str: "textos", int: "números enteros"}
 
 
 def _es(valor, tipo) -> bool:
@@ -67,7 +66,7 @@ def _comprueba(datos: dict, donde: str) -> None:
                                  f"no {valor!r}")
         if elemento is not None and not all(_es(v, elemento) for v in valor):
             raise ErrorDeDesafio(f"{donde}: la clave «{clave}» tiene que ser una lista de "
-                                 f"{_NOMBRES_DE_TIPO[elemento]} ({que}), no {valor!r}")
+                                 f"{_NOMBRES_EN_LISTA[elemento]} ({que}), no {valor!r}")
     if not datos["funciones"]:
         raise ErrorDeDesafio(f"{donde}: la clave «funciones» está vacía; pon al menos la que escribe el alumno")
 
@@ -113,7 +112,7 @@ class Desafio:
 
     slug: str
     leccion: str = field(init=False, compare=False, repr=False)
-    celdas_de_partida: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    celdas_de_partida: tuple[str, ...] = field(init=False, compare=False, repr=False)  # etiquetas (celdas.py)
     funciones: tuple[str, ...] = field(init=False, compare=False, repr=False)  # la primera nombra la celda
     ocultas: str = field(init=False, compare=False, repr=False)
     # Lo que llama el código del alumno y vive en el calificador: métodos de la mesa de cada prueba.
@@ -240,15 +239,9 @@ def _sin_funciones(fuente: str, quitar: tuple[str, ...]) -> str:
 
 
 def _partida(desafio: Desafio) -> str:
-    celdas = _celdas_de_codigo(desafio.leccion)
+    leccion = RAIZ / "lecciones" / desafio.leccion / "leccion.md"
     propia = [desafio.partida_propia.strip("\n")] if desafio.partida_propia is not None else []
-    return "\n\n".join([*(celdas[n - 1] for n in desafio.celdas_de_partida), *propia])
-
-
-@functools.cache
-def _celdas_de_codigo(leccion: str) -> tuple[str, ...]:
-    fuente = RAIZ / "lecciones" / leccion / "leccion.md"
-    return tuple(c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code")
+    return "\n\n".join([*(celdas.fuente(leccion, e) for e in desafio.celdas_de_partida), *propia])
 
 
 @functools.cache

@@ -7,6 +7,7 @@ calificador una parte oculta: fijar las observaciones de las pruebas visibles no
 """
 
 import ast
+import re
 
 import pytest
 from nbclient import NotebookClient
@@ -31,7 +32,7 @@ FIRMA = "def ejecutar(ll, entorno):\n"
 LECCION = (RAIZ / "lecciones" / "los-errores" / "leccion.md").read_text(encoding="utf-8")
 # Las celdas de la lección: la 1 confía en la llamada, la 2 sólo recoge lo que lanza la función,
 # la 4 es la de la lección (problema_de_llamada y ejecutar).
-CELDAS = LECCION.split("```python\n")[1:]
+CELDAS = re.split(r"```python[^\n]*\n", LECCION)[1:]  # con o sin etiquetas en la cabecera
 CONFIA = CELDAS[0][CELDAS[0].index("def ejecutar("):CELDAS[0].index("\nINICIO")]
 SOLO_TRY = CELDAS[1][CELDAS[1].index("def ejecutar("):CELDAS[1].index("\nmotivo")]
 DE_LA_LECCION = CELDAS[3][:CELDAS[3].index("\nentorno = dict(ENTORNO)")]
