@@ -17,6 +17,7 @@ from tests.calificador.conftest import (
     con_prueba_editada,
     curso_del_desafio,
     entrega_lote,
+    ninguna_regalada,
 )
 from tests.calificador.test_puerta import MUESTRA
 from tests.calificador.test_trampas import trampas
@@ -187,9 +188,7 @@ def test_el_motivo_cuenta_la_conversacion(lote):
 
 
 def test_ninguna_trampa_gana_puntos(lote):
-    assert len(lote["trampas"]) >= 20
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+    ninguna_regalada(lote, minimo=20)
     texto = calificado(lote["curso"], "m03_lee_las_ocultas", COMPACTA)
     assert "No such file or directory" in texto and "taller" not in texto
     assert lote["filas"]["zz_honesta_despues"]["puntos"] == 10
