@@ -1,4 +1,5 @@
-"""Las dos capturas del README: la entrega en la página y `curso recoger` + `curso calificar`.
+"""Las dos capturas de las guías (docs/alumnos.md, docs/profesores.md): la entrega en la página y
+`curso recoger` + `curso calificar`.
 
     .venv/bin/python docs/capturas.py
 

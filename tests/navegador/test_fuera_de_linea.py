@@ -3,7 +3,7 @@
 Una página de lección, visitada y ejecutada una vez, se recarga y ejecuta sus celdas sin red; y la
 portada, que comparte recursos con ella, se lee.
 JupyterLite, visitado y ejecutado una vez, se recarga sin red en español con su cuaderno; lo que no
-funciona sin red está en el README («Sin conexión»).
+funciona sin red está en docs/arquitectura.md («Sin conexión»).
 """
 
 import pytest
