@@ -92,3 +92,14 @@ def test_con_stub_cambia_la_region_por_el_stub_con_su_sangria():
 def test_una_region_sin_cerrar_o_anidada_es_un_error_como_en_nbgrader(fuente, linea):
     with pytest.raises(ErrorDeDesafio, match=f"desafios/x/solucion.py, línea {linea}: «### BEGIN SOLUTION»"):
         modelo.con_stub(fuente, "desafios/x/solucion.py")
+
+
+def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
+    from cursos.calificador import fuente
+
+    desafio = Desafio("compacta")
+    original = Desafio.lee
+    monkeypatch.setattr(Desafio, "lee", lambda self, nombre: original(self, nombre).replace(
+        "### END SOLUTION", "") if nombre == "solucion.py" else original(self, nombre))
+    with pytest.raises(ErrorDeDesafio, match="desafios/compacta/solucion.py, línea .*sin su «### END SOLUTION»"):
+        fuente.cuaderno_fuente(desafio)

@@ -57,6 +57,8 @@ def _lista(nombres: tuple[str, ...]) -> str:
 
 def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.NotebookNode:
     """El cuaderno fuente de nbgrader (con la solución y las pruebas ocultas)."""
+    # Una región de la solución sin cerrar: el error en español (con_stub), antes que el de nbgrader.
+    desafio.esqueleto()
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),
