@@ -20,8 +20,7 @@ from tests.calificador.conftest import (
     entrega_lote,
     ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 CADENAS = Desafio("acumulador-de-hechos")
 SOLUCION = CADENAS.lee("solucion.py")

@@ -21,8 +21,7 @@ from tests.calificador.conftest import (
     entrega_lote,
     ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")
 SOLUCION = ESPECIFICACION.lee("solucion.py")

@@ -24,8 +24,7 @@ from tests.calificador.conftest import (
     entrega_lote,
     ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
 SOLUCION = NUNCA_LANZA.lee("solucion.py")

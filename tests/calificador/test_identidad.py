@@ -17,8 +17,7 @@ from tests.calificador.conftest import (
     entrega_lote,
     ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 IDENTIDAD = Desafio("identidad-delegada")
 SOLUCION = IDENTIDAD.lee("solucion.py")

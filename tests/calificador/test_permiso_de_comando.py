@@ -21,8 +21,7 @@ from tests.calificador.conftest import (
     entrega_lote,
     escucha_la_red,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import procesos_con, trampas
+from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 COMANDO = Desafio("permiso-de-comando")
 SOLUCION = COMANDO.lee("solucion.py")

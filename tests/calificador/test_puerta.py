@@ -23,7 +23,7 @@ from tests.calificador.conftest import (
     escucha_la_red,
     ninguna_regalada,
 )
-from tests.calificador.test_trampas import procesos_con, trampas
+from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 PUERTA = Desafio("puerta-corregida")
 SOLUCION = PUERTA.lee("solucion.py")
@@ -32,11 +32,6 @@ NADA = FIRMA + "    return 'no'\n"
 MARCA = "MARCA-PUERTA-5150"
 REVOCADA = '    if not sesion["activa"]:\n        return "session_revoked"\n'
 AGOTADO = '        return "budget_exhausted"\n'
-# Las trampas del primer desafío que se repiten en los demás: el encierro y el canal son los mismos.
-MUESTRA = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t07_sql_manual_score",
-           "t09_mata_al_padre", "t10_os_exit", "t11_setsid_sobrevive", "t12_memoria", "t13_bucle_infinito",
-           "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
-
 
 def cambia(viejo: str, nuevo: str) -> str:
     assert viejo in SOLUCION, viejo
