@@ -6,7 +6,6 @@ tres módulos del curso, porque las celdas los cargan con open("harness.py").
 """
 
 import base64
-import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import jupytext
 import nbformat
 
 from cursos import RAIZ
+from cursos.carga import ficheros_cargados
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import como_json, preguntas_de
 
@@ -40,7 +40,6 @@ def celdas_de_preguntas(leccion: Leccion) -> list:
     return [nbformat.v4.new_markdown_cell("## Preguntas"), nbformat.v4.new_code_cell(codigo)]
 
 
-ABRE = re.compile(r"""open\(["']([^"']+)["']""")
 ETIQUETA_PREPARACION = "preparacion"
 
 
@@ -69,7 +68,7 @@ def celda_de_preparacion(ficheros: list[str]) -> nbformat.NotebookNode:
 
 def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list[str]:
     """Los ficheros que abren sus celdas, y el de las preguntas, en orden y sin repetir."""
-    abiertos = [f for c in cuaderno.cells if c.cell_type == "code" for f in ABRE.findall(c.source)]
+    abiertos = [f for c in cuaderno.cells if c.cell_type == "code" for f in ficheros_cargados(c.source)]
     if preguntas_de(leccion):
         abiertos.append(f"{leccion.slug}.preguntas.json")
     return list(dict.fromkeys(abiertos))

@@ -5,10 +5,12 @@ import tomllib
 
 from cursos.manifiesto import ErrorDeManifiesto, Leccion
 
+# El aviso de cada tipo, una vez: viaja con cada pregunta («aviso») a la página, a su
+# JavaScript y al widget del cuaderno, que lo enseñan tal cual.
 TIPOS = {
-    "verdadero_falso": "Verdadero o falso",
-    "una": "Elige una respuesta",
-    "varias": "Marca todas las correctas: se califica todo o nada, sin puntuación parcial",
+    "verdadero_falso": "Verdadero o falso.",
+    "una": "Elige una respuesta.",
+    "varias": "Marca todas las correctas. Se califica todo o nada: no hay puntuación parcial.",
 }
 
 
@@ -20,6 +22,7 @@ def preguntas_de(leccion: Leccion) -> list[dict]:
     preguntas = datos.get("pregunta", [])
     for pregunta in preguntas:
         _comprueba(pregunta, leccion.slug)
+        pregunta["aviso"] = TIPOS[pregunta["tipo"]]
     return preguntas
 
 

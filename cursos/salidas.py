@@ -1,22 +1,33 @@
 """Lo que la prosa de una lección afirma de la salida de cada celda.
 
 Cada lección tiene un salidas.toml con una tabla [[celda]] por celda de código
-que afirma algo: su número (1 es la primera celda de código) y las líneas que su
-salida debe contener. Las mismas afirmaciones se comprueban en CPython (nbclient)
-y en el navegador (Pyodide), así que las dos pruebas no pueden divergir.
+que afirma algo: su etiqueta (celda = "salida-1", en la cabecera de la celda:
+```python tags=["salida-1"]) y las líneas que su salida debe contener. Las mismas
+afirmaciones se comprueban en CPython (nbclient) y en el navegador (Pyodide), así que las dos
+pruebas no pueden divergir.
 """
 
 import tomllib
 
+from cursos.celdas import ErrorDeEtiqueta, numero
 from cursos.manifiesto import Leccion
 
 
 def afirmaciones(leccion: Leccion) -> dict[int, list[str]]:
-    """{número de celda de código: líneas que debe contener su salida}."""
+    """{número de celda de código (1 es la primera): líneas que debe contener su salida}.
+
+    El número sale de la etiqueta: ErrorDeEtiqueta si falta o está repetida.
+    """
     if not leccion.salidas.exists():
         return {}
     datos = tomllib.loads(leccion.salidas.read_text(encoding="utf-8"))
-    return {celda["celda"]: celda["contiene"] for celda in datos.get("celda", [])}
+    resultado = {}
+    for celda in datos.get("celda", []):
+        if not isinstance(celda.get("celda"), str):
+            raise ErrorDeEtiqueta(f"lecciones/{leccion.slug}/salidas.toml: «celda = {celda.get('celda')!r}» tiene "
+                                  'que ser la etiqueta de la celda (celda = "salida-1"), no su número')
+        resultado[numero(leccion.fuente, celda["celda"])] = celda["contiene"]
+    return resultado
 
 
 def fallos(salida: str, esperadas: list[str]) -> list[str]:

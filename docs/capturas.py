@@ -1,4 +1,5 @@
-"""Las dos capturas del README: la entrega en la página y `curso recoger` + `curso calificar`.
+"""Las dos capturas de las guías (docs/alumnos.md, docs/profesores.md): la entrega en la página y
+`curso recoger` + `curso calificar`.
 
     .venv/bin/python docs/capturas.py
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import version_del_alumno
 from cursos.chromium import lanza
 from cursos.manifiesto import leer_curso

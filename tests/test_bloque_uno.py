@@ -28,7 +28,8 @@ def funciones(fuente: str) -> dict[str, str]:
 
 
 def celdas(slug: str) -> str:
-    return "\n".join(re.findall(r"```python\n(.*?)```", CURSO.leccion(slug).fuente.read_text(encoding="utf-8"), re.S))
+    fuente = CURSO.leccion(slug).fuente.read_text(encoding="utf-8")
+    return "\n".join(re.findall(r"```python[^\n]*\n(.*?)```", fuente, re.S))  # con o sin etiquetas
 
 
 def test_las_cuatro_herramientas_escribe_las_piezas_de_harness():

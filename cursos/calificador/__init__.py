@@ -1,6 +1,7 @@
 """El calificador: el desafío en formato nbgrader y una nota en la que se puede confiar.
 
-- fuente.py: del desafío (desafios/<slug>/) al cuaderno fuente de nbgrader y la versión del alumno.
+- desafio.py: el modelo del desafío, desafios/<slug>/desafio.toml leído una vez y comprobado.
+- fuente.py: lo propio de nbgrader: el cuaderno fuente (metadatos) y la versión del alumno.
 - cuaderno.py: lee una entrega sin ejecutarla y saca el código del alumno, o el motivo del 0.
 - hijo.py: el programa que corre el código del alumno, aislado; sólo biblioteca estándar.
 - aislamiento.py: cómo se arranca ese proceso (usuario, red, límites) y qué falta en esta máquina.

@@ -23,7 +23,21 @@ import time
 
 from cursos.calificador.aislamiento import Aislamiento, termina
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.protocolo import (
+    ENTORNO,
+    SIN_CPU,
+    Caida,
+    Clave,
+    Marca,
+    Pide,
+    Rechazo,
+    SinCPU,
+    SinReloj,
+    SinRespuesta,
+    es_funcion,
+)
+from cursos.carga import sin_cargas
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
 MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara
@@ -33,8 +47,6 @@ MAXIMO_RESPUESTA = 1 << 20  # caracteres de una respuesta de este lado: se acota
 MAXIMO_RESPUESTAS = 64 << 20  # bytes de todas las respuestas a una entrega
 PLAZO = 10.0  # segundos de CPU por entrega (RLIMIT_CPU de su proceso), todas las pruebas juntas
 MAXIMO_ARRANQUES = 3
-ENTORNO = {"entorno_de_ejecutar": True}  # cómo viaja el entorno de la mesa: se queda aquí
-SIN_CPU = 77  # el código con que sale hijo.py al agotar su CPU (hijo.SIN_CPU)
 SALTOS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # donde corta str.splitlines
 
 
@@ -51,18 +63,6 @@ QUE_PASO = {"cpu": "tiempo de CPU agotado", "reloj": "tiempo de reloj agotado", 
             "rechazo": "rechazado", "resultado": "resultado incorrecto", "falta": "falta la solución"}
 
 
-class SinRespuesta(BaseException):
-    """El proceso del alumno no contesta o se le deja de escuchar; tipo: cpu, reloj, caida o rechazo.
-
-    BaseException y no Exception: el `except Exception` de una prueba (que convierte en un
-    Fallo lo que lanza el alumno) no debe tragárselo y decir que ha sido un error de lógica.
-    """
-
-    def __init__(self, mensaje: str, tipo: str = "caida"):
-        super().__init__(mensaje)
-        self.tipo = tipo
-
-
 class NoDefinida(BaseException):
     """Las celdas del alumno no dejan definida una función que el desafío le pide."""
 
@@ -76,7 +76,7 @@ def _compilados(desafio: Desafio, modulos: tuple[tuple[str, str], ...], partida:
 
 def _partida_sin_cargas(partida: str) -> str:
     """El código de partida sin las líneas que cargan los módulos de disco: aquí ya están cargados."""
-    return "\n".join(linea for linea in partida.splitlines() if not linea.startswith("exec(open("))
+    return sin_cargas(partida)
 
 
 def espacio_de_pruebas(desafio: Desafio, repartido=None) -> dict:
@@ -114,11 +114,11 @@ class Hijo:
         try:
             self.envia(inicio)
             listo = self.recibe()
-            if listo.get("listo") is not True:
-                raise SinRespuesta("el proceso de tu código no ha arrancado")
-            errores = listo.get("errores")
+            if listo.get(Clave.LISTO) is not True:
+                raise Caida("el proceso de tu código no ha arrancado")
+            errores = listo.get(Clave.ERRORES)
             self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
-            definidas = listo.get("definidas")
+            definidas = listo.get(Clave.DEFINIDAS)
             self.definidas = set(definidas) if isinstance(definidas, list) else set()
         except SinRespuesta:
             self.cierra()  # que no quede nada vivo de un arranque fallido
@@ -129,7 +129,7 @@ class Hijo:
         datos, fd = json.dumps(mensaje).encode() + b"\n", self.proceso.stdin.fileno()
         self.enviados += len(datos)
         if self.enviados > MAXIMO_RESPUESTAS:
-            raise SinRespuesta("tu código ha pedido más de %d MB de respuestas" % (MAXIMO_RESPUESTAS >> 20), "rechazo")
+            raise Rechazo("tu código ha pedido más de %d MB de respuestas" % (MAXIMO_RESPUESTAS >> 20))
         while datos:
             if not select.select([], [fd], [], self._queda())[1]:
                 continue
@@ -143,9 +143,9 @@ class Hijo:
     def _queda(self) -> float:
         queda = self.limite - time.monotonic()
         if queda <= 0:
-            raise SinRespuesta("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
-                               "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
-                               % (reloj(self.plazo), self.plazo), "reloj")
+            raise SinReloj("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
+                           "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
+                           % (reloj(self.plazo), self.plazo))
         return queda
 
     def _terminado(self) -> SinRespuesta:
@@ -155,9 +155,8 @@ class Hijo:
         except Exception:
             codigo = None
         if codigo in (SIN_CPU, -signal.SIGXCPU):
-            return SinRespuesta("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)"
-                                % self.plazo, "cpu")
-        return SinRespuesta("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
+            return SinCPU("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)" % self.plazo)
+        return Caida("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
 
     def recibe(self) -> dict:
         fd = self.proceso.stdout.fileno()
@@ -169,19 +168,19 @@ class Hijo:
                 raise self._terminado()
             self.resto += trozo
             if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
-                raise SinRespuesta("tu código ha mandado un mensaje de más de 1 MB", "rechazo")
+                raise Rechazo("tu código ha mandado un mensaje de más de 1 MB")
         linea, self.resto = self.resto.split(b"\n", 1)
         self.recibidos += len(linea)
         if self.recibidos > MAXIMO_TOTAL:
-            raise SinRespuesta("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20), "rechazo")
+            raise Rechazo("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20))
         try:
             mensaje = json.loads(linea)
         except (ValueError, RecursionError):
-            raise SinRespuesta("ha llegado un mensaje que no es JSON (¿escribes en el canal?)", "rechazo") from None
+            raise Rechazo("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
         if not isinstance(mensaje, dict):
-            raise SinRespuesta("ha llegado un mensaje que no es un objeto JSON", "rechazo")
+            raise Rechazo("ha llegado un mensaje que no es un objeto JSON")
         if _nodos(mensaje) > MAXIMO_NODOS:
-            raise SinRespuesta("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS, "rechazo")
+            raise Rechazo("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS)
         return mensaje
 
     def cierra(self) -> None:
@@ -202,13 +201,13 @@ class BancoRemoto:
 
     def _hijo(self) -> Hijo:
         if self.sin_tiempo:
-            raise SinRespuesta(str(self.sin_tiempo), self.sin_tiempo.tipo)
+            raise type(self.sin_tiempo)(str(self.sin_tiempo))
         if self.hijo is None:
             if self.arranques >= MAXIMO_ARRANQUES:
-                raise SinRespuesta("el proceso de tu código ha terminado %d veces" % self.arranques)
+                raise Caida("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {"modulos": self.modulos, "celdas": [self.partida, *self.entrega.celdas],
-                      "funciones": list(self.desafio.funciones)}
+            inicio = {Clave.MODULOS: self.modulos, Clave.CELDAS: [self.partida, *self.entrega.celdas],
+                      Clave.FUNCIONES: list(self.desafio.funciones)}
             self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
         return self.hijo
@@ -243,25 +242,26 @@ class BancoRemoto:
         def remota(*args, **kwargs):
             self._exige_definida(nombre)
             return self.llama(nombre, list(args), kwargs)
-        remota.__name__ = nombre if isinstance(nombre, str) else "funcion_del_alumno"
+        remota.__name__ = nombre if isinstance(nombre, str) else Marca.FUNCION
         return remota
 
     def _orden(self, nombre, args: list, kwargs: dict) -> dict:
         """La orden para el hijo: el entorno de la mesa viaja como una marca, y con ella datos y apoderados."""
         entorno = getattr(self.mesa, "entorno", None)
-        orden = {"llama": nombre, "args": [ENTORNO if a is entorno and entorno is not None else a for a in args],
-                 "kwargs": kwargs}
+        orden = {Clave.LLAMA: nombre,
+                 Clave.ARGS: [ENTORNO if a is entorno and entorno is not None else a for a in args],
+                 Clave.KWARGS: kwargs}
         if self.mesa is not None:
-            orden["datos"] = {n: getattr(self.mesa, n) for n in self.desafio.datos}
-            orden["apoderados"] = list(self.desafio.apoderados)
+            orden[Clave.DATOS] = {n: getattr(self.mesa, n) for n in self.desafio.datos}
+            orden[Clave.APODERADOS] = list(self.desafio.apoderados)
             if self.desafio.herramientas:
-                orden["herramientas"] = {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
+                orden[Clave.HERRAMIENTAS] = {n: h["input_schema"] for n, h in self.mesa.herramientas.items()}
         return orden
 
     def _con_puentes(self, valor):
         """Las funciones que devuelve el alumno llegan como marcas: aquí, puentes para llamarlas allí."""
         if isinstance(valor, dict):
-            if set(valor) == {"funcion_del_alumno"} and isinstance(valor["funcion_del_alumno"], int):
+            if es_funcion(valor):
                 return self.funcion(valor)
             return {k: self._con_puentes(v) for k, v in valor.items()}
         if isinstance(valor, list):
@@ -288,52 +288,50 @@ class BancoRemoto:
             hijo = self._hijo()
             orden = self._orden(nombre, args, kwargs or {})
             if con_argumentos:
-                orden["con_argumentos"] = True
+                orden[Clave.CON_ARGUMENTOS] = True
             hijo.envia(orden)
             for _ in range(MAXIMO_PETICIONES):
                 mensaje = hijo.recibe()
-                if "devuelve" in mensaje:
+                if Clave.DEVUELVE in mensaje:
                     try:
-                        valor = self._con_puentes(mensaje["devuelve"])
+                        valor = self._con_puentes(mensaje[Clave.DEVUELVE])
                     except RecursionError:
-                        raise SinRespuesta("tu código ha devuelto un valor demasiado anidado", "rechazo") from None
+                        raise Rechazo("tu código ha devuelto un valor demasiado anidado") from None
                     if not con_argumentos:
                         return valor
-                    despues = mensaje.get("argumentos")
+                    despues = mensaje.get(Clave.ARGUMENTOS)
                     if not isinstance(despues, list) or len(despues) != len(args):
-                        raise SinRespuesta("no han vuelto los argumentos de tu función (¿escribes en el canal?)",
-                                           "rechazo")
+                        raise Rechazo("no han vuelto los argumentos de tu función (¿escribes en el canal?)")
                     return valor, despues
-                if "excepcion" in mensaje:
-                    raise _excepcion(*_tipo_y_texto(mensaje["excepcion"]))
+                if Clave.EXCEPCION in mensaje:
+                    raise _excepcion(*_tipo_y_texto(mensaje[Clave.EXCEPCION]))
                 hijo.envia(self.atiende(mensaje))
-            raise SinRespuesta("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES,
-                               "rechazo")
+            raise Rechazo("tu código ha hecho más de %d peticiones en una llamada" % MAXIMO_PETICIONES)
         except SinRespuesta as e:
             self.cierra()
-            if e.tipo in ("cpu", "reloj"):
+            if isinstance(e, (SinCPU, SinReloj)):
                 self.sin_tiempo = e
             raise
 
     def atiende(self, mensaje: dict) -> dict:
         """Una petición a un apoderado, resuelta aquí con la mesa de la prueba."""
-        args, kwargs, nombre = mensaje.get("args"), mensaje.get("kwargs"), mensaje.get("nombre")
+        args, kwargs, nombre = mensaje.get(Clave.ARGS), mensaje.get(Clave.KWARGS), mensaje.get(Clave.NOMBRE)
         if not isinstance(args, list) or not isinstance(kwargs, dict):
-            raise SinRespuesta("petición mal formada", "rechazo")
-        que, mesa = mensaje.get("pide"), self.mesa
+            raise Rechazo("petición mal formada")
+        que, mesa = mensaje.get(Clave.PIDE), self.mesa
         try:
-            if mesa is not None and que == "apoderado" and nombre in self.desafio.apoderados:
-                return {"valor": getattr(mesa, nombre)(*args, **kwargs)}
-            if mesa is not None and que == "herramienta" and self.desafio.herramientas \
+            if mesa is not None and que == Pide.APODERADO and nombre in self.desafio.apoderados:
+                return {Clave.VALOR: getattr(mesa, nombre)(*args, **kwargs)}
+            if mesa is not None and que == Pide.HERRAMIENTA and self.desafio.herramientas \
                     and nombre in mesa.herramientas:
-                return {"valor": self._herramienta(mesa, nombre, args, kwargs)}
-            if mesa is not None and que == "entorno" and isinstance(getattr(mesa, "entorno", None), dict):
-                return {"valor": _lee_entorno(mesa.entorno, nombre, args)}
-            raise SinRespuesta("petición desconocida", "rechazo")
+                return {Clave.VALOR: self._herramienta(mesa, nombre, args, kwargs)}
+            if mesa is not None and que == Pide.ENTORNO and isinstance(getattr(mesa, "entorno", None), dict):
+                return {Clave.VALOR: _lee_entorno(mesa.entorno, nombre, args)}
+            raise Rechazo("petición desconocida")
         except SinRespuesta:
             raise
         except Exception as e:
-            return {"lanza": [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)[:500]
+            return {Clave.LANZA: [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)[:500]
                                                  for a in e.args]]}
 
     def _herramienta(self, mesa, nombre: str, args: list, kwargs: dict):
@@ -351,8 +349,8 @@ class BancoRemoto:
         enlazados.arguments[primero] = mesa.entorno
         cota = cota_de_respuesta(nombre, mesa.entorno, enlazados.arguments)
         if cota > MAXIMO_RESPUESTA:
-            raise SinRespuesta("la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
-                               "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20), "rechazo")
+            raise Rechazo("la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
+                          "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20))
         return funcion(*enlazados.args, **enlazados.kwargs)
 
 
@@ -384,21 +382,21 @@ def cota_de_respuesta(nombre: str, entorno: dict, argumentos: dict) -> int:
 
 def _lee_entorno(entorno: dict, operacion, args: list):
     """Una lectura del entorno de la mesa, acotada antes de construirla."""
-    if operacion == "cuantos":
+    if operacion == Pide.CUANTOS:
         return len(entorno)
-    if operacion in ("lee", "contiene") and len(args) == 1:
-        if operacion == "contiene":
+    if operacion in (Pide.LEE, Pide.CONTIENE) and len(args) == 1:
+        if operacion == Pide.CONTIENE:
             return args[0] in entorno if isinstance(args[0], str) else False
         if not isinstance(args[0], str) or args[0] not in entorno:
             raise KeyError(args[0])
         return entorno[args[0]]
-    if operacion in ("claves", "todo"):
-        tamano = sum(len(r) + (len(c) if operacion == "todo" and isinstance(c, str) else 0) for r, c in entorno.items())
+    if operacion in (Pide.CLAVES, Pide.TODO):
+        tamano = sum(len(r) + (len(c) if operacion == Pide.TODO and isinstance(c, str) else 0)
+                     for r, c in entorno.items())
         if tamano > MAXIMO_RESPUESTA:
-            raise SinRespuesta("el entorno ocupa más de %d MB: este lado no lo copia" % (MAXIMO_RESPUESTA >> 20),
-                               "rechazo")
-        return list(entorno) if operacion == "claves" else dict(entorno)
-    raise SinRespuesta("petición desconocida", "rechazo")
+            raise Rechazo("el entorno ocupa más de %d MB: este lado no lo copia" % (MAXIMO_RESPUESTA >> 20))
+        return list(entorno) if operacion == Pide.CLAVES else dict(entorno)
+    raise Rechazo("petición desconocida")
 
 
 def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
@@ -415,9 +413,11 @@ def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
 
 
 def _tipo_y_texto(valor) -> tuple[str, str]:
-    texto = str(valor)[:500]
-    nombre, _, resto = texto.partition(": ")
-    return (nombre, resto) if nombre.isidentifier() else ("Excepcion", texto)
+    """[tipo, texto] de la excepción del alumno; si no llega así (alguien escribe en el canal), todo es texto."""
+    if isinstance(valor, list) and len(valor) == 2 and all(isinstance(v, str) for v in valor) \
+            and valor[0].isidentifier():
+        return valor[0], valor[1][:max(0, 498 - len(valor[0]))]  # 500 en total con «tipo: », como siempre
+    return "Excepcion", str(valor)[:500]
 
 
 OCULTO = "una parte oculta de esta prueba no pasa (lo que tu código ha dicho en ella no se muestra: la desvelaría)"
@@ -476,7 +476,7 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
                 resultados[nombre] = "%s: %s" % (QUE_PASO["resultado"], e)
             except SinRespuesta as e:
                 resultados[nombre] = "%s: %s" % (QUE_PASO[e.tipo], e)
-                if e.tipo == "reloj" and estado is not None:
+                if isinstance(e, SinReloj) and estado is not None:
                     estado["reloj"] = True
             except NoDefinida as e:
                 resultados[nombre] = "%s: %s" % (QUE_PASO["falta"], e)

@@ -31,7 +31,8 @@ from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
-from cursos.calificador.fuente import Desafio, cuaderno_fuente
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import cuaderno_fuente
 from cursos.calificador.tiempo import MARCA, hora_de_entrega
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)

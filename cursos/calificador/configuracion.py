@@ -15,7 +15,7 @@ que el profesor ponga en `c.AssignLatePenalties.plugin_class`).
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursos.calificador.fuente import STUB
+from cursos.calificador.desafio import STUB
 
 CONFIG = "nbgrader_config.py"
 PROPIA = "nbgrader_config_curso.py"

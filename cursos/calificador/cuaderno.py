@@ -14,7 +14,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos.calificador.fuente import Desafio, celdas_fijas
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import celdas_fijas
 
 MAXIMO_BYTES = 5 * 1024 * 1024
 MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas

@@ -1,27 +1,22 @@
-"""Del desafío en desafios/<slug>/ al cuaderno fuente de nbgrader, y de ahí a la versión del alumno.
+"""Lo propio de nbgrader: del desafío al cuaderno fuente (con sus metadatos) y a la versión del alumno.
 
-Una sola fuente: enunciado.md, desafio.toml (qué celdas de la lección son el código
-de partida, qué ficheros cargan, qué funciones escribe el alumno y qué le llega del
-calificador), solucion.py (con la región de la solución), pruebas.py y ocultas.py.
-El cuaderno se genera siempre; no se edita.
+Una sola fuente: enunciado.md, desafio.toml (leído y comprobado en desafio.py),
+solucion.py (con la región de la solución), pruebas.py y ocultas.py. El cuaderno se
+genera siempre; no se edita. Desafio, STUB y con_stub se importan también desde aquí.
 """
 
-import ast
 import functools
 import os
 import subprocess
 import sys
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
-import jupytext
 import nbformat
 
-from cursos import RAIZ
+# STUB, Desafio, ErrorDeDesafio y con_stub, re-exportados: se importaban de aquí.
+from cursos.calificador.desafio import STUB, Desafio, ErrorDeDesafio, con_stub  # noqa: F401
+from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 
-MODULOS = ("guionizado.py", "entorno.py", "harness.py")
-KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 CELDA_PRUEBAS = "pruebas"
 # El calificador corre el código con el Python de la máquina del profesor (3.11 o posterior),
 # no con el 3.14 de Pyodide: lo que sólo existe en versiones nuevas no califica.
@@ -29,144 +24,6 @@ AVISO_PYTHON = ("El calificador corre tu código con Python 3.11 o posterior, no
                 "no uses lo que sólo trae un Python más nuevo (comillas iguales dentro de un f-string, "
                 "`def f[T]`, `itertools.batched`…). `display`, `IPython.display` y `%%writefile` funcionan; "
                 "las órdenes `!` no hacen nada.")
-STUB = 'raise NotImplementedError("Escribe aquí tu solución")'
-
-
-@dataclass(frozen=True)
-class Desafio:
-    slug: str
-
-    @property
-    def carpeta(self) -> Path:
-        return RAIZ / "desafios" / self.slug
-
-    def lee(self, nombre: str) -> str:
-        return (self.carpeta / nombre).read_text(encoding="utf-8")
-
-    @property
-    def cuaderno(self) -> str:
-        """El nombre del cuaderno, igual en source/, release/ y submitted/."""
-        return f"{self.slug}.ipynb"
-
-    def partida(self) -> str:
-        """El código de partida: las celdas de la lección que nombra desafio.toml, sin copiarlas."""
-        return _partida(self.lee("desafio.toml"))
-
-    def pruebas(self) -> str:
-        """pruebas.py seguido de desafios/comprobar.py (comprueba y comprueba_todas, comunes a todos)."""
-        return self.lee("pruebas.py") + "\n\n" + (RAIZ / "desafios" / "comprobar.py").read_text(encoding="utf-8")
-
-    def puntos(self) -> dict[str, int]:
-        """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
-        return dict(_puntos(self.lee("pruebas.py")))
-
-    @property
-    def toml(self) -> dict:
-        return _toml(self.lee("desafio.toml"))
-
-    @property
-    def funciones(self) -> tuple[str, ...]:
-        """Lo que escribe el alumno; la primera da nombre a la celda de la solución."""
-        return tuple(self.toml["funciones"])
-
-    @property
-    def celda_solucion(self) -> str:
-        return self.funciones[0]
-
-    @property
-    def apoderados(self) -> tuple[str, ...]:
-        """Lo que llama el código del alumno y vive en el calificador: métodos de la mesa de cada prueba."""
-        return tuple(self.toml.get("apoderados", ()))
-
-    @property
-    def datos(self) -> tuple[str, ...]:
-        """Globales del alumno que el calificador pone en cada llamada: atributos de la mesa de la prueba."""
-        return tuple(self.toml.get("datos", ()))
-
-    @property
-    def herramientas(self) -> bool:
-        """¿Recibe el alumno HERRAMIENTAS, con funciones que corren en el calificador?"""
-        return bool(self.toml.get("herramientas", False))
-
-    @property
-    def intocables(self) -> tuple[str, ...]:
-        """Los nombres del código de partida que el alumno no puede redefinir."""
-        return tuple(self.toml.get("intocables", ()))
-
-    @property
-    def aviso_ocultas(self) -> str:
-        return "# Además hay variaciones ocultas: %s.\n" % self.toml["ocultas"]
-
-    def esqueleto(self) -> str:
-        """solucion.py con cada región de la solución cambiada por STUB: lo que el alumno recibe para editar."""
-        return con_stub(self.lee("solucion.py")).rstrip("\n")
-
-    def modulos(self) -> tuple[tuple[str, str], ...]:
-        """(nombre, texto) de los ficheros que carga el código de partida, tal como los recibe el alumno.
-
-        Las funciones de «quitar» (la solución, que el laboratorio trae hecha) se cambian
-        por una que lanza: el alumno escribe la suya.
-        """
-        return _modulos(tuple(self.toml.get("modulos", MODULOS)), tuple(self.toml.get("quitar", ())))
-
-
-def con_stub(fuente: str) -> str:
-    """La región entre ### BEGIN SOLUTION y ### END SOLUTION, cambiada por STUB con su sangría.
-
-    Hace lo mismo que ClearSolutions de nbgrader con nuestra configuración (una prueba lo
-    compara con el cuaderno repartido): así la página de la lección no necesita nbgrader.
-    """
-    lineas, dentro = [], False
-    for linea in fuente.split("\n"):
-        if "### BEGIN SOLUTION" in linea:
-            dentro = True
-            lineas.append(linea[:len(linea) - len(linea.lstrip())] + STUB)
-        elif "### END SOLUTION" in linea:
-            dentro = False
-        elif not dentro:
-            lineas.append(linea)
-    return "\n".join(lineas)
-
-
-@functools.cache
-def _toml(texto: str) -> dict:
-    return tomllib.loads(texto)
-
-
-@functools.cache
-def _modulos(rutas: tuple[str, ...], quitar: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((Path(r).name, _sin_funciones((RAIZ / r).read_text(encoding="utf-8"), quitar)) for r in rutas)
-
-
-def _sin_funciones(fuente: str, quitar: tuple[str, ...]) -> str:
-    """La fuente con cada función de quitar cambiada por una que lanza NotImplementedError."""
-    lineas = fuente.split("\n")
-    for nodo in reversed(ast.parse(fuente).body):
-        if isinstance(nodo, ast.FunctionDef) and nodo.name in quitar:
-            primera = min([nodo.lineno, *(d.lineno for d in nodo.decorator_list)]) - 1
-            lineas[primera:nodo.end_lineno] = [
-                f"def {nodo.name}(*args, **kwargs):",
-                '    """En el desafío no está hecha: la escribes tú."""',
-                f'    raise NotImplementedError("en el desafío, {nodo.name} la escribes tú")']
-    return "\n".join(lineas)
-
-
-@functools.cache
-def _partida(toml: str) -> str:
-    datos = tomllib.loads(toml)
-    fuente = RAIZ / "lecciones" / datos["leccion"] / "leccion.md"
-    celdas = [c.source for c in jupytext.read(fuente, fmt="md").cells if c.cell_type == "code"]
-    propia = [datos["partida_propia"].strip("\n")] if "partida_propia" in datos else []
-    return "\n\n".join([*(celdas[n - 1] for n in datos["celdas_de_partida"]), *propia])
-
-
-@functools.cache
-def _puntos(pruebas: str) -> tuple[tuple[str, int], ...]:
-    for nodo in ast.parse(pruebas).body:
-        if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == "PRUEBAS":
-            return tuple((ast.literal_eval(k), ast.literal_eval(v.elts[0])) for k, v in zip(
-                nodo.value.keys, nodo.value.values, strict=True))
-    raise ValueError("pruebas.py no tiene la tabla PRUEBAS")
 
 
 def _meta(grade_id: str, *, solucion=False, nota=False, puntos=0) -> dict:
@@ -206,6 +63,8 @@ def _lista(nombres: tuple[str, ...]) -> str:
 
 def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.NotebookNode:
     """El cuaderno fuente de nbgrader (con la solución y las pruebas ocultas)."""
+    # Una región de la solución sin cerrar: el error en español (con_stub), antes que el de nbgrader.
+    desafio.esqueleto()
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),

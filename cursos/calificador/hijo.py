@@ -1,5 +1,8 @@
 """El proceso que corre el código del alumno. Sólo biblioteca estándar: se pasa entero con -c.
 
+Con protocolo.py delante: aislamiento.programa_del_hijo cambia la línea que lo importa por
+su texto (en la caja no se ve el repositorio).
+
 Lo único que hace es llamar a las funciones del alumno que le pidan (ejecutar,
 puerta...) con argumentos JSON y devolver lo que devuelven. Lo que esas funciones
 llaman y vive en el calificador (permiso, preguntar, las funciones de las
@@ -24,9 +27,10 @@ import sys
 import types
 from collections.abc import Mapping
 
+from cursos.calificador.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO
+
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_NO_NEW_PRIVS = 38
-SIN_CPU = 77  # código de salida al agotar el tiempo de CPU: el otro lado lo distingue de una caída
 
 
 def _libc():
@@ -95,11 +99,11 @@ def _marca(objeto):
     y viaja su número: el otro lado puede pedir que se llame, aquí.
     """
     if objeto is ENTORNO_REMOTO:
-        return {"entorno_de_ejecutar": True}
+        return dict(ENTORNO)
     if callable(objeto):
         FUNCIONES.append(objeto)
-        return {"funcion_del_alumno": len(FUNCIONES) - 1}
-    return {"no_es_json": type(objeto).__name__}
+        return {Marca.FUNCION: len(FUNCIONES) - 1}
+    return {Marca.NO_ES_JSON: type(objeto).__name__}
 
 
 class EntornoRemoto(Mapping):
@@ -111,22 +115,22 @@ class EntornoRemoto(Mapping):
     """
 
     def _pide(self, operacion, *args):
-        return apoderado(CANAL[0], "entorno", operacion)(*args)
+        return apoderado(CANAL[0], Pide.ENTORNO, operacion)(*args)
 
     def __getitem__(self, ruta):
-        return self._pide("lee", ruta)
+        return self._pide(Pide.LEE, ruta)
 
     def __len__(self):
-        return self._pide("cuantos")
+        return self._pide(Pide.CUANTOS)
 
     def __iter__(self):
-        return iter(self._pide("claves"))
+        return iter(self._pide(Pide.CLAVES))
 
     def __contains__(self, ruta):
-        return isinstance(ruta, str) and self._pide("contiene", ruta)
+        return isinstance(ruta, str) and self._pide(Pide.CONTIENE, ruta)
 
     def todo(self):
-        return self._pide("todo")
+        return self._pide(Pide.TODO)
 
     def keys(self):
         return self.todo().keys()
@@ -262,49 +266,49 @@ def excepcion(tipo, args):
 
 def apoderado(canal, que, nombre):
     def pide(*args, **kwargs):
-        canal.envia({"pide": que, "nombre": nombre, "args": args, "kwargs": kwargs})
+        canal.envia({Clave.PIDE: que, Clave.NOMBRE: nombre, Clave.ARGS: args, Clave.KWARGS: kwargs})
         respuesta = canal.recibe()
-        if "lanza" in respuesta:
-            raise excepcion(*respuesta["lanza"])
-        return respuesta["valor"]
+        if Clave.LANZA in respuesta:
+            raise excepcion(*respuesta[Clave.LANZA])
+        return respuesta[Clave.VALOR]
     return pide
 
 
 def instala(g, canal, orden):
     """Los datos y apoderados que pide esta orden, en los globales del alumno (sobre los suyos, si los hay)."""
-    g.update(orden.get("datos", {}))
-    for nombre in orden.get("apoderados", []):
-        g[nombre] = apoderado(canal, "apoderado", nombre)
-    if "herramientas" in orden:
+    g.update(orden.get(Clave.DATOS, {}))
+    for nombre in orden.get(Clave.APODERADOS, []):
+        g[nombre] = apoderado(canal, Pide.APODERADO, nombre)
+    if Clave.HERRAMIENTAS in orden:
         g["HERRAMIENTAS"] = {n: {"description": "", "input_schema": e,
-                                 "funcion": apoderado(canal, "herramienta", n)}
-                             for n, e in orden["herramientas"].items()}
+                                 "funcion": apoderado(canal, Pide.HERRAMIENTA, n)}
+                             for n, e in orden[Clave.HERRAMIENTAS].items()}
 
 
 def argumento(valor):
     """La marca del entorno vuelve a ser el entorno de ejecutar; lo demás llega tal cual."""
-    return ENTORNO_REMOTO if valor == {"entorno_de_ejecutar": True} else valor
+    return ENTORNO_REMOTO if valor == ENTORNO else valor
 
 
 def llamable(g, que):
     """Una función del alumno por su nombre, o una de las que ha devuelto por su número."""
     if isinstance(que, dict):
-        return FUNCIONES[que["funcion_del_alumno"]]
+        return FUNCIONES[que[Marca.FUNCION]]
     return g[que]
 
 
 def atiende(canal, g, orden):
     instala(g, canal, orden)
     try:
-        funcion = llamable(g, orden["llama"])
-        args = [argumento(a) for a in orden["args"]]
-        valor = funcion(*args, **orden.get("kwargs", {}))
-        if orden.get("con_argumentos"):  # una función que cambia sus argumentos: también cómo han quedado
-            canal.envia({"devuelve": valor, "argumentos": args})
+        funcion = llamable(g, orden[Clave.LLAMA])
+        args = [argumento(a) for a in orden[Clave.ARGS]]
+        valor = funcion(*args, **orden.get(Clave.KWARGS, {}))
+        if orden.get(Clave.CON_ARGUMENTOS):  # una función que cambia sus argumentos: también cómo han quedado
+            canal.envia({Clave.DEVUELVE: valor, Clave.ARGUMENTOS: args})
         else:
-            canal.envia({"devuelve": valor})
+            canal.envia({Clave.DEVUELVE: valor})
     except BaseException as e:  # también SystemExit: la función no debe terminar el proceso
-        canal.envia({"excepcion": describe(e)})
+        canal.envia({Clave.EXCEPCION: tipo_y_texto(e)})
 
 
 def definidas(g, de_partida):
@@ -316,11 +320,15 @@ def definidas(g, de_partida):
             if callable(g.get(nombre)) and g.get(nombre) is not antes]
 
 
-def describe(e):
+def tipo_y_texto(e):
     try:
-        return "%s: %s" % (type(e).__name__, e)
+        return [type(e).__name__, str(e)]
     except BaseException:  # una excepción cuyo str también lanza
-        return "%s: (sin texto)" % type(e).__name__
+        return [type(e).__name__, "(sin texto)"]
+
+
+def describe(e):
+    return "%s: %s" % tuple(tipo_y_texto(e))
 
 
 def main():
@@ -339,7 +347,7 @@ def main():
     # en cada orden, entran los apoderados. Los módulos se escriben antes de dejar de ser root
     # y quedan de sólo lectura: en un /tmp con sticky bit, nobody no puede cambiarlos ni
     # borrarlos para volver a cargar otro harness.py con la línea de carga del curso.
-    for nombre, fuente in inicio["modulos"]:
+    for nombre, fuente in inicio[Clave.MODULOS]:
         with open(nombre, "w", encoding="utf-8") as f:
             f.write(fuente)
         os.chmod(nombre, 0o444)
@@ -348,15 +356,15 @@ def main():
     g = {"__name__": "__main__", "__builtins__": builtins}
     del_cuaderno(g)
     errores = []
-    for n, fuente in enumerate(inicio["celdas"]):
+    for n, fuente in enumerate(inicio[Clave.CELDAS]):
         if n == 1:  # tras el código de partida: lo que ya estaba no lo ha definido el alumno
-            de_partida = {nombre: g.get(nombre) for nombre in inicio.get("funciones", [])}
+            de_partida = {nombre: g.get(nombre) for nombre in inicio.get(Clave.FUNCIONES, [])}
         try:
             exec(compile(fuente, "<celda %d>" % n, "exec"), g)
         except BaseException as e:
             errores.append("celda %d: %s" % (n, describe(e)))
-    canal.envia({"listo": True, "errores": errores, "definidas": definidas(g, de_partida if len(
-        inicio["celdas"]) > 1 else {})})
+    canal.envia({Clave.LISTO: True, Clave.ERRORES: errores, Clave.DEFINIDAS: definidas(g, de_partida if len(
+        inicio[Clave.CELDAS]) > 1 else {})})
     while True:
         atiende(canal, g, canal.recibe())
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from nbgrader.api import Gradebook, MissingEntry
 
 from cursos.calificador.configuracion import CursoNbgrader
-from cursos.calificador.fuente import Desafio, con_herramientas_del_venv
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import con_herramientas_del_venv
 from cursos.calificador.tiempo import retraso_legible
 
 SIN_ENTREGA = "sin entrega"

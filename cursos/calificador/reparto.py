@@ -17,7 +17,8 @@ from pathlib import Path
 
 from cursos import RAIZ
 from cursos.calificador.configuracion import TEXTO_PROPIO
-from cursos.calificador.fuente import Desafio, cuaderno_fuente, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import cuaderno_fuente, genera_version_del_alumno
 
 CACHE = RAIZ / "build" / "descargas" / "reparto"
 

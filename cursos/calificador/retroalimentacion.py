@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.calificador.tiempo import MARCA, retraso_legible
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from cursos.sitio.distribucion import DESCARGAS, ErrorDeDistribucion
+from cursos.sitio.descargas import DESCARGAS, ErrorDeDistribucion
 
 # Compila dentro de Pyodide todas las ruedas de /entrada y deja las nuevas en /salida.
 COMPILADOR = r"""

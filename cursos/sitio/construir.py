@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO

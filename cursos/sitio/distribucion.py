@@ -15,14 +15,11 @@ import tomllib
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.sitio.bytecode import compila
+from cursos.sitio.descargas import DESCARGAS, ErrorDeDistribucion
 
 FIJADO = Path(__file__).with_name("fijado.toml")
-DESCARGAS = RAIZ / "build" / "descargas"
 VENV_PYODIDE = RAIZ / ".venv-pyodide"
-
-
-class ErrorDeDistribucion(Exception):
-    """Falta una pieza fijada o su huella no cuadra; el mensaje dice cuál."""
 
 
 def fijado() -> dict:
@@ -128,7 +125,6 @@ def instala_pyodide(sitio: Path, bytecode: bool = True) -> Path:
     paquete = paquete_pyodide()
     ficheros = [paquete / nombre for nombre in datos["pyodide"]["ficheros"]] + _ruedas_comprobadas(datos)
     if bytecode:
-        from cursos.sitio.bytecode import compila
         a_compilar = [f for f in ficheros if f.suffix in (".whl", ".zip")]
         ficheros = [f for f in ficheros if f not in a_compilar] + compila(a_compilar, paquete)
     for fichero in ficheros:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
 from cursos.manifiesto import Curso, Leccion

@@ -21,10 +21,10 @@ from pygments.style import Style
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
 from cursos import RAIZ
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
-from cursos.preguntas import TIPOS, preguntas_de
+from cursos.preguntas import preguntas_de
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
@@ -175,7 +175,7 @@ def preguntas_para_la_pagina(leccion: Leccion) -> list[dict]:
         "numero": i,
         "id": p["id"],
         "tipo": p["tipo"],
-        "aviso": TIPOS[p["tipo"]],
+        "aviso": p["aviso"],
         "enunciado": markdown(p["enunciado"]),
         "opciones": [markdown(o["texto"]) for o in p["opcion"]],
     } for i, p in enumerate(preguntas_de(leccion), start=1)]

@@ -7,12 +7,6 @@ La corrección (corrige) no depende de los widgets, para poder probarla sola.
 
 import json
 
-AVISO_DEL_TIPO = {
-    "verdadero_falso": "Verdadero o falso.",
-    "una": "Elige una respuesta.",
-    "varias": "Marca todas las correctas. Se califica todo o nada: no hay puntuación parcial.",
-}
-
 
 def corrige(pregunta, elegidas):
     """(acierto, explicaciones) para las opciones elegidas (índices).
@@ -55,8 +49,9 @@ def widget_de_pregunta(numero, pregunta):
     import html
 
     import ipywidgets as w
+    # El aviso del tipo viene en el JSON, de preguntas.py: el mismo que en la página.
     enunciado = w.HTML("<p><b>%d. %s</b><br><small>%s</small></p>" % (
-        numero, html.escape(pregunta["enunciado"]), AVISO_DEL_TIPO[pregunta["tipo"]]))
+        numero, html.escape(pregunta["enunciado"]), html.escape(pregunta["aviso"])))
     selector, elegidas = _selector(pregunta)
     boton = w.Button(description="Comprobar", button_style="primary",
                      tooltip="Comprobar la respuesta de la pregunta %d" % numero)

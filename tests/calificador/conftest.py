@@ -10,17 +10,28 @@ import nbformat
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import genera_version_del_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
 
 
+_PLANTILLAS = {}  # (sesión, slug): la plantilla, generada una vez por sesión de pruebas
+
+
 def genera(tmp_path_factory, desafio: Desafio):
-    """(carpeta del curso plantilla, cuaderno del alumno tal como se reparte)."""
-    curso = tmp_path_factory.mktemp("plantilla")
-    carpeta = genera_version_del_alumno(desafio, curso)
-    return curso, nbformat.read(carpeta / desafio.cuaderno, as_version=4)
+    """(carpeta del curso plantilla, cuaderno del alumno tal como se reparte), una vez por desafío.
+
+    La plantilla no se toca: quien califica lo hace en una copia (curso_nuevo, curso_del_desafio).
+    """
+    clave = (id(tmp_path_factory), desafio.slug)
+    if clave not in _PLANTILLAS:
+        curso = tmp_path_factory.mktemp("plantilla")
+        carpeta = genera_version_del_alumno(desafio, curso)
+        _PLANTILLAS[clave] = curso, nbformat.read(carpeta / desafio.cuaderno, as_version=4)
+    curso, cuaderno = _PLANTILLAS[clave]
+    return curso, copy.deepcopy(cuaderno)
 
 
 @pytest.fixture(scope="session")
@@ -99,6 +110,13 @@ def entrega_lote(curso: Path, cuaderno, desafio: Desafio, honestas: dict[str, tu
     for alumno, nb in (extras or {}).items():
         entrega(curso, alumno, nb, desafio)
     entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
+
+
+def ninguna_regalada(lote: dict, minimo: int) -> None:
+    """Lo común de «ninguna trampa gana puntos»: hay al menos minimo trampas y todas valen 0."""
+    assert len(lote["trampas"]) >= minimo
+    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
 
 
 def califica_lote(curso: Path, desafio: Desafio) -> dict[str, dict]:

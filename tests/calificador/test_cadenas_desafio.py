@@ -8,21 +8,19 @@ de los otros desafíos, sobre un anota_llamada que no anota nada.
 """
 
 import pytest
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
     con_prueba_editada,
-    con_solucion,
     curso_del_desafio,
     entrega_lote,
+    ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 CADENAS = Desafio("acumulador-de-hechos")
 SOLUCION = CADENAS.lee("solucion.py")
@@ -159,9 +157,7 @@ def test_el_motivo_cuenta_la_llamada(lote):
 
 
 def test_ninguna_trampa_gana_puntos(lote):
-    assert len(lote["trampas"]) >= 20
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+    ninguna_regalada(lote, minimo=20)
     texto = calificado(lote["curso"], "c04_lee_las_ocultas", CADENAS)
     assert "No such file or directory" in texto and "pagos_salientes" not in texto
     assert "pagos_salientes" not in calificado(lote["curso"], "el_nombre_como_clave", CADENAS)
@@ -189,14 +185,3 @@ def test_las_variaciones_ocultas_cuadran_con_el_acumulador_de_la_leccion():
     for nombre, (_, prueba) in g["PRUEBAS"].items():
         prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     assert g["anota_llamada"] is leccion["anota_llamada"]  # la prueba deja anota_llamada como estaba
-
-
-def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
-    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
-    carpeta = lote["curso"] / "release" / CADENAS.slug
-    nb = con_solucion(lote["cuaderno"], SOLUCION, CADENAS)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    for prueba in CADENAS.puntos():
-        if prueba != "variaciones":
-            assert f"✔ {prueba}" in salida

@@ -10,16 +10,16 @@ import pytest
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
     con_prueba_editada,
     curso_del_desafio,
     entrega_lote,
+    ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 COMPACTA = Desafio("compacta")
 SOLUCION = COMPACTA.lee("solucion.py")
@@ -187,9 +187,7 @@ def test_el_motivo_cuenta_la_conversacion(lote):
 
 
 def test_ninguna_trampa_gana_puntos(lote):
-    assert len(lote["trampas"]) >= 20
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+    ninguna_regalada(lote, minimo=20)
     texto = calificado(lote["curso"], "m03_lee_las_ocultas", COMPACTA)
     assert "No such file or directory" in texto and "taller" not in texto
     assert lote["filas"]["zz_honesta_despues"]["puntos"] == 10

@@ -11,7 +11,7 @@ from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
@@ -19,9 +19,9 @@ from tests.calificador.conftest import (
     con_solucion,
     curso_del_desafio,
     entrega_lote,
+    ninguna_regalada,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import trampas
+from tests.calificador.trampas import MUESTRA, trampas
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")
 SOLUCION = ESPECIFICACION.lee("solucion.py")
@@ -159,9 +159,7 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
 
 
 def test_ninguna_trampa_gana_puntos(lote):
-    assert len(lote["trampas"]) >= 20
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+    ninguna_regalada(lote, minimo=20)
     texto = calificado(lote["curso"], "s03_lee_las_ocultas", ESPECIFICACION)
     assert "No such file or directory" in texto and "OFICINA" not in texto
 
@@ -175,13 +173,3 @@ def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "✔ la_leccion" in salida and "✔ sin_pedirlo" in salida
     assert lote["filas"]["s01_fija_las_visibles"]["puntos"] == 0
-
-
-def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
-    carpeta = lote["curso"] / "release" / ESPECIFICACION.slug
-    nb = con_solucion(lote["cuaderno"], SOLUCION, ESPECIFICACION)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    for prueba in ESPECIFICACION.puntos():
-        if prueba != "variaciones":
-            assert f"✔ {prueba}" in salida

@@ -21,10 +21,12 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
+from cursos.calificador import desafio as modelo
 from cursos.calificador import fuente
 from cursos.calificador.calificar import califica
 from cursos.calificador.configuracion import CursoNbgrader
-from cursos.calificador.fuente import Desafio, RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
 from tests.calificador.conftest import con_solucion, entrega, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
@@ -147,9 +149,9 @@ def trimestre(tmp_path_factory):
     primera = por_alumno(califica(curso, PERMISO, plazo=5.0, progreso=False))
 
     # La lección cambia (un comentario) y se vuelve a lanzar `curso desafio` para los dos desafíos.
-    original = fuente._partida
+    original = modelo._partida
     with pytest.MonkeyPatch.context() as parche:
-        parche.setattr(fuente, "_partida", lambda toml: original(toml) + "\n# una aclaración nueva en la lección")
+        parche.setattr(modelo, "_partida", lambda desafio: original(desafio) + "\n# una aclaración nueva en la lección")
         with pytest.raises(RepartoCongelado) as congelado:
             genera_version_del_alumno(PERMISO, curso)
         genera_version_del_alumno(PUERTA, curso)

@@ -10,22 +10,19 @@ ejecución que recibe.
 import json
 
 import pytest
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
     con_prueba_editada,
-    con_solucion,
     curso_del_desafio,
     entrega_lote,
     escucha_la_red,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import procesos_con, trampas
+from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 PETICION = Desafio("decide-peticion")
 SOLUCION = PETICION.lee("solucion.py")
@@ -224,14 +221,3 @@ def test_la_solucion_pasa_tambien_las_ocultas_y_la_de_la_leccion_no():
     g["decide_peticion"] = g["decide_por_host"]
     with pytest.raises(g["Fallo"], match=r"recetas\.example\./salmorejo"):
         g["PRUEBAS"]["utilidad"][1](None)
-
-
-def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
-    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
-    carpeta = lote["curso"] / "release" / PETICION.slug
-    nb = con_solucion(lote["cuaderno"], SOLUCION, PETICION)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    for prueba in PETICION.puntos():
-        if prueba != "variaciones":
-            assert f"✔ {prueba}" in salida

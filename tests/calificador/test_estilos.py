@@ -33,7 +33,7 @@ import nbformat
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import con_solucion, curso_del_desafio, entrega, por_alumno
 
 DESAFIOS = ["permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"]

@@ -9,22 +9,19 @@ las pruebas, una decisión que se dice igual a todo, leer las variaciones oculta
 import json
 
 import pytest
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
     con_prueba_editada,
-    con_solucion,
     curso_del_desafio,
     entrega_lote,
     escucha_la_red,
 )
-from tests.calificador.test_puerta import MUESTRA
-from tests.calificador.test_trampas import procesos_con, trampas
+from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 COMANDO = Desafio("permiso-de-comando")
 SOLUCION = COMANDO.lee("solucion.py")
@@ -251,14 +248,3 @@ def test_la_solucion_pasa_tambien_las_ocultas_y_la_de_la_leccion_no():
     g["PRUEBAS"]["sintaxis"][1](None)
     with pytest.raises(g["Fallo"], match="-delete"):
         g["PRUEBAS"]["opciones"][1](None)
-
-
-def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
-    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
-    carpeta = lote["curso"] / "release" / COMANDO.slug
-    nb = con_solucion(lote["cuaderno"], SOLUCION, COMANDO)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    for prueba in COMANDO.puntos():
-        if prueba != "variaciones":
-            assert f"✔ {prueba}" in salida

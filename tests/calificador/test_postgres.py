@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio, con_herramientas_del_venv, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
 from tests.calificador.conftest import con_solucion, entrega, por_alumno
 from tests.calificador.test_curso_nbgrader import exporta, formgrader, hora
 

@@ -8,11 +8,10 @@ ocultas, devolver un motivo que se dice igual a todo o llamar a la puerta de la 
 
 
 import pytest
-from nbclient import NotebookClient
 
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     califica_lote,
     calificado,
@@ -22,8 +21,9 @@ from tests.calificador.conftest import (
     entrega,
     entrega_lote,
     escucha_la_red,
+    ninguna_regalada,
 )
-from tests.calificador.test_trampas import procesos_con, trampas
+from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 PUERTA = Desafio("puerta-corregida")
 SOLUCION = PUERTA.lee("solucion.py")
@@ -32,11 +32,6 @@ NADA = FIRMA + "    return 'no'\n"
 MARCA = "MARCA-PUERTA-5150"
 REVOCADA = '    if not sesion["activa"]:\n        return "session_revoked"\n'
 AGOTADO = '        return "budget_exhausted"\n'
-# Las trampas del primer desafío que se repiten en los demás: el encierro y el canal son los mismos.
-MUESTRA = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t07_sql_manual_score",
-           "t09_mata_al_padre", "t10_os_exit", "t11_setsid_sobrevive", "t12_memoria", "t13_bucle_infinito",
-           "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
-
 
 def cambia(viejo: str, nuevo: str) -> str:
     assert viejo in SOLUCION, viejo
@@ -137,9 +132,7 @@ def test_el_motivo_cuenta_el_escenario(lote):
 
 
 def test_ninguna_trampa_gana_puntos(lote):
-    assert len(lote["trampas"]) >= 20
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+    ninguna_regalada(lote, minimo=20)
 
 
 def test_nada_compartido_cambia_ni_se_lee(lote):
@@ -159,14 +152,3 @@ def test_las_variaciones_ocultas_cuadran_con_la_puerta_de_referencia():
     for nombre, (_, prueba) in g["PRUEBAS"].items():
         prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     assert g["SESION"]["tenant"] == "lab" and "taller" not in g["DOCUMENTOS"]  # el mundo vuelve a ser el de antes
-
-
-def test_el_cuaderno_del_alumno_se_prueba_solo(lote):
-    """La respuesta inmediata: el cuaderno repartido, con la solución, pasa sus pruebas en un kernel."""
-    carpeta = lote["curso"] / "release" / PUERTA.slug
-    nb = con_solucion(lote["cuaderno"], SOLUCION, PUERTA)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    for prueba in PUERTA.puntos():
-        if prueba != "variaciones":
-            assert f"✔ {prueba}" in salida

@@ -6,7 +6,7 @@ unicodedata) tienen que estar en la biblioteca estándar de Pyodide y leer igual
 
 import pytest
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.test_pyodide import PROGRAMA
 from tests.pyodide_node import ejecuta_en_pyodide
 

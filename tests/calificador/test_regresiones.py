@@ -20,7 +20,7 @@ import pytest
 
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica, limpio
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import (
     DESAFIO,
     SOLUCION,
@@ -155,8 +155,9 @@ def test_lo_citado_llega_sin_escapes_ni_controles(lote, alumno):
     assert lote["filas"][alumno]["puntos"] == 0
 
 
-def test_limpio_quita_escapes_y_controles_y_deja_saltos():
-    assert limpio("a\x1b[31mb\x1b[0m\tc\nd\x1b]0;t\x07e\x9b2Jf\u202eg\x7fh") == "ab\tc\ndefgh"
+def test_limpio_quita_escapes_y_controles_y_marca_los_saltos():
+    """Un motivo es una línea: los saltos y tabuladores del alumno se ven (⏎), no parten la línea."""
+    assert limpio("a\x1b[31mb\x1b[0m\tc\nd\x1b]0;t\x07e\x9b2Jf\u202eg\x7fh") == "ab ⏎ c ⏎ defgh"
     assert limpio("ñ ✔ 10 puntos") == "ñ ✔ 10 puntos"
 
 

@@ -1,10 +1,13 @@
 """Chromium de Debian contra el sitio construido, servido por `curso servir` en 127.0.0.1.
 
 Cada prueba abre un contexto nuevo (caché vacía) vigilado: cualquier petición a otro host,
-petición fallida, respuesta >= 400 o error de consola hace fallar la prueba.
+petición fallida, respuesta >= 400 o error de consola hace fallar la prueba, al cerrar su
+pestaña (el fixture pagina lo comprueba; la prueba no tiene que acordarse). La que los
+provoca a propósito (un módulo que no está) lo dice con @pytest.mark.con_problemas.
 """
 
 import threading
+import time
 from urllib.parse import urlparse
 
 import pytest
@@ -102,11 +105,48 @@ class Vigilante:
             self.problemas.append(f"consola: {mensaje.text}")
 
 
+def espera_a(pagina, condicion, plazo: float = 180.0) -> None:
+    """Hasta que condicion() (lo que han contado los eventos de la página) se cumple: sin esperas fijas."""
+    fin = time.monotonic() + plazo
+    while not condicion():
+        if time.monotonic() > fin:
+            raise AssertionError(f"no se ha cumplido en {plazo:g} s")
+        pagina.wait_for_timeout(50)  # deja a Playwright repartir los eventos pendientes
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "con_problemas: la prueba provoca a propósito peticiones fallidas o errores")
+
+
+def sin_problemas(vigilante: Vigilante) -> None:
+    """Lo que ha visto el vigilante, vacío; sirve también para los vigilantes que crea una prueba."""
+    assert vigilante.problemas == [], "\n".join(vigilante.problemas)
+
+
 @pytest.fixture
-def pagina(navegador):
-    """Una pestaña en un contexto nuevo, con su vigilante en pagina.vigilante."""
+def pagina(navegador, request):
+    """Una pestaña en un contexto nuevo, con su vigilante en pagina.vigilante: al acabar, sin problemas."""
     contexto = navegador.new_context(viewport={"width": 1280, "height": 900})
     pagina = contexto.new_page()
     pagina.vigilante = Vigilante(contexto, pagina)
     yield pagina
-    contexto.close()
+    try:
+        if request.node.get_closest_marker("con_problemas") is None and not _fallo(request):
+            pagina.evaluate("0")  # ida y vuelta: los eventos de consola pendientes ya han llegado
+            sin_problemas(pagina.vigilante)
+    finally:
+        contexto.close()
+
+
+def _fallo(request) -> bool:
+    """¿Ya ha fallado la prueba? Entonces su fallo es el que cuenta (y la página puede estar cerrada)."""
+    informe = getattr(request.node, "informe_call", None)
+    return informe is not None and informe.failed
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    informe = yield
+    if informe.when == "call":
+        item.informe_call = informe
+    return informe

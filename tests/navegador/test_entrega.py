@@ -17,7 +17,8 @@ import shutil
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import Desafio, genera_version_del_alumno
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.calificador.recoger import recoge
 from cursos.calificador.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio
@@ -187,4 +188,3 @@ def test_la_pagina_pide_el_identificador_y_avisa_si_no_pasan(pagina, url_raiz, t
     pagina.wait_for_selector("#desafio button.entregar-desafio:enabled")
     assert pagina.input_value("#desafio input.identificador") == "ana"
     assert "No es la entrega" in pagina.locator(".progreso").inner_text()
-    assert pagina.vigilante.problemas == []

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from cursos.sitio.paginas import pistas_de
 from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, url_de_leccion
@@ -80,7 +80,6 @@ def test_tab_30_veces_no_cambia_el_codigo(pagina, url_raiz):
     pagina.keyboard.type("# fin")
     assert codigo_de(pagina, "#desafio") == mio + "# fin"
     pagina.wait_for_selector(LISTO, timeout=ESPERA)  # el foco en «Ejecutar» lo arrancó: que acabe
-    assert pagina.vigilante.problemas == []
 
 
 def test_quien_solo_lee_no_descarga_el_editor(pagina, url_raiz):
@@ -94,7 +93,6 @@ def test_quien_solo_lee_no_descarga_el_editor(pagina, url_raiz):
     pagina.click("#celda-2 button.editar")
     pagina.wait_for_selector("#celda-2 .cm-content:focus")
     assert sum(u.endswith("codemirror.mjs") for u in pedidos) == 1
-    assert pagina.vigilante.problemas == []
 
 
 def test_una_celda_editada_se_ejecuta_se_guarda_y_se_restaura(pagina, url_raiz):
@@ -122,7 +120,6 @@ def test_una_celda_editada_se_ejecuta_se_guarda_y_se_restaura(pagina, url_raiz):
     pagina.wait_for_selector(LISTO, timeout=ESPERA)
     assert codigo_de(pagina, "#celda-1") == original
     assert pagina.locator("#celda-1 .cm-editor").count() == 0  # sin nada editado, no se carga el editor
-    assert pagina.vigilante.problemas == []
 
 
 def _marca(pagina, pregunta, i) -> str | None:
@@ -171,7 +168,6 @@ def test_las_preguntas_ensenan_sin_regalar_la_clave(pagina, url_raiz):
     assert pagina.locator(f"#pregunta-{otra['id']}").get_attribute("data-resultado") == "solucion"
     assert all(o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text()
                for o in otra["opcion"])
-    assert pagina.vigilante.problemas == []
 
 
 def test_pistas_de_una_en_una_y_comprobaciones_contadas(pagina, url_raiz):
@@ -203,7 +199,6 @@ def test_pistas_de_una_en_una_y_comprobaciones_contadas(pagina, url_raiz):
         pagina.click("#desafio button.pedir-pista")
     assert lista.count() == len(pistas)
     assert pagina.locator("#desafio button.pedir-pista").is_hidden()
-    assert pagina.vigilante.problemas == []
 
 
 def _paginas(url_raiz):
@@ -254,6 +249,7 @@ def test_la_figura_se_amplia_en_svg(pagina, url_raiz):
     assert respuesta.ok and "svg" in respuesta.headers["content-type"]
 
 
+@pytest.mark.con_problemas  # sale de la página antes de que bajen sus módulos: ERR_ABORTED, del propio navegador
 def test_saltar_al_contenido_y_un_solo_titulo_de_preguntas(pagina, url_raiz):
     for leccion in CURSO.lecciones:
         pagina.goto(url_de_leccion(url_raiz, leccion))
@@ -335,7 +331,6 @@ def test_la_portada_ensena_el_curso_y_el_progreso(pagina, url_raiz):
     assert item.get_attribute("data-progreso") == "empezada"
     otra = next(lc for lc in CURSO.lecciones if lc is not LECCION and lc.desafio)
     assert "desafío sin empezar" in pagina.locator(f"li[data-leccion='{otra.slug}']").inner_text()
-    assert pagina.vigilante.problemas == []
 
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
@@ -368,4 +363,3 @@ def test_una_celda_sin_fin_se_detiene_y_lo_dice(pagina, url_raiz):
     pagina.click("#celda-1 button.restaurar")
     pagina.click("#celda-1 button[data-accion=ejecutar]")
     pagina.wait_for_selector("#celda-1[data-estado=hecha]", timeout=ESPERA)
-    assert pagina.vigilante.problemas == []

@@ -55,4 +55,3 @@ def ejecuta_y_comprueba(pagina, base, leccion):
         # Un widget de ipywidgets pintado por el gestor de widgets, no su repr de texto.
         pagina.wait_for_selector(".jp-OutputArea-output .jupyter-widgets", timeout=ESPERA)
         assert pagina.locator(".jp-OutputArea-output .jupyter-widgets").count() > 0
-    assert pagina.vigilante.problemas == []

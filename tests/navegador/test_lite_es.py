@@ -33,9 +33,8 @@ def test_menu_en_espanol_y_celda_de_preparacion_oculta(pagina, url_raiz):
     if leccion.imagenes:  # la figura se ve, sin un intento fallido de cargar attachment:…
         pagina.wait_for_function("() => [...document.querySelectorAll('.jp-RenderedMarkdown img')]"
                                  ".some(i => i.complete && i.naturalWidth > 0)", timeout=ESPERA)
-    pagina.wait_for_timeout(500)  # los errores de consola llegan en su propio evento
+    pagina.evaluate("0")  # ida y vuelta: los errores de consola anteriores ya han llegado
     assert errores == []
-    assert pagina.vigilante.problemas == []
 
 
 def test_explorador_en_el_orden_del_curso(pagina, url_raiz):
@@ -45,4 +44,3 @@ def test_explorador_en_el_orden_del_curso(pagina, url_raiz):
     esperado = [carpeta_de(CURSO, lc) for lc in CURSO.lecciones]
     assert [n for n in nombres if n in esperado] == esperado
     assert nombres[:len(esperado)] == esperado, "las lecciones primero, en orden"
-    assert pagina.vigilante.problemas == []

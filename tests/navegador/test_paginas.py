@@ -8,6 +8,7 @@ from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
+from tests.navegador.conftest import espera_a
 
 CURSO = leer_curso()
 ESPERA = 180_000  # ms; sólo un techo para no colgarse: los tiempos están en bench/
@@ -79,7 +80,6 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     if leccion.desafio:  # y al cuaderno del desafío, en la carpeta de la lección
         enlace = pagina.locator("a.abrir-desafio-lite").get_attribute("href")
         assert enlace.endswith(f"?path={ruta_del_desafio(CURSO, leccion)}")
-    assert pagina.vigilante.problemas == []
 
 
 def test_bajo_una_subruta_una_celda_ejecuta_antes_las_que_necesita(pagina, url_subruta):
@@ -92,9 +92,9 @@ def test_bajo_una_subruta_una_celda_ejecuta_antes_las_que_necesita(pagina, url_s
     vistas = salidas(pagina)
     assert all(estado == "hecha" for estado, _ in vistas.values()), vistas
     comprueba_afirmaciones(leccion, vistas)
-    assert pagina.vigilante.problemas == []
 
 
+@pytest.mark.con_problemas  # el 404 de harness.py es a propósito
 def test_sin_un_modulo_la_celda_lo_dice_en_espanol(pagina, url_raiz):
     leccion = CURSO.lecciones[0]
     pagina.route("**/courses/*/harness.py", lambda ruta: ruta.fulfill(status=404, body="<h1>404</h1>"))
@@ -112,10 +112,12 @@ def test_quien_solo_lee_no_descarga_el_interprete(pagina, url_raiz):
     pedidas = []
     pagina.on("request", lambda peticion: pedidas.append(peticion.url.rsplit("/", 1)[-1]))
     pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
-    pagina.wait_for_timeout(1500)  # tiempo de sobra para que el worker pida lo ligero
+    # Sin esperas fijas: hasta que el worker ha pedido lo ligero y la red lleva un rato quieta
+    # (networkidle: 500 ms sin peticiones); si bajara el intérprete, la red no estaría quieta.
+    espera_a(pagina, lambda: {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas))
+    pagina.wait_for_load_state("networkidle", timeout=ESPERA)
     assert {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas)
     assert "pyodide.asm.wasm" not in pedidas
     pagina.hover("button[data-accion=ejecutar-todo]")  # va a pulsar: ya se descarga
     pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=ESPERA)
     assert "pyodide.asm.wasm" in pedidas
-    assert pagina.vigilante.problemas == []

@@ -4,12 +4,6 @@
 
 const PREFIJO = "curso-agentes-llm";
 
-const AVISO_DEL_TIPO = {
-  verdadero_falso: "Verdadero o falso.",
-  una: "Elige una respuesta.",
-  varias: "Marca todas las correctas. Se califica todo o nada: no hay puntuación parcial.",
-};
-
 // Acierta quien elige exactamente las correctas, ni una más ni una menos.
 export function corrige(pregunta, elegidas) {
   const correctas = pregunta.opcion.flatMap((o, i) => (o.correcta ? [i] : []));
@@ -77,7 +71,7 @@ function montaPregunta(numero, pregunta, guardado, alCambiar, pintada) {
     ?? elemento("p", { class: "enunciado", texto: pregunta.enunciado });
   enunciado.id = `${id}-enunciado`;
   grupo.append(enunciado);
-  grupo.append(elemento("p", { class: "aviso-tipo", id: `${id}-aviso`, texto: AVISO_DEL_TIPO[pregunta.tipo] }));
+  grupo.append(elemento("p", { class: "aviso-tipo", id: `${id}-aviso`, texto: pregunta.aviso }));  // de preguntas.py
   const textos = [...(pintada?.querySelectorAll(".opcion") ?? [])];
   const etiquetas = [];
   const entradas = pregunta.opcion.map((o, i) => {
