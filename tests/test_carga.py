@@ -50,7 +50,7 @@ def test_una_carga_con_sangria_en_la_partida_se_trata_igual_en_el_cuaderno_y_en_
     sangrada = CARGA.replace("harness.py", "otro.py")
     partida = desafio.partida() + f"\n\nif True:\n    {sangrada}  # con sangría"
     monkeypatch.setattr(modelo, "_partida", lambda d: partida)
-    confianza = banco._partida_sin_cargas(desafio)
+    confianza = banco._partida_sin_cargas(desafio.partida())
     assert ficheros_cargados(confianza) == [] and "    pass" in confianza
     compile(confianza, "partida", "exec")
     cuaderno = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(partida)])
