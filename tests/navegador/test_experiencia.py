@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
@@ -308,6 +309,7 @@ def test_la_portada_ensena_el_curso_y_el_progreso(pagina, url_raiz):
     assert pagina.locator("section.bloque").count() == len(bloques_con_lecciones)
     item = pagina.locator(f"li[data-leccion='{LECCION.slug}']")
     total = len(preguntas_de(LECCION))
+    expect(item.locator(".progreso-leccion")).to_contain_text("contestadas")
     assert f"0 de {total} contestadas" in item.inner_text() and "desafío sin empezar" in item.inner_text()
     # En la lección: una pregunta bien y el desafío superado con la solución de referencia.
     pagina.goto(url_de_leccion(url_raiz, LECCION))
@@ -326,9 +328,10 @@ def test_la_portada_ensena_el_curso_y_el_progreso(pagina, url_raiz):
         assert pagina.locator("nav.navegacion a[rel=next]").get_attribute("href") == f"../{siguiente.slug}/index.html"
     pagina.click("nav.navegacion a:has-text('Portada')")
     item = pagina.locator(f"li[data-leccion='{LECCION.slug}']")
+    # El progreso lo pinta un módulo al cargar la portada: se espera a que esté (no a un tiempo fijo).
+    expect(item).to_have_attribute("data-progreso", "empezada")
     assert f"1 de {total} contestadas, 1 acertadas" in item.inner_text()
     assert "desafío superado" in item.inner_text()
-    assert item.get_attribute("data-progreso") == "empezada"
     otra = next(lc for lc in CURSO.lecciones if lc is not LECCION and lc.desafio)
     assert "desafío sin empezar" in pagina.locator(f"li[data-leccion='{otra.slug}']").inner_text()
 
