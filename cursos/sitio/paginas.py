@@ -25,7 +25,7 @@ from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import preguntas_de
-from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
+from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 _PLANTILLAS = jinja2.Environment(
@@ -225,7 +225,8 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
         editor_json=_json_en_script(datos_del_editor), preguntas=preguntas_para_la_pagina(leccion),
         titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion),
-        cuaderno_lite=ruta_del_cuaderno(curso, leccion),
+        url_lite=url_del_cuaderno(curso, leccion),  # un solo sitio construye los enlaces a JupyterLite
+        url_desafio_lite=url_del_cuaderno(curso, leccion, desafio=True) if editor else None,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
         celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}
