@@ -28,6 +28,7 @@ from tqdm import tqdm
 from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
+from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
@@ -49,34 +50,30 @@ class Calificacion:
     reloj: bool = False  # se acabó el plazo de reloj sin agotar la CPU: merece un intento a solas
 
 
-def carpetas_de_entrega(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[str, Path]]:
+def carpetas_de_entrega(rutas: Carpetas, desafio: Desafio) -> list[tuple[str, Path]]:
     """(alumno, submitted/<alumno>/<desafío>) de cada entrega; los enlaces simbólicos también, para
     que cuaderno_de_la_entrega los rechace con su motivo en vez de saltarlos en silencio."""
-    base = curso_nbgrader / "submitted"
-    if not base.is_dir():
-        return []
     carpetas = []
-    for alumno in sorted(base.iterdir()):
-        carpeta = alumno / desafio.slug
-        if not (carpeta.is_dir() or carpeta.is_symlink()) or not (alumno.is_dir() or alumno.is_symlink()):
-            continue
-        if escribible(alumno.name) != alumno.name:  # el libro de notas no puede guardar ese nombre
-            print(f"» se salta {escribible(alumno.name)!r}: el nombre de la carpeta no es UTF-8 válido; "
+    for alumno, carpeta in rutas.entregas(desafio.slug):
+        if escribible(alumno) != alumno:  # el libro de notas no puede guardar ese nombre
+            print(f"» se salta {escribible(alumno)!r}: el nombre de la carpeta no es UTF-8 válido; "
                   "renómbrala con el identificador del alumno y vuelve a calificar", file=sys.stderr)
             continue
-        carpetas.append((alumno.name, carpeta))
+        carpetas.append((alumno, carpeta))
     return carpetas
 
 
-def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio) -> Path:
+def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio, raiz: Path) -> Path:
     """El único cuaderno de la carpeta, se llame como se llame (el navegador lo renombra: «… (1).ipynb»).
 
-    Ni la carpeta del alumno, ni la del desafío, ni el cuaderno pueden ser enlaces simbólicos,
+    Ninguna carpeta entre la del curso (raiz) y el cuaderno puede ser un enlace simbólico,
     y su ruta real tiene que estar dentro de submitted/: si no, se calificaría el trabajo de otro.
     """
-    for que, ruta in (("la carpeta del alumno", carpeta.parent), ("la carpeta del desafío", carpeta)):
+    relativa = carpeta.relative_to(raiz)
+    for n in range(len(relativa.parts), 0, -1):
+        ruta = raiz.joinpath(*relativa.parts[:n])
         if ruta.is_symlink():
-            raise EntregaInvalida(f"{que} ({ruta.name}) es un enlace simbólico, no una carpeta: entrega "
+            raise EntregaInvalida(f"la carpeta {ruta.name} es un enlace simbólico, no una carpeta: entrega "
                                   "una copia del cuaderno")
     cuadernos = sorted(p for p in carpeta.glob("*.ipynb") if p.is_file() or p.is_symlink())
     if not cuadernos:
@@ -87,19 +84,18 @@ def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio) -> Path:
     ruta = cuadernos[0]
     if ruta.is_symlink():
         raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero: entrega una copia")
-    base = os.path.realpath(carpeta.parent.parent)
-    if os.path.realpath(ruta) != os.path.join(base, carpeta.parent.name, carpeta.name, ruta.name):
+    if os.path.realpath(ruta) != os.path.join(os.path.realpath(raiz), relativa, ruta.name):
         raise EntregaInvalida("la ruta del cuaderno pasa por un enlace simbólico y sale de submitted/: entrega "
                               "una copia del cuaderno")
     return ruta
 
 
 def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
-                 plazo: float) -> Calificacion:
+                 plazo: float, rutas: Carpetas) -> Calificacion:
     pruebas = list(desafio.puntos())
     try:
-        repartido = carpeta.parent.parent.parent / "release" / desafio.slug / desafio.cuaderno
-        entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio), repartido)
+        repartido = rutas.del_desafio("release", desafio.slug) / desafio.cuaderno
+        entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio, rutas.raiz), repartido)
     except EntregaInvalida as e:
         motivo = f"{QUE_PASO['rechazo']}: {e}"
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
@@ -109,7 +105,7 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
     avisos, estado = [], {}
     # Con el código de partida y los módulos que se repartieron, no con los de ahora en el repositorio.
-    espacio = espacio_de_pruebas(desafio, repartido_de(carpeta.parent.parent.parent, desafio))
+    espacio = espacio_de_pruebas(desafio, repartido_de(rutas.del_desafio("release", desafio.slug), desafio))
     resultados = corre_pruebas(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
     fallan = [p for p, m in resultados.items() if m]
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
@@ -137,7 +133,7 @@ def texto_plano(texto: str) -> str:
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|~>])", r"\\\1", html.escape(texto, quote=False))
 
 
-def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) -> None:
+def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> None:
     """autograded/<alumno>/<desafio>/: el cuaderno del alumno con los resultados de confianza."""
     cuaderno = copy.deepcopy(_visible(desafio))
     puntos = desafio.puntos()
@@ -154,7 +150,7 @@ def escribe_calificado(curso_nbgrader: Path, desafio: Desafio, c: Calificacion) 
             f"**Entrega no calificable: {texto_plano(c.motivo)}.**"))
     for nota in reversed(c.notas):
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Nota del calificador:** {texto_plano(nota)}."))
-    destino = curso_nbgrader / "autograded" / c.alumno / desafio.slug
+    destino = rutas.de_alumno("autograded", c.alumno, desafio.slug)
     destino.mkdir(parents=True, exist_ok=True)
     # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
     with (destino / desafio.cuaderno).open("w", encoding="utf-8") as f:
@@ -244,15 +240,15 @@ TURNOS = _Turnos()
 
 
 def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
-                        plazo: float) -> Calificacion:
+                        plazo: float, rutas: Carpetas) -> Calificacion:
     """La calificación de un alumno, pase lo que pase; con los textos limpios antes de salir de aquí.
 
     Si se le acabó el reloj sin agotar su CPU (la máquina estaba ocupada, o su código espera),
     se califica otra vez, a solas, antes de darle un 0; el motivo dice qué ha pasado.
     """
-    c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, TURNOS.compartido)
+    c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, rutas, TURNOS.compartido)
     if c.reloj:
-        c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, TURNOS.exclusivo)
+        c = _intenta(desafio, aislamiento, alumno, carpeta, plazo, rutas, TURNOS.exclusivo)
         if c.reloj:
             c.motivo = (c.motivo + " (calificada otra vez, sola, y se ha vuelto a acabar el reloj)").lstrip()
     # Lo que dice el alumno (sus excepciones, sus valores) acaba en estos textos.
@@ -260,10 +256,10 @@ def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str,
                         sin_controles(escribible(c.solucion)), tuple(limpio(n) for n in c.notas), c.reloj)
 
 
-def _intenta(desafio, aislamiento, alumno, carpeta, plazo, turno) -> Calificacion:
+def _intenta(desafio, aislamiento, alumno, carpeta, plazo, rutas, turno) -> Calificacion:
     try:
         with turno():
-            return califica_una(desafio, aislamiento, alumno, carpeta, plazo)
+            return califica_una(desafio, aislamiento, alumno, carpeta, plazo, rutas)
     except Exception as e:  # un fallo del calificador con un alumno no para a los demás
         motivo = f"no se ha podido calificar ({type(e).__name__}: {e}); avisa al profesor"
         return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
@@ -273,33 +269,35 @@ class ErrorDeCalificacion(Exception):
     """No se puede calificar lo pedido; el mensaje dice qué hacer."""
 
 
-def _elige(curso_nbgrader: Path, desafio: Desafio, carpetas: list[tuple[str, Path]], conocidos: set[str],
+def _elige(rutas: Carpetas, desafio: Desafio, carpetas: list[tuple[str, Path]], conocidos: set[str],
            alumno: str | None, anadir_alumnos: bool) -> list[tuple[str, Path]]:
     """Las entregas que se califican: la de --alumno, y sólo de alumnos del libro si el libro tiene lista."""
     if alumno is not None:
         carpetas = [(a, c) for a, c in carpetas if a == alumno]
         if not carpetas:
-            raise ErrorDeCalificacion(f"no hay entrega de «{alumno}» en {curso_nbgrader}/submitted/{alumno}/"
-                                      f"{desafio.slug}/: revisa el identificador (o recógela antes)")
+            raise ErrorDeCalificacion(f"no hay entrega de «{alumno}» en "
+                                      f"{rutas.de_alumno('submitted', alumno, desafio.slug)}/: revisa el "
+                                      "identificador (o recógela antes)")
     if not conocidos:
         if carpetas:
-            print(f"» el libro no tenía alumnos: se añaden los {len(carpetas)} de submitted/. A partir de ahora "
-                  "sólo se califica a los del libro (añade otros con `nbgrader db student add` o "
+            print(f"» el libro no tenía alumnos: se añaden los {len(carpetas)} de {rutas.nombre('submitted')}/. "
+                  "A partir de ahora sólo se califica a los del libro (añade otros con `nbgrader db student add` o "
                   "--anadir-alumnos)", file=sys.stderr)
         return carpetas
     fuera = [a for a, _ in carpetas if a not in conocidos]
     if fuera and not anadir_alumnos:
         for a in fuera:
             print(f"» «{a}» no está en la lista de alumnos del libro: no se califica. Si es un error de nombre, "
-                  f"renombra submitted/{a}/; si es un alumno nuevo, `nbgrader db student add {a}` o "
+                  f"renombra su carpeta en {rutas.nombre('submitted')}/; si es un alumno nuevo, "
+                  f"`nbgrader db student add {a}` o "
                   "./curso calificar --anadir-alumnos", file=sys.stderr)
         return [(a, c) for a, c in carpetas if a in conocidos]
     return carpetas
 
 
-def _copia_hora(curso_nbgrader: Path, desafio: Desafio, alumno: str, carpeta: Path) -> None:
+def _copia_hora(rutas: Carpetas, desafio: Desafio, alumno: str, carpeta: Path) -> None:
     """autograded/<alumno>/<desafío>/timestamp.txt, como lo deja nbgrader autograde."""
-    destino = curso_nbgrader / "autograded" / alumno / desafio.slug / MARCA
+    destino = rutas.de_alumno("autograded", alumno, desafio.slug) / MARCA
     origen = carpeta / MARCA
     if origen.is_file() and not origen.is_symlink() and destino.parent.is_dir():
         shutil.copyfile(origen, destino)
@@ -347,9 +345,10 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
     gradebook = libro.abre(curso, desafio)
     with gradebook:
         penalizador = curso.penalizador()
-        carpetas = carpetas_de_entrega(curso_nbgrader, desafio)
+        rutas = Carpetas.de(curso_nbgrader)
+        carpetas = carpetas_de_entrega(rutas, desafio)
         presentes = {a for a, _ in carpetas}
-        carpetas = _elige(curso_nbgrader, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
+        carpetas = _elige(rutas, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
         aislamiento = detecta((curso_nbgrader, Path.cwd()))
         print("»", aislamiento.describe(), file=sys.stderr)
         de_quien = dict(carpetas)
@@ -358,16 +357,17 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         en_curso = informe.CsvPorAlumno(carpeta_csv / f"{desafio.slug}.en-curso.csv", list(desafio.puntos()))
         sin_libro, inicio = {}, time.monotonic()
         with ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
-            calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo), carpetas)
+            calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo, rutas),
+                                       carpetas)
             for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
                           disable=not progreso):
                 f = _anota(gradebook, curso, penalizador, desafio, c, de_quien[c.alumno])
                 if f["motivo"].startswith("NO ANOTADA"):
                     sin_libro[c.alumno] = f
                 try:
-                    escribe_calificado(curso_nbgrader, desafio, c)
-                    _copia_hora(curso_nbgrader, desafio, c.alumno, de_quien[c.alumno])
-                    retroalimentacion.escribe(curso_nbgrader, desafio, f, c.resultados, c.solucion)
+                    escribe_calificado(rutas, desafio, c)
+                    _copia_hora(rutas, desafio, c.alumno, de_quien[c.alumno])
+                    retroalimentacion.escribe(rutas, desafio, f, c.resultados, c.solucion)
                 except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
                     print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",
                           file=sys.stderr)
@@ -377,12 +377,12 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         filas = {f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
                  for f in libro.tabla(gradebook, desafio)}
     filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
-    _informa(curso_nbgrader, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
+    _informa(curso_nbgrader, rutas, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
     en_curso.ruta.unlink(missing_ok=True)
     return filas
 
 
-def _informa(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], puntos: dict[str, int],
+def _informa(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio, filas: list[dict], puntos: dict[str, int],
              segundos: float, calificadas: int, db_url: str) -> None:
     carpeta = curso_nbgrader / "calificaciones"
     carpeta.mkdir(exist_ok=True)
@@ -396,8 +396,8 @@ def _informa(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], puntos: 
     if calificadas:
         print(f"{calificadas} calificadas en {segundos:.2f} s, {segundos / calificadas:.3f} s por entrega.")
     else:
-        print(f"No hay entregas que calificar en {curso_nbgrader}/submitted/<alumno>/{desafio.slug}/.")
+        print(f"No hay entregas que calificar en {rutas.de_alumno('submitted', '<alumno>', desafio.slug)}/.")
     libro_visible = db_url.removeprefix("sqlite:///") if db_url.startswith("sqlite:///") else "el servidor de db_url"
     print(f"CSV{' y gráfica' if hay else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if hay else ''}; "
-          f"notas en {libro_visible}; devolución en español en {curso_nbgrader}/feedback/ "
+          f"notas en {libro_visible}; devolución en español en {rutas.raiz / rutas.nombre('feedback')}/ "
           f"(repártela con `nbgrader release_feedback {desafio.slug}`)")

@@ -82,7 +82,7 @@ class CursoNbgrader:
     def de(cls, carpeta: Path) -> "CursoNbgrader":
         return cls(carpeta, lee(carpeta))
 
-    def _coursedir(self):
+    def coursedir(self):
         from nbgrader.coursedir import CourseDirectory
 
         # La raíz es la carpeta que se ha dado, aunque la configuración diga otra.
@@ -90,11 +90,11 @@ class CursoNbgrader:
 
     @property
     def db_url(self) -> str:
-        return self._coursedir().db_url
+        return self.coursedir().db_url
 
     @property
     def course_id(self) -> str:
-        return self._coursedir().course_id
+        return self.coursedir().course_id
 
     @property
     def libro_local(self) -> Path | None:

@@ -21,9 +21,8 @@ class Repartido:
     partida: str
 
 
-def repartido(curso_nbgrader: Path, desafio: Desafio) -> Repartido:
-    """El código de partida y los módulos de release/<desafío>/, o los del repositorio si no está."""
-    carpeta = curso_nbgrader / "release" / desafio.slug
+def repartido(carpeta: Path, desafio: Desafio) -> Repartido:
+    """El código de partida y los módulos de release/<desafío>/ (carpeta), o los del repositorio si no está."""
     nombres = tuple(nombre for nombre, _ in desafio.modulos())
     rutas = [carpeta / desafio.cuaderno, *(carpeta / n for n in nombres)]
     if not all(r.is_file() for r in rutas):

@@ -124,12 +124,13 @@ def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:
     La configuración del profesor no se pisa: ver configuracion.py.
     """
     from cursos.calificador import configuracion
+    from cursos.calificador.carpetas import Carpetas
 
-    carpeta = curso_nbgrader / "source" / desafio.slug
+    configuracion.prepara(curso_nbgrader)
+    carpeta = Carpetas.de(curso_nbgrader).del_desafio("source", desafio.slug)
     carpeta.mkdir(parents=True, exist_ok=True)
     for nombre, texto in _ficheros_de_la_fuente(desafio).items():
         (carpeta / nombre).write_text(texto, encoding="utf-8")
-    configuracion.prepara(curso_nbgrader)
     return carpeta
 
 
@@ -155,11 +156,15 @@ def _celdas_por_id(texto: str) -> dict[str, str]:
 
 def cambios_del_reparto(desafio: Desafio, curso_nbgrader: Path) -> list[str] | None:
     """None si el desafío no está repartido; si lo está, qué cambiaría al repartirlo ahora ([] si nada)."""
-    if not (curso_nbgrader / "release" / desafio.slug).is_dir():
+    from cursos.calificador.carpetas import Carpetas
+
+    rutas = Carpetas.de(curso_nbgrader)
+    if not rutas.del_desafio("release", desafio.slug).is_dir():
         return None
-    fuente = curso_nbgrader / "source" / desafio.slug
+    fuente = rutas.del_desafio("source", desafio.slug)
     if not fuente.is_dir():
-        return [f"hay release/{desafio.slug}/ pero no source/{desafio.slug}/ con qué compararlo"]
+        return [f"hay {rutas.nombre('release')}/{desafio.slug}/ pero no {rutas.nombre('source')}/{desafio.slug}/ "
+                "con qué compararlo"]
     cambios = []
     for nombre, nuevo in _ficheros_de_la_fuente(desafio).items():
         ruta = fuente / nombre
@@ -209,9 +214,10 @@ def genera_version_del_alumno(desafio: Desafio, curso_nbgrader: Path, forzar: bo
     calificándose contra lo que recibieron.
     """
     from cursos.calificador import configuracion
+    from cursos.calificador.carpetas import Carpetas
 
     cambios = cambios_del_reparto(desafio, curso_nbgrader)
-    release = curso_nbgrader / "release" / desafio.slug
+    release = Carpetas.de(curso_nbgrader).del_desafio("release", desafio.slug)
     if cambios and not forzar:
         configuracion.prepara(curso_nbgrader)
         raise RepartoCongelado(release, cambios)

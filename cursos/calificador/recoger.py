@@ -41,6 +41,7 @@ from pathlib import Path
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import parse_utc
 
+from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 
@@ -332,9 +333,9 @@ def pon_secreto(carpeta: Path) -> None:
     (carpeta / SECRETO).write_text(secrets.token_hex(64), encoding="utf-8")
 
 
-def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
+def coloca(c: Candidata, rutas: Carpetas) -> Linea:
     """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva."""
-    carpeta = curso_nbgrader / "submitted" / c.alumno / c.desafio
+    carpeta = rutas.de_alumno("submitted", c.alumno, c.desafio)
     destino = carpeta / f"{c.desafio}.ipynb"
     hora = c.hora.strftime(FORMATO_HORA)
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
@@ -367,7 +368,7 @@ def coloca(c: Candidata, curso_nbgrader: Path) -> Linea:
     pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
     (carpeta / DEL_AULA).write_text(c.carpeta or "", encoding="utf-8")
     sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
-    return Linea(c.origen, True, f"→ submitted/{c.alumno}/{c.desafio}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
+    return Linea(c.origen, True, f"→ {carpeta.relative_to(rutas.raiz)}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
                  c.alumno, c.desafio)
 
 
@@ -467,7 +468,7 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
     grupos: dict[tuple[str, str], list[Candidata]] = {}
     for c in candidatas:
         grupos.setdefault((c.alumno, c.desafio), []).append(c)
-    informe = []
+    informe, rutas = [], Carpetas.de(curso_nbgrader)
     for grupo in grupos.values():
         # A la misma hora (ficheros copiados a la vez) desempata la «descargado» que vale.
         grupo.sort(key=lambda c: (c.hora, c.descargado or datetime.min, c.origen))
@@ -478,7 +479,7 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
                                  f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
                                  f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla{vieja.aviso}",
                                  vieja.alumno, vieja.desafio))
-        informe.append(coloca(nueva, curso_nbgrader))
+        informe.append(coloca(nueva, rutas))
     return informe
 
 

@@ -16,6 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import TEXTO_PROPIO
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import cuaderno_fuente, genera_version_del_alumno
@@ -35,7 +36,7 @@ def huella(desafio: Desafio) -> str:
 def version_del_alumno(desafio: Desafio, cache: Path = CACHE) -> Path:
     """La carpeta release/<slug>/ del desafío (el cuaderno y los ficheros que carga), de la caché o nueva."""
     carpeta = cache / f"{desafio.slug}-{huella(desafio)}"
-    release = carpeta / "release" / desafio.slug
+    release = Carpetas.de(carpeta).del_desafio("release", desafio.slug)  # la configuración de Jupyter cuenta
     if (release / desafio.cuaderno).is_file():
         return release
     temporal = carpeta.with_name(carpeta.name + ".nuevo")

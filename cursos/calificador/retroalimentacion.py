@@ -14,6 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
+from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.tiempo import MARCA, retraso_legible
 
@@ -65,14 +66,14 @@ cambian los datos para que una respuesta fija no pase.</p>
 """
 
 
-def escribe(curso: Path, desafio: Desafio, fila: dict, resultados: dict[str, str | None],
+def escribe(rutas: Carpetas, desafio: Desafio, fila: dict, resultados: dict[str, str | None],
             solucion: str | None) -> Path:
     """feedback/<alumno>/<desafío>/<cuaderno>.html, con timestamp.txt al lado como nbgrader."""
-    destino = curso / "feedback" / fila["alumno"] / desafio.slug
+    destino = rutas.de_alumno("feedback", fila["alumno"], desafio.slug)
     destino.mkdir(parents=True, exist_ok=True)
     ruta = destino / desafio.cuaderno.replace(".ipynb", ".html")
     ruta.write_text(pagina(desafio, fila, resultados, solucion), encoding="utf-8")
-    entregado = curso / "submitted" / fila["alumno"] / desafio.slug
+    entregado = rutas.de_alumno("submitted", fila["alumno"], desafio.slug)
     for nombre in ACOMPANAN:
         origen = entregado / nombre
         if origen.is_file() and not origen.is_symlink() and origen.stat().st_size < 4096:
