@@ -76,6 +76,10 @@ def entrega_desde_jupyterlite(pagina, base, leccion, codigo) -> dict:
     pagina.goto(f"{base}lite/notebooks/index.html?path={ruta}")
     pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
+    # Hasta que el cuaderno está leído entero y su celda de solución tiene ya su widget (antes, a veces faltaba).
+    pagina.evaluate("() => window.jupyterapp.shell.currentWidget.context.ready")
+    pagina.wait_for_function("""id => window.jupyterapp.shell.currentWidget.content.widgets
+        .some(c => c.model.getMetadata('nbgrader')?.grade_id === id)""", arg=desafio.celda_solucion, timeout=ESPERA)
     celdas = pagina.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets.map(c => ({
         id: c.model.getMetadata('nbgrader')?.grade_id, soloLectura: c.readOnly,
         borrable: c.model.getMetadata('deletable')}))""")
