@@ -61,8 +61,11 @@ print(json.dumps({"sitio": str(SITIO), "leccion": dataclasses.asdict(leccion), "
 
 
 @pytest.fixture(scope="module")
-def guia(tmp_path_factory):
-    """El sitio de la copia construido y lo que la copia dice de su lección y su desafío."""
+def guia(navegador, tmp_path_factory):
+    """El sitio de la copia construido y lo que la copia dice de su lección y su desafío.
+
+    Pide navegador para que, sin Chromium, la prueba se salte antes de construir nada.
+    """
     copia = copia_siguiendo_la_guia(tmp_path_factory.mktemp("guia") / "curso")
     if (RAIZ / "build" / "descargas").is_dir():
         (copia / "build").mkdir()
