@@ -4,13 +4,14 @@ import pytest
 
 from cursos import RAIZ
 
+from .conftest import carga_modulos
+
 
 @pytest.fixture
 def g():
-    """Un espacio como el de las lecciones: los tres módulos y los dos laboratorios."""
-    espacio = {"__name__": "__leccion__"}
-    for ruta in ("guionizado.py", "entorno.py", "harness.py", "lecciones/un-comando-en-la-terminal/terminal.py",
-                 "lecciones/la-red/web.py"):
+    """Un espacio como el de las lecciones: los módulos compartidos y los dos laboratorios."""
+    espacio = carga_modulos()
+    for ruta in ("lecciones/un-comando-en-la-terminal/terminal.py", "lecciones/la-red/web.py"):
         exec((RAIZ / ruta).read_text(encoding="utf-8"), espacio)
     return espacio
 

@@ -3,7 +3,8 @@
 Se copian al disco los bloques de la guía (los que empiezan por «fichero:» o «añadir al final
 de:»), y en esa copia se construye el cuaderno de la lección, se ejecuta y dice lo que afirma
 su salidas.toml, y el desafío se reparte con nbgrader y se califica: la solución saca 10 y una
-entrega equivocada, 0. En un proceso aparte, para que RAIZ sea la copia.
+entrega equivocada, 0. En un proceso aparte, para que RAIZ sea la copia. La misma copia, con su
+sitio construido y abierta en Chromium, está en tests/navegador/test_guia_de_autores.py.
 """
 
 import json
@@ -11,12 +12,15 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from cursos import RAIZ
 
+from .conftest import MODULOS
+
 GUIA = RAIZ / "docs" / "autores.md"
 BLOQUE = re.compile(r"^(`{3,})[a-z]*\n[^\n]*?(fichero|añadir al final de): (\S+?)(?: -->)?\n(.*?)^\1$", re.M | re.S)
-COPIAR = ["cursos", "desafios", "lecciones", "guionizado.py", "entorno.py", "harness.py", "pyproject.toml"]
+COPIAR = ["cursos", "desafios", "lecciones", *MODULOS, "pyproject.toml"]
 
 SIGUE_LA_GUIA = r'''
 import json, sys
@@ -76,8 +80,8 @@ def test_la_guia_trae_todos_los_ficheros_de_una_leccion_y_su_desafio():
                                                 "ocultas.py", "pistas.toml"))} == rutas
 
 
-def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califica(tmp_path):
-    copia = tmp_path / "curso"
+def copia_siguiendo_la_guia(copia: Path) -> Path:
+    """El curso copiado en copia, con los bloques de la guía escritos encima, como lo haría un autor."""
     for nombre in COPIAR:
         origen = RAIZ / nombre
         if origen.is_dir():
@@ -92,11 +96,21 @@ def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califi
             destino.write_text(texto, encoding="utf-8")
         else:
             destino.write_text(destino.read_text(encoding="utf-8") + texto, encoding="utf-8")
-    hecho = subprocess.run([sys.executable, "-c", SIGUE_LA_GUIA, str(tmp_path)], cwd=copia, capture_output=True,
-                           text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copia), "HOME": str(tmp_path)},
-                           timeout=600)
+    return copia
+
+
+def en_la_copia(copia: Path, programa: str, *argumentos: str) -> str:
+    """Corre programa con el Python del proyecto en un proceso cuyo RAIZ es la copia; devuelve su salida."""
+    hecho = subprocess.run([sys.executable, "-c", programa, *argumentos], cwd=copia, capture_output=True, text=True,
+                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copia), "HOME": str(copia.parent)},
+                           timeout=900)
     assert hecho.returncode == 0, hecho.stderr[-3000:]
-    resultado = json.loads(hecho.stdout.strip().splitlines()[-1])
+    return hecho.stdout
+
+
+def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califica(tmp_path):
+    copia = copia_siguiendo_la_guia(tmp_path / "curso")
+    resultado = json.loads(en_la_copia(copia, SIGUE_LA_GUIA, str(tmp_path)).strip().splitlines()[-1])
     assert resultado["salidas"] == {"1": [], "2": []}, "la lección dice lo que afirma su salidas.toml"
     assert resultado["modulos"] == ["guionizado.py"] and resultado["partida"].startswith("exec(open(")
     assert resultado["puntos"] == {"ana": 10, "beto": 0}

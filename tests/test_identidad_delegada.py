@@ -14,6 +14,7 @@ import pytest
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 
+from .conftest import MODULOS
 from .test_semilla import celdas_de_codigo, ejecuta
 
 CURSO = leer_curso()
@@ -55,7 +56,7 @@ def test_la_leccion_cierra_el_curso_despues_de_permisos_y_cadenas():
 
 def test_las_celdas_cargan_los_modulos_con_el_idioma_del_curso():
     primera = celdas_de_codigo(LECCION)[0]
-    for modulo in ("guionizado.py", "entorno.py", "harness.py"):
+    for modulo in MODULOS:
         assert 'exec(open("%s", encoding="utf-8").read())' % modulo in primera
 
 

@@ -7,6 +7,8 @@ import cursos.manifiesto as manifiesto
 from cursos.cuadernos import cuaderno_de, escribe_cuadernos
 from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 
+from .conftest import MODULOS
+
 
 def test_el_curso_llm_agents():
     curso = leer_curso("llm-agents")
@@ -39,7 +41,7 @@ def test_manifiesto_con_toml_roto(raiz_falsa):
 
 
 def test_leccion_sin_fuente(raiz_falsa):
-    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+    for nombre in MODULOS:
         (raiz_falsa / nombre).write_text("", encoding="utf-8")
     (raiz_falsa / "cursos" / "c.toml").write_text(
         'slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n'
@@ -58,7 +60,7 @@ def test_cuadernos_generados_con_modulos_al_lado(tmp_path):
     curso = leer_curso()
     rutas = escribe_cuadernos(curso, tmp_path)
     assert [r.name for r in rutas] == [f"{lec.slug}.ipynb" for lec in curso.lecciones]
-    assert {"guionizado.py", "entorno.py", "harness.py"} <= {p.name for p in tmp_path.iterdir()}
+    assert set(MODULOS) <= {p.name for p in tmp_path.iterdir()}
     cuaderno = nbformat.read(tmp_path / "permisos-y-confianza.ipynb", as_version=4)
     nbformat.validate(cuaderno)
     assert all(not c.get("outputs") for c in cuaderno.cells if c.cell_type == "code"), "sin salidas guardadas"
@@ -87,7 +89,7 @@ def test_los_bloques_del_curso_en_orden():
 
 
 def _manifiesto(raiz, bloques: str) -> None:
-    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+    for nombre in MODULOS:
         (raiz / nombre).write_text("", encoding="utf-8")
     (raiz / "lecciones" / "a").mkdir(parents=True)
     (raiz / "lecciones" / "a" / "leccion.md").write_text("# A\n", encoding="utf-8")

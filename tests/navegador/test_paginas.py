@@ -8,7 +8,6 @@ from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
-from tests.navegador.conftest import espera_a
 
 CURSO = leer_curso()
 ESPERA = 180_000  # ms; sólo un techo para no colgarse: los tiempos están en bench/
@@ -54,8 +53,11 @@ def salidas(pagina) -> dict[int, tuple[str, str]]:
             for c in pagina.locator(".celda").all()}
 
 
-def comprueba_afirmaciones(leccion, vistas):
-    for numero, lineas in afirmaciones(leccion).items():
+def comprueba_afirmaciones(leccion, vistas, afirmadas=None):
+    """Lo que afirma su salidas.toml, en las salidas vistas. Una lección de otra raíz (la copia de
+    la guía de autores) trae sus afirmaciones ya leídas en afirmadas."""
+    afirmadas = afirmaciones(leccion) if afirmadas is None else afirmadas
+    for numero, lineas in afirmadas.items():
         assert fallos(vistas[numero][1], lineas) == [], f"celda {numero} de {leccion.slug}"
 
 
@@ -111,10 +113,13 @@ def test_quien_solo_lee_no_descarga_el_interprete(pagina, url_raiz):
     """Al abrir: los módulos y el cargador (KB); el intérprete (MB), sólo al ir a ejecutar."""
     pedidas = []
     pagina.on("request", lambda peticion: pedidas.append(peticion.url.rsplit("/", 1)[-1]))
-    pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
-    # Sin esperas fijas: hasta que el worker ha pedido lo ligero y la red lleva un rato quieta
-    # (networkidle: 500 ms sin peticiones); si bajara el intérprete, la red no estaría quieta.
-    espera_a(pagina, lambda: {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas))
+    # Sin esperas fijas: hasta que el worker ha pedido lo ligero (cada expect_request escucha
+    # desde antes de abrir la página, así que ninguna petición se escapa) y la red lleva un rato
+    # quieta (networkidle: 500 ms sin peticiones); si bajara el intérprete, no estaría quieta.
+    ligero = [pagina.expect_request(lambda p, n=nombre: p.url.endswith("/" + n), timeout=ESPERA)
+              for nombre in ("harness.py", "ejecutor.py", "pyodide.mjs")]
+    with ligero[0], ligero[1], ligero[2]:
+        pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
     pagina.wait_for_load_state("networkidle", timeout=ESPERA)
     assert {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas)
     assert "pyodide.asm.wasm" not in pedidas
