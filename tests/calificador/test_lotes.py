@@ -32,6 +32,7 @@ def test_las_honestas_sacan_lo_que_merecen(lote_calificado, slug, alumno):
 def test_ninguna_trampa_gana_puntos(lote_calificado, slug):
     """Al menos las trampas que pide el lote, y todas a 0 (salvo las que ganan lo visible a propósito)."""
     lote = lote_calificado(slug)
+    assert LOTES[slug].con_puntos <= set(lote["trampas"]), LOTES[slug].con_puntos - set(lote["trampas"])
     a_cero = [a for a in lote["trampas"] if a not in LOTES[slug].con_puntos]
     assert len(a_cero) >= LOTES[slug].minimo
     regaladas = {a: lote["filas"][a] for a in a_cero if lote["filas"][a]["puntos"] != 0}
