@@ -4,7 +4,6 @@ Aquí se declara el lote del primer desafío: estas honestas y rotas y las tramp
 """
 
 import json
-import os
 
 import nbformat
 import pytest
@@ -106,10 +105,6 @@ def rotas(curso, cuaderno) -> dict:
     dos.mkdir(parents=True)
     for nombre in (DESAFIO.cuaderno, "Untitled.ipynb"):
         nbformat.write(con_solucion(cuaderno, SOLUCION), dos / nombre)
-    # Una carpeta con un nombre que no es UTF-8: se salta, y no para el lote (test_trampas.py).
-    rara = os.path.join(os.fsencode(curso / "submitted"), b"m\xff", os.fsencode(DESAFIO.slug))
-    os.makedirs(rara)
-    nbformat.write(con_solucion(cuaderno, SOLUCION), os.path.join(os.fsdecode(rara), DESAFIO.cuaderno))
     return {
         "x_json_roto": '{"cells": [',
         "x_no_utf8": json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n")).encode("latin-1")

@@ -6,12 +6,22 @@ que cualquier punto sería regalado. Los caminos que tocan son los del curso de
 usar y tirar, nunca los del repositorio.
 """
 
+import os
 import sqlite3
 from pathlib import Path
 
+import nbformat
 import pytest
 
-from tests.calificador.conftest import DESAFIO, genera
+from tests.calificador.conftest import (
+    DESAFIO,
+    SOLUCION,
+    califica_lote,
+    con_solucion,
+    curso_nuevo,
+    entrega,
+    genera,
+)
 from tests.calificador.trampas import CUADERNO, MARCA, procesos_con
 
 
@@ -90,9 +100,17 @@ def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
     assert "<img" not in texto and 'href="http://fuera.invalid' not in texto  # …pero no es imagen ni enlace
 
 
-def test_una_carpeta_con_nombre_no_utf8_no_para_el_lote(lote):
-    """La carpeta se salta (test_honestas.py la entrega) y la honesta del final llega (test_lotes.py)."""
-    assert not any(alumno.startswith("m") and not alumno.isascii() for alumno in lote["filas"])
+def test_una_carpeta_con_nombre_no_utf8_no_para_el_lote(release, tmp_path):
+    """En un curso propio: el formgrader de nbgrader sí la lista, y en el lote descuadraría su prueba."""
+    curso = curso_nuevo(release, tmp_path / "curso")
+    _, cuaderno = release
+    rara = os.path.join(os.fsencode(curso / "submitted"), b"m\xff", os.fsencode(DESAFIO.slug))
+    os.makedirs(rara)
+    nbformat.write(con_solucion(cuaderno, SOLUCION), os.path.join(os.fsdecode(rara), CUADERNO))
+    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, SOLUCION))
+    filas = califica_lote(curso, DESAFIO)
+    assert filas["zz_honesta_despues"]["puntos"] == 10
+    assert not any(alumno.startswith("m") and not alumno.isascii() for alumno in filas)
 
 
 def test_lo_que_manda_el_alumno_tiene_tope(lote):
