@@ -12,6 +12,7 @@ import pytest
 from cursos.calificador.calificar import califica
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import genera_version_del_alumno
+from tests.calificador.lotes import Lote, lotes
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
@@ -99,24 +100,47 @@ def calificado(curso: Path, alumno: str, desafio: Desafio) -> str:
     return (curso / "autograded" / alumno / desafio.slug / desafio.cuaderno).read_text(encoding="utf-8")
 
 
-def entrega_lote(curso: Path, cuaderno, desafio: Desafio, honestas: dict[str, tuple[str, int]],
-                 trampas: dict[str, str], extras: dict | None = None) -> None:
-    """El lote de cada desafío: las honestas ({alumno: (código, puntos)}), el cuaderno sin tocar
-    (x_stub), las trampas, entregas extra ({alumno: cuaderno}) y una honesta al final, que
-    demuestra que el lote llega hasta el último."""
-    entrega_codigos(curso, cuaderno, {alumno: codigo for alumno, (codigo, _) in honestas.items()}, desafio)
-    entrega(curso, "x_stub", cuaderno, desafio)
-    entrega_codigos(curso, cuaderno, trampas, desafio)
-    for alumno, nb in (extras or {}).items():
-        entrega(curso, alumno, nb, desafio)
-    entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
+def entrega_el_lote(tmp_path_factory, lote: Lote) -> dict:
+    """Escribe y califica el lote: {"curso", "cuaderno", "filas", "trampas", "alumnos", "conexion"}."""
+    desafio = lote.desafio
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
+    with escucha_la_red() if lote.escucha else contextlib.nullcontext({"puerto": 9, "conexion": None}) as red:
+        entrega_codigos(curso, cuaderno, {alumno: codigo for alumno, (codigo, _) in lote.honestas.items()}, desafio)
+        entrega(curso, "x_stub", cuaderno, desafio)
+        codigos = lote.trampas(curso, red["puerto"])
+        entrega_codigos(curso, cuaderno, codigos, desafio)
+        cuadernos = lote.cuadernos_tramposos(curso, cuaderno)
+        otras = lote.otras(curso, cuaderno)
+        for alumno, contenido in {**cuadernos, **otras}.items():
+            if contenido is not None:
+                entrega(curso, alumno, contenido, desafio)
+        entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
+        filas = por_alumno(califica(curso, desafio, plazo=lote.plazo, progreso=False))
+    trampas = [*codigos, *cuadernos]
+    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": trampas,
+            "alumnos": [*lote.honestas, "x_stub", *trampas, *otras, "zz_honesta_despues"],
+            "conexion": red["conexion"]}
 
 
-def ninguna_regalada(lote: dict, minimo: int) -> None:
-    """Lo común de «ninguna trampa gana puntos»: hay al menos minimo trampas y todas valen 0."""
-    assert len(lote["trampas"]) >= minimo
-    regaladas = {a: lote["filas"][a] for a in lote["trampas"] if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
+@pytest.fixture(scope="session")
+def lote_calificado(tmp_path_factory):
+    """lote_calificado(slug): el lote del desafío, entregado y calificado una sola vez por sesión
+    (calificar es lo lento). Quien lo usa sólo lo lee: el curso es de todos."""
+    calificados = {}
+
+    def de(slug: str) -> dict:
+        if slug not in calificados:
+            declarados = lotes()
+            assert slug in declarados, f"{slug} no tiene lote: declara LOTE = Lote(...) en su test_<desafío>.py"
+            calificados[slug] = entrega_el_lote(tmp_path_factory, declarados[slug])
+        return calificados[slug]
+    return de
+
+
+@pytest.fixture(scope="module")
+def lote(request, lote_calificado):
+    """El lote calificado del LOTE que declara el módulo."""
+    return lote_calificado(request.module.LOTE.slug)
 
 
 def califica_lote(curso: Path, desafio: Desafio) -> dict[str, dict]:

@@ -7,17 +7,10 @@ vuelven textos y listas. La muestra de trampas es la del primer desafío.
 
 import ast
 
-import pytest
-
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 BUCLE = Desafio("el-bucle-de-texto")
@@ -168,28 +161,15 @@ def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, BUCLE)
-    codigos = trampas_del_bucle(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    entrega_lote(curso, cuaderno, BUCLE, HONESTAS, codigos)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, BUCLE), "trampas": list(codigos)}
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(BUCLE, HONESTAS, trampas_del_bucle, minimo=18)
 
 
 def test_cada_fallo_cuesta_lo_suyo(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["parser_de_la_leccion"]["accion"] == 0 and filas["parser_de_la_leccion"]["tope"] == 2
     assert filas["sin_tope"]["tope"] == 0 and filas["sin_tope"]["conversacion"] == 2
     assert filas["acciones_fijas"]["accion"] == 3 and filas["acciones_fijas"]["variaciones"] == 0
     assert filas["solo_la_primera_linea"]["conversacion"] == 0 and filas["solo_la_primera_linea"]["tope"] == 2
-    # Con conversa ya escrita, el cuaderno sin tocar se califica (no es «falta la solución») y saca 0.
-    assert filas["x_stub"]["puntos"] == 0
 
 
 def test_el_motivo_cuenta_la_conversacion(lote):
@@ -202,8 +182,7 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "la variación oculta" in motivos["acciones_fijas"] and "cuotas" not in motivos["acciones_fijas"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=18)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "b03_lee_las_ocultas", BUCLE)
     assert "TALLER" not in texto
 

@@ -7,19 +7,11 @@ anota_paso, las reglas y el punto de control corren en su lado. La muestra de tr
 de los otros desafíos, sobre un anota_llamada que no anota nada.
 """
 
-import pytest
-
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 CADENAS = Desafio("acumulador-de-hechos")
@@ -116,25 +108,12 @@ def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, CADENAS)
-    codigos = trampas_del_acumulador(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos")}
-    entrega_lote(curso, cuaderno, CADENAS, HONESTAS, codigos, editada)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, CADENAS),
-            "trampas": [*codigos, *editada]}
-
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(CADENAS, HONESTAS, trampas_del_acumulador, minimo=20, cuadernos_tramposos=lambda curso, cuaderno: {
+    "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos")})
 
 
 def test_utilidad_y_seguridad_juntas(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["no_anota_nada"]["puntos"] == filas["lo_anota_todo_crudo"]["puntos"] == 0
     assert filas["el_nombre_como_clave"]["variaciones"] == 0 and filas["sin_tope"]["variaciones"] == 0
     assert "falta la solución" in filas["x_stub"]["motivo"]
@@ -156,8 +135,7 @@ def test_el_motivo_cuenta_la_llamada(lote):
     assert "variación oculta 1 de 3 no pasa" in motivos["el_nombre_como_clave"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "c04_lee_las_ocultas", CADENAS)
     assert "No such file or directory" in texto and "pagos_salientes" not in texto
     assert "pagos_salientes" not in calificado(lote["curso"], "el_nombre_como_clave", CADENAS)

@@ -6,19 +6,11 @@ sale de una compacta de referencia: las pruebas comprueban la regla del enunciad
 y retira del lado de confianza. La muestra de trampas es la de los otros desafíos.
 """
 
-import pytest
-
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 COMPACTA = Desafio("compacta")
@@ -153,20 +145,9 @@ FIJA = (
     "    return compacta_todo(M)\n")
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, COMPACTA)
-    codigos = trampas_de_compacta(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")}
-    honestas = dict(HONESTAS, fija_las_visibles=(FIJA, None))
-    entrega_lote(curso, cuaderno, COMPACTA, honestas, codigos, editada)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, COMPACTA),
-            "trampas": [*codigos, *editada]}
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_de_compacta, minimo=20,
+            cuadernos_tramposos=lambda curso, cuaderno: {
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")})
 
 
 def test_fijar_lo_visible_no_llega_a_la_nota_entera(lote):
@@ -186,11 +167,9 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "falta la solución" in motivos["x_stub"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "m03_lee_las_ocultas", COMPACTA)
     assert "No such file or directory" in texto and "taller" not in texto
-    assert lote["filas"]["zz_honesta_despues"]["puntos"] == 10
 
 
 def test_la_solucion_pasa_tambien_las_ocultas_en_el_espacio_de_pruebas():

@@ -6,21 +6,13 @@ antes y de después, y devuelve textos. Las conversaciones corren en el proceso 
 en el calificador una parte oculta: fijar las respuestas de las visibles no da puntos.
 """
 
-import pytest
 from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    con_solucion,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada, con_solucion
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")
@@ -121,14 +113,9 @@ def trampas_de_la_especificacion(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, ESPECIFICACION)
-    codigos = trampas_de_la_especificacion(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    extras = {"s08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, ESPECIFICACION, "prueba_contener")}
-    entrega_lote(curso, cuaderno, ESPECIFICACION, HONESTAS, codigos, extras)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, ESPECIFICACION),
-            "trampas": list(codigos)}
+# La prueba editada se restaura y saca la nota: no es una trampa (test_una_prueba_editada_se_restaura).
+LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20, otras=lambda curso, cuaderno: {
+    "s08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, ESPECIFICACION, "prueba_contener")})
 
 
 def test_una_prueba_editada_se_restaura(lote):
@@ -137,14 +124,8 @@ def test_una_prueba_editada_se_restaura(lote):
     assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
 
 
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
-
-
 def test_cada_regla_cuenta(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["no_mira_lo_no_pedido"]["la_leccion"] == 0 and filas["no_mira_lo_no_pedido"]["contener"] == 2
     assert filas["sin_mayusculas"]["contener"] == 0 and filas["sin_mayusculas"]["sin_pedirlo"] == 2
     assert filas["sin_crear_ni_borrar"]["sin_pedirlo"] == 0
@@ -158,8 +139,7 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "ha lanzado KeyError" in motivos["sin_claves_que_faltan"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "s03_lee_las_ocultas", ESPECIFICACION)
     assert "No such file or directory" in texto and "OFICINA" not in texto
 

@@ -14,14 +14,8 @@ import pytest
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    curso_del_desafio,
-    entrega_lote,
-    escucha_la_red,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 PETICION = Desafio("decide-peticion")
@@ -156,21 +150,10 @@ def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, PETICION)
-    with escucha_la_red() as red:
-        codigos = trampas_de_la_peticion(curso, red["puerto"])
-        editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")}
-        entrega_lote(curso, cuaderno, PETICION, HONESTAS, codigos, editada)
-        filas = califica_lote(curso, PETICION)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, *editada],
-            "conexion": red["conexion"]}
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(PETICION, HONESTAS, trampas_de_la_peticion, minimo=20, escucha=True,
+            con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
+            cuadernos_tramposos=lambda curso, cuaderno: {
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")})
 
 
 def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
@@ -178,7 +161,6 @@ def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
     assert filas["deniega_todo"]["puntos"] == filas["permite_todo"]["puntos"] == 0
     assert filas["lista_fija"]["variaciones"] == 0 and filas["lista_fija"]["fuga"] == 2
     assert filas["sin_puerto"]["fuga"] == 0 and filas["sin_puerto"]["disfraces"] == 1
-    assert filas["zz_honesta_despues"]["puntos"] == 10
 
 
 def test_copiar_las_visibles_no_pasa_las_ocultas(lote):
@@ -196,13 +178,6 @@ def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
             "tu función ha dado permitir") in motivo
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
     assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
-
-
-def test_ninguna_trampa_gana_puntos(lote):
-    trampas_a_cero = [a for a in lote["trampas"] if not a.startswith(("c01", "c02"))]
-    assert len(trampas_a_cero) >= 20
-    regaladas = {a: lote["filas"][a] for a in trampas_a_cero if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
 
 
 def test_nada_se_lee_ni_sale(lote):

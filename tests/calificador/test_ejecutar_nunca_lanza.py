@@ -9,21 +9,13 @@ calificador una parte oculta: fijar las observaciones de las pruebas visibles no
 import ast
 import re
 
-import pytest
 from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    con_solucion,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada, con_solucion
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
@@ -140,14 +132,9 @@ def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, NUNCA_LANZA)
-    codigos = trampas_de_ejecutar(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    extras = {"e08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, NUNCA_LANZA, "prueba_no_encaja")}
-    entrega_lote(curso, cuaderno, NUNCA_LANZA, HONESTAS, codigos, extras)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, NUNCA_LANZA),
-            "trampas": list(codigos)}
+# La prueba editada se restaura y saca la nota: no es una trampa (test_una_prueba_editada_se_restaura).
+LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, otras=lambda curso, cuaderno: {
+    "e08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, NUNCA_LANZA, "prueba_no_encaja")})
 
 
 def test_una_prueba_editada_se_restaura(lote):
@@ -156,14 +143,8 @@ def test_una_prueba_editada_se_restaura(lote):
     assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
 
 
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
-
-
 def test_cada_parte_cuenta(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["solo_recoge_lo_que_lanza"]["no_encaja"] == 0 and filas["solo_recoge_lo_que_lanza"]["tortilla"] == 2
     assert filas["sin_recoger"]["la_funcion_lanza"] == 0 and filas["sin_recoger"]["no_encaja"] == 2
     assert filas["prefijo_en_todo"]["la_funcion_lanza"] == 0
@@ -179,8 +160,7 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "debía correr 1 vez/veces y ha corrido 2" in motivos["dos_veces"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "e03_lee_las_ocultas", NUNCA_LANZA)
     assert "No such file or directory" in texto and "azafrán" not in texto
 

@@ -1,4 +1,7 @@
-"""Entregas honestas (bien, a medias, mal), entradas rotas, recalificación y el libro de nbgrader."""
+"""Entregas honestas (bien, a medias, mal), entradas rotas, recalificación y el libro de nbgrader.
+
+Aquí se declara el lote del primer desafío: estas honestas y rotas y las trampas de test_trampas.py.
+"""
 
 import json
 
@@ -9,6 +12,8 @@ from nbgrader.api import Gradebook
 from cursos.calificador.calificar import califica
 from cursos.calificador.libro import url_del_libro
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
+from tests.calificador.lotes import Lote
+from tests.calificador.trampas import MARCA, cuadernos_tramposos, trampas
 
 ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1]
 
@@ -90,19 +95,8 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 }
 
 
-@pytest.fixture(scope="module")
-def curso(release, tmp_path_factory):
-    curso = curso_nuevo(release, tmp_path_factory.mktemp("honestas") / "curso")
-    _, cuaderno = release
-    for alumno, (codigo, _) in HONESTAS.items():
-        entrega(curso, alumno, con_solucion(cuaderno, codigo))
-    entrega(curso, "x_stub", cuaderno)
-    entrega(curso, "x_json_roto", '{"cells": [')
-    entrega(curso, "x_no_utf8", json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n")).encode("latin-1")
-            .replace(b"\\u00f1", "ñ".encode("latin-1")))
-    entrega(curso, "x_50mb", b'{"cells": [], "x": "' + b"a" * (50 << 20) + b'"}')
-    entrega(curso, "x_no_es_cuaderno", "[1, 2, 3]")
-    entrega(curso, "x_sintaxis", con_solucion(cuaderno, "def ejecutar(ll, entorno)\n    return 1\n"))
+def rotas(curso, cuaderno) -> dict:
+    """Entradas rotas o raras, que no son trampas: {alumno: lo que entrega, o None si ya está escrita}."""
     (curso / "submitted" / "x_carpeta_vacia" / DESAFIO.slug).mkdir(parents=True)
     otro = curso / "submitted" / "x_otro_nombre" / DESAFIO.slug
     otro.mkdir(parents=True)
@@ -111,22 +105,36 @@ def curso(release, tmp_path_factory):
     dos.mkdir(parents=True)
     for nombre in (DESAFIO.cuaderno, "Untitled.ipynb"):
         nbformat.write(con_solucion(cuaderno, SOLUCION), dos / nombre)
-    return curso
+    return {
+        "x_json_roto": '{"cells": [',
+        "x_no_utf8": json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n")).encode("latin-1")
+        .replace(b"\\u00f1", "ñ".encode("latin-1")),
+        "x_50mb": b'{"cells": [], "x": "' + b"a" * (50 << 20) + b'"}',
+        "x_no_es_cuaderno": "[1, 2, 3]",
+        "x_sintaxis": con_solucion(cuaderno, "def ejecutar(ll, entorno)\n    return 1\n"),
+        "x_carpeta_vacia": None, "x_otro_nombre": None, "x_dos_cuadernos": None,
+    }
+
+
+# Un solo lote para el primer desafío: estas honestas y rotas, y las trampas de trampas.py (test_trampas.py).
+# Plazo de 3 s: el de las honestas, más ruidosas que las de los otros desafíos.
+LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas, minimo=25,
+            cuadernos_tramposos=cuadernos_tramposos, otras=rotas, escucha=True, plazo=3.0)
+
+
+@pytest.fixture
+def filas(lote):
+    return lote["filas"]
+
+
+@pytest.fixture
+def curso(lote):
+    return lote["curso"]
 
 
 def test_un_cuaderno_con_otro_nombre_se_califica(filas):
     """El navegador renombra la descarga («… (1).ipynb»): si es el único cuaderno, se califica."""
     assert filas["x_otro_nombre"]["puntos"] == 10, filas["x_otro_nombre"]["motivo"]
-
-
-@pytest.fixture(scope="module")
-def filas(curso):
-    return por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(filas, alumno):
-    assert filas[alumno]["puntos"] == HONESTAS[alumno][1], filas[alumno]["motivo"]
 
 
 def test_fallar_en_abierto_cuesta_la_prueba_denegar(filas):
@@ -208,8 +216,13 @@ def test_el_formgrader_de_nbgrader_ve_las_notas(filas, curso):
         servidor.wait(timeout=30)
 
 
-def test_recalificar_no_deja_notas_viejas_ni_borra_las_manuales(filas, curso, release):
+def test_recalificar_no_deja_notas_viejas_ni_borra_las_manuales(release, tmp_path):
+    """En un curso propio: el del lote es de todos y no se recalifica."""
+    curso = curso_nuevo(release, tmp_path / "curso")
     _, cuaderno = release
+    for alumno in ("bien", "bien_con_ruido", "none_es_si"):
+        entrega(curso, alumno, con_solucion(cuaderno, HONESTAS[alumno][0]))
+    califica(curso, DESAFIO, plazo=3.0, progreso=False)
     with Gradebook(url_del_libro(curso)) as libro:  # el profesor corrige a mano a otro alumno
         nota = libro.find_grade("prueba_salmorejo", DESAFIO.slug, DESAFIO.slug, "none_es_si")
         nota.manual_score = 1.5

@@ -6,17 +6,11 @@ proceso; la conversación, el guion, los perfiles de cada prueba y las comprobac
 quedan en el de confianza. La muestra de trampas es la del primer desafío.
 """
 
-import pytest
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 IDENTIDAD = Desafio("identidad-delegada")
@@ -89,23 +83,11 @@ def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, IDENTIDAD)
-    codigos = trampas_de_identidad(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    entrega_lote(curso, cuaderno, IDENTIDAD, HONESTAS, codigos)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, IDENTIDAD), "trampas": list(codigos)}
-
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(IDENTIDAD, HONESTAS, trampas_de_identidad, minimo=20)
 
 
 def test_utilidad_y_seguridad_juntas(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["sin_validar"]["tokens"] == 0 and filas["sin_validar"]["inyeccion"] == 2
     assert filas["la_sesion_insegura"]["inyeccion"] == 0 and filas["la_sesion_insegura"]["sesion"] == 0
     assert filas["usa_AHORA"]["variaciones"] == filas["perfiles_fijos"]["variaciones"] == 0
@@ -120,8 +102,7 @@ def test_el_motivo_cuenta_la_sesion(lote):
     assert "ha lanzado KeyError" in motivos["con_keyerror"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
+def test_leer_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote["curso"], "i03_lee_las_ocultas", IDENTIDAD)
     assert "No such file or directory" in texto and "Lucía" not in texto
 

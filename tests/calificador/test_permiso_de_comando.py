@@ -13,14 +13,8 @@ import pytest
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    curso_del_desafio,
-    entrega_lote,
-    escucha_la_red,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 COMANDO = Desafio("permiso-de-comando")
@@ -182,21 +176,10 @@ def trampas_del_comando(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, COMANDO)
-    with escucha_la_red() as red:
-        codigos = trampas_del_comando(curso, red["puerto"])
-        editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")}
-        entrega_lote(curso, cuaderno, COMANDO, HONESTAS, codigos, editada)
-        filas = califica_lote(curso, COMANDO)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, *editada],
-            "conexion": red["conexion"]}
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(COMANDO, HONESTAS, trampas_del_comando, minimo=20, escucha=True,
+            con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
+            cuadernos_tramposos=lambda curso, cuaderno: {
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")})
 
 
 def test_denegar_preguntar_o_permitir_todo_no_aprueba_nada(lote):
@@ -205,7 +188,6 @@ def test_denegar_preguntar_o_permitir_todo_no_aprueba_nada(lote):
         assert filas[alumno]["puntos"] == 0
     assert filas["lectura_fija"]["variaciones"] == 0 and filas["lectura_fija"]["lectura"] == 1
     assert filas["sin_opciones"]["opciones"] == 0 and filas["sin_opciones"]["sintaxis"] == 2
-    assert filas["zz_honesta_despues"]["puntos"] == 10
 
 
 def test_copiar_las_visibles_no_pasa_las_ocultas(lote):
@@ -222,13 +204,6 @@ def test_el_motivo_dice_la_orden_y_lo_esperado(lote):
         in motivo
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
     assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
-
-
-def test_ninguna_trampa_gana_puntos(lote):
-    trampas_a_cero = [a for a in lote["trampas"] if not a.startswith(("c01", "c02"))]
-    assert len(trampas_a_cero) >= 20
-    regaladas = {a: lote["filas"][a] for a in trampas_a_cero if lote["filas"][a]["puntos"] != 0}
-    assert not regaladas, regaladas
 
 
 def test_nada_se_lee_ni_sale(lote):

@@ -7,17 +7,10 @@ de harness.py. La muestra de trampas es la del primer desafío.
 
 import ast
 
-import pytest
-
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    curso_del_desafio,
-    entrega_lote,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
 ESQUEMA = Desafio("problema-de-esquema")
@@ -179,12 +172,7 @@ def trampas_del_esquema(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, ESQUEMA)
-    codigos = trampas_del_esquema(curso, 9)  # el puerto de descarte: la red ya se prueba en test_trampas
-    entrega_lote(curso, cuaderno, ESQUEMA, HONESTAS, codigos)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": califica_lote(curso, ESQUEMA), "trampas": list(codigos)}
+LOTE = Lote(ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18)
 
 
 def test_la_solucion_de_referencia_es_la_de_harness():
@@ -195,14 +183,8 @@ def test_la_solucion_de_referencia_es_la_de_harness():
     assert sin_marcas == harness[desde:hasta].strip()
 
 
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
-
-
 def test_cada_regla_cuenta_por_separado(lote):
     filas = lote["filas"]
-    assert filas["zz_honesta_despues"]["puntos"] == 10
     assert filas["la_primera_version"]["obligatorios"] == 2 and filas["la_primera_version"]["tipo"] == 0
     assert filas["true_es_un_numero"]["tipo"] == 0 and filas["true_es_un_numero"]["sobrantes"] == 2
     assert filas["tipos_antes"]["obligatorios"] == 0 and filas["tipos_antes"]["sobrantes"] == 2
@@ -217,6 +199,5 @@ def test_el_motivo_dice_con_que_argumentos(lote):
     assert "la variación oculta" in motivos["acciones_fijas"] and "CORREO" not in motivos["acciones_fijas"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=18)
+def test_leer_las_ocultas_no_las_desvela(lote):
     assert "ana@ejemplo.com" not in calificado(lote["curso"], "e03_lee_las_ocultas", ESQUEMA)

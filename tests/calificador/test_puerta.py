@@ -6,23 +6,13 @@ propias de este desafío: redefinir el laboratorio, envenenarlo, leer las variac
 ocultas, devolver un motivo que se dice igual a todo o llamar a la puerta de la lección.
 """
 
-
-import pytest
+from pathlib import Path
 
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import (
-    califica_lote,
-    calificado,
-    con_prueba_editada,
-    con_solucion,
-    curso_del_desafio,
-    entrega,
-    entrega_lote,
-    escucha_la_red,
-    ninguna_regalada,
-)
+from tests.calificador.conftest import calificado, con_prueba_editada, genera
+from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, procesos_con, trampas
 
 PUERTA = Desafio("puerta-corregida")
@@ -93,24 +83,9 @@ def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-@pytest.fixture(scope="module")
-def lote(tmp_path_factory):
-    curso, cuaderno = curso_del_desafio(tmp_path_factory, PUERTA)
-    entrega(curso, "aa_honesta", con_solucion(cuaderno, SOLUCION + "\n# " + MARCA + "\n", PUERTA), PUERTA)
-    with escucha_la_red() as red:
-        codigos = trampas_de_la_puerta(curso, red["puerto"])
-        editada = {"n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")}
-        entrega_lote(curso, cuaderno, PUERTA, HONESTAS, codigos, editada)
-        fuente = (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8")
-        filas = califica_lote(curso, PUERTA)
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": [*codigos, *editada],
-            "conexion": red["conexion"], "fuente": fuente}
-
-
-
-@pytest.mark.parametrize("alumno", HONESTAS)
-def test_las_honestas_sacan_lo_que_merecen(lote, alumno):
-    assert lote["filas"][alumno]["puntos"] == HONESTAS[alumno][1], lote["filas"][alumno]["motivo"]
+LOTE = Lote(PUERTA, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_de_la_puerta,
+            minimo=20, escucha=True, cuadernos_tramposos=lambda curso, cuaderno: {
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")})
 
 
 def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):
@@ -131,13 +106,10 @@ def test_el_motivo_cuenta_el_escenario(lote):
     assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
 
 
-def test_ninguna_trampa_gana_puntos(lote):
-    ninguna_regalada(lote, minimo=20)
-
-
-def test_nada_compartido_cambia_ni_se_lee(lote):
-    curso = lote["curso"]
-    assert (curso / "source" / PUERTA.slug / "laboratorio_puerta.py").read_text(encoding="utf-8") == lote["fuente"]
+def test_nada_compartido_cambia_ni_se_lee(lote, tmp_path_factory):
+    laboratorio_puerta = Path("source") / PUERTA.slug / "laboratorio_puerta.py"
+    plantilla, _ = genera(tmp_path_factory, PUERTA)  # el curso del que sale el del lote, sin calificar
+    assert (lote["curso"] / laboratorio_puerta).read_bytes() == (plantilla / laboratorio_puerta).read_bytes()
     assert lote["conexion"] is None and procesos_con("sleep 7777") == []
     texto = calificado(lote["curso"], "p04_lee_las_ocultas", PUERTA)
     assert "No such file or directory" in texto and "SYNTHETIC_PRIVATE_TALLER" not in texto

@@ -3,11 +3,14 @@
 Aquí y no en test_trampas.py para que ningún fichero de pruebas importe de otro.
 """
 
+import copy
 import os
 from pathlib import Path
 
+import nbformat
+
 from cursos import RAIZ
-from tests.calificador.conftest import DESAFIO
+from tests.calificador.conftest import DESAFIO, con_solucion
 
 NADA = "def ejecutar(ll, entorno):\n    return None\n"
 MARCA = "MARCA-SECRETA-4242"
@@ -108,6 +111,59 @@ def trampas(curso: Path, puerto: int) -> dict[str, str]:
         "t27_ctypes_setuid": NADA + (
             "import ctypes\ntry:\n    ctypes.CDLL(None).setuid(0)\nexcept Exception:\n    pass\n"),
     }
+
+
+def cuadernos_tramposos(curso: Path, cuaderno) -> dict[str, nbformat.NotebookNode | None]:
+    """Trampas en el cuaderno mismo (metadatos y celdas de prueba) y un enlace a la entrega de otro."""
+    def cambia(funcion):
+        nb = con_solucion(cuaderno, NADA)
+        funcion(nb)
+        return nb
+
+    def celda(nb, gid):
+        return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == gid)
+
+    def prueba_editada(nb):
+        celda(nb, "prueba_salmorejo").source = "print('✔ salmorejo')"
+
+    def prueba_borrada(nb):
+        nb.cells.remove(celda(nb, "prueba_denegar"))
+
+    def prueba_movida(nb):
+        c = celda(nb, "prueba_nadie")
+        nb.cells.remove(c)
+        nb.cells.insert(1, c)
+
+    def prueba_retipada(nb):
+        c = celda(nb, "prueba_bucle")
+        c.cell_type = "markdown"
+        c.pop("outputs", None)
+        c.pop("execution_count", None)
+
+    def puntos_inflados(nb):
+        extra = copy.deepcopy(celda(nb, "prueba_bucle"))
+        extra.metadata["nbgrader"].update(grade_id="prueba_extra", points=100)
+        extra.source, extra.id = "pass", "extra"
+        nb.cells.append(extra)
+        celda(nb, "ejecutar").metadata["nbgrader"].update(grade=True, points=50)
+
+    def repetida_con(gid):
+        def cambia_(nb):  # dos celdas del alumno con el mismo grade_id, que el motivo cita
+            for texto in ("1", "2"):
+                nb.cells.append(nbformat.v4.new_code_cell(texto, metadata={"nbgrader": {"grade_id": gid}}))
+        return cambia_
+
+    html_en_el_tipo = repetida_con("<img src=x onerror=alert(1)>")
+    markdown_en_el_tipo = repetida_con("![r](http://fuera.invalid/p.png) [enlace](http://fuera.invalid)")
+
+    enlace = curso / "submitted" / "n06_enlace_a_otra" / DESAFIO.slug
+    enlace.mkdir(parents=True)
+    (enlace / CUADERNO).symlink_to(curso / "submitted" / "aa_honesta" / DESAFIO.slug / CUADERNO)
+    return {"n06_enlace_a_otra": None,  # ya escrita: el enlace
+            "n07_html_en_el_tipo": cambia(html_en_el_tipo), "n08_markdown_en_el_tipo": cambia(markdown_en_el_tipo),
+            "n01_prueba_editada": cambia(prueba_editada), "n02_prueba_borrada": cambia(prueba_borrada),
+            "n03_prueba_movida": cambia(prueba_movida), "n04_prueba_retipada": cambia(prueba_retipada),
+            "n05_puntos_inflados": cambia(puntos_inflados)}
 
 
 # Las trampas del primer desafío que se repiten en los demás: el encierro y el canal son los mismos.

@@ -1,0 +1,52 @@
+"""Lo común al lote de cada desafío (su LOTE, en su test_<desafío>.py), con el lote calificado una vez.
+
+Las honestas sacan lo que merecen, ninguna trampa gana un punto, el cuaderno sin tocar vale 0 y
+la honesta del final, la nota entera. Y cada desafío de desafios/ tiene su lote.
+"""
+
+import pytest
+
+from cursos import RAIZ
+from tests.calificador.lotes import lotes
+
+LOTES = lotes()
+DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
+HONESTAS = [(slug, alumno) for slug, lote in LOTES.items()
+            for alumno, (_, puntos) in lote.honestas.items() if puntos is not None]
+
+
+def test_cada_desafio_tiene_su_lote():
+    sin_lote = [slug for slug in DESAFIOS if slug not in LOTES]
+    assert not sin_lote, (f"sin lote de entregas: {', '.join(sin_lote)}. Declara LOTE = Lote(...) "
+                          "(tests/calificador/lotes.py) en su tests/calificador/test_<desafío>.py")
+    assert set(LOTES) <= set(DESAFIOS), set(LOTES) - set(DESAFIOS)
+
+
+@pytest.mark.parametrize("slug, alumno", HONESTAS)
+def test_las_honestas_sacan_lo_que_merecen(lote_calificado, slug, alumno):
+    fila = lote_calificado(slug)["filas"][alumno]
+    assert fila["puntos"] == LOTES[slug].honestas[alumno][1], fila["motivo"]
+
+
+@pytest.mark.parametrize("slug", LOTES)
+def test_ninguna_trampa_gana_puntos(lote_calificado, slug):
+    """Al menos las trampas que pide el lote, y todas a 0 (salvo las que ganan lo visible a propósito)."""
+    lote = lote_calificado(slug)
+    assert LOTES[slug].con_puntos <= set(lote["trampas"]), LOTES[slug].con_puntos - set(lote["trampas"])
+    a_cero = [a for a in lote["trampas"] if a not in LOTES[slug].con_puntos]
+    assert len(a_cero) >= LOTES[slug].minimo
+    regaladas = {a: lote["filas"][a] for a in a_cero if lote["filas"][a]["puntos"] != 0}
+    assert not regaladas, regaladas
+
+
+@pytest.mark.parametrize("slug", LOTES)
+def test_el_cuaderno_sin_tocar_vale_0(lote_calificado, slug):
+    fila = lote_calificado(slug)["filas"]["x_stub"]
+    assert fila["puntos"] == 0, fila["motivo"]
+
+
+@pytest.mark.parametrize("slug", LOTES)
+def test_la_honesta_del_final_saca_la_nota_entera(lote_calificado, slug):
+    """Va la última: el lote ha llegado hasta ella pese a las trampas."""
+    fila = lote_calificado(slug)["filas"]["zz_honesta_despues"]
+    assert fila["puntos"] == 10, fila["motivo"]
