@@ -8,12 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from cursos.calificador import protocolo
 from cursos.calificador.aislamiento import IMPORTA_PROTOCOLO, programa_del_hijo
-from cursos.calificador.protocolo import Clave, Marca, Pide
+from cursos.calificador.caja import protocolo
+from cursos.calificador.caja.protocolo import Clave, Marca, Pide
 
 CARPETA = Path(protocolo.__file__).parent
 NOMBRES = {v for clase in (Clave, Pide, Marca) for k, v in vars(clase).items() if k.isupper()}
+
+
+def test_en_la_caja_solo_hay_lo_que_corre_en_ella():
+    """La carpeta caja/ es la frontera: lo que hay en ella es lo que viaja al proceso del alumno."""
+    assert sorted(p.name for p in CARPETA.glob("*.py")) == ["__init__.py", "hijo.py", "protocolo.py"]
 
 
 def test_el_protocolo_no_importa_nada():
@@ -22,10 +27,10 @@ def test_el_protocolo_no_importa_nada():
     assert not [n for n in ast.walk(arbol) if isinstance(n, (ast.Import, ast.ImportFrom))]
 
 
-@pytest.mark.parametrize("lado", ["hijo.py", "banco.py"])
+@pytest.mark.parametrize("lado", ["caja/hijo.py", "banco.py"])
 def test_los_dos_lados_lo_importan_y_no_repiten_sus_nombres(lado):
-    fuente = (CARPETA / lado).read_text(encoding="utf-8")
-    assert "cursos.calificador.protocolo import" in fuente
+    fuente = (CARPETA.parent / lado).read_text(encoding="utf-8")
+    assert "cursos.calificador.caja.protocolo import" in fuente
     arbol = ast.parse(fuente)
     # getattr(mesa, "entorno"): un atributo de la mesa de la prueba, no un mensaje
     atributos = {n.args[1] for n in ast.walk(arbol)

@@ -3,11 +3,14 @@
 - desafio.py: el modelo del desafío, desafios/<slug>/desafio.toml leído una vez y comprobado.
 - fuente.py: lo propio de nbgrader: el cuaderno fuente (metadatos) y la versión del alumno.
 - cuaderno.py: lee una entrega sin ejecutarla y saca el código del alumno, o el motivo del 0.
-- hijo.py: el programa que corre el código del alumno, aislado; sólo biblioteca estándar.
+- caja/: lo único que corre en el proceso aislado del alumno (hijo.py y protocolo.py, sólo
+  biblioteca estándar); protocolo.py lo comparten los dos lados.
 - aislamiento.py: cómo se arranca ese proceso (usuario, red, límites) y qué falta en esta máquina.
 - banco.py: las pruebas, en el proceso de confianza, hablando con el hijo por un canal JSON.
 - libro.py, informe.py, calificar.py: el libro de notas de nbgrader, el CSV, el resumen y la orden.
 - configuracion.py: la configuración del curso de nbgrader del profesor, sin pisarla.
+- carpetas.py: dónde deja cada cosa ese curso (sus nombres de carpeta, con format_path de nbgrader).
+- recoger.py, reparto.py: las entregas del LMS a submitted/; la versión del alumno para el sitio.
 - retroalimentacion.py: la devolución al alumno, en español, en feedback/ como la de nbgrader.
 """
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cursos import RAIZ
 
-IMPORTA_PROTOCOLO = "from cursos.calificador.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO\n"
+IMPORTA_PROTOCOLO = "from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO\n"
 
 
 def programa_del_hijo() -> str:
@@ -33,7 +33,7 @@ def programa_del_hijo() -> str:
     En la caja sólo hay biblioteca estándar y el repositorio no se ve: el protocolo viaja
     con el programa, y así los dos lados usan el mismo.
     """
-    carpeta = Path(__file__).parent
+    carpeta = Path(__file__).parent / "caja"
     hijo = (carpeta / "hijo.py").read_text(encoding="utf-8")
     if hijo.count(IMPORTA_PROTOCOLO) != 1:
         raise RuntimeError("hijo.py tiene que importar el protocolo con la línea de IMPORTA_PROTOCOLO, una vez")

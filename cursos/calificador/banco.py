@@ -22,9 +22,7 @@ import signal
 import time
 
 from cursos.calificador.aislamiento import Aislamiento, termina
-from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.desafio import Desafio
-from cursos.calificador.protocolo import (
+from cursos.calificador.caja.protocolo import (
     ENTORNO,
     SIN_CPU,
     Caida,
@@ -37,6 +35,8 @@ from cursos.calificador.protocolo import (
     SinRespuesta,
     es_funcion,
 )
+from cursos.calificador.cuaderno import Entrega
+from cursos.calificador.desafio import Desafio
 from cursos.carga import sin_cargas
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno

@@ -27,7 +27,7 @@ import sys
 import types
 from collections.abc import Mapping
 
-from cursos.calificador.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO
+from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_NO_NEW_PRIVS = 38
