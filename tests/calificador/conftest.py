@@ -88,8 +88,11 @@ def entrega_codigos(curso: Path, cuaderno, codigos: dict[str, str], desafio: Des
         entrega(curso, alumno, con_solucion(cuaderno, codigo, desafio), desafio)
 
 
+EDITADA = "zy_solucion_con_una_prueba_vaciada"  # en cada lote: la celda bloqueada se restaura y vale 10
+
+
 def con_prueba_editada(cuaderno, codigo: str, desafio: Desafio, grade_id: str):
-    """Una entrega que además ha vaciado una celda de prueba bloqueada (debe valer 0)."""
+    """La entrega con código y además una celda de prueba bloqueada vaciada («pass»)."""
     editada = con_solucion(cuaderno, codigo, desafio)
     next(c for c in editada.cells if c.metadata["nbgrader"]["grade_id"] == grade_id).source = "pass"
     return editada
@@ -114,11 +117,13 @@ def entrega_el_lote(tmp_path_factory, lote: Lote) -> dict:
         for alumno, contenido in {**cuadernos, **otras}.items():
             if contenido is not None:
                 entrega(curso, alumno, contenido, desafio)
+        entrega(curso, EDITADA, con_prueba_editada(cuaderno, desafio.lee("solucion.py"), desafio,
+                                            "prueba_" + next(iter(desafio.puntos()))), desafio)
         entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
         filas = por_alumno(califica(curso, desafio, plazo=lote.plazo, progreso=False))
     trampas = [*codigos, *cuadernos]
     return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": trampas,
-            "alumnos": [*lote.honestas, "x_stub", *trampas, *otras, "zz_honesta_despues"],
+            "alumnos": [*lote.honestas, "x_stub", *trampas, *otras, EDITADA, "zz_honesta_despues"],
             "conexion": red["conexion"]}
 
 

@@ -11,7 +11,7 @@ from nbclient import NotebookClient
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_prueba_editada, con_solucion
+from tests.calificador.conftest import calificado, con_solucion
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -113,15 +113,7 @@ def trampas_de_la_especificacion(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-# La prueba editada se restaura y saca la nota: no es una trampa (test_una_prueba_editada_se_restaura).
-LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20, otras=lambda curso, cuaderno: {
-    "s08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, ESPECIFICACION, "prueba_contener")})
-
-
-def test_una_prueba_editada_se_restaura(lote):
-    """Una celda de prueba bloqueada editada vuelve a ser la repartida: se califica igual, con la nota."""
-    fila = lote["filas"]["s08_prueba_editada"]
-    assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
+LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20)
 
 
 def test_cada_regla_cuenta(lote):

@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_prueba_editada, con_solucion
+from tests.calificador.conftest import calificado, con_solucion
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -132,15 +132,7 @@ def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-# La prueba editada se restaura y saca la nota: no es una trampa (test_una_prueba_editada_se_restaura).
-LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, otras=lambda curso, cuaderno: {
-    "e08_prueba_editada": con_prueba_editada(cuaderno, SOLUCION, NUNCA_LANZA, "prueba_no_encaja")})
-
-
-def test_una_prueba_editada_se_restaura(lote):
-    """Una celda de prueba bloqueada editada vuelve a ser la repartida: se califica igual, con la nota."""
-    fila = lote["filas"]["e08_prueba_editada"]
-    assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
+LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20)
 
 
 def test_cada_parte_cuenta(lote):

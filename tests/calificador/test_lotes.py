@@ -7,6 +7,7 @@ la honesta del final, la nota entera. Y cada desafío de desafios/ tiene su lote
 import pytest
 
 from cursos import RAIZ
+from tests.calificador.conftest import EDITADA
 from tests.calificador.lotes import lotes
 
 LOTES = lotes()
@@ -50,3 +51,10 @@ def test_la_honesta_del_final_saca_la_nota_entera(lote_calificado, slug):
     """Va la última: el lote ha llegado hasta ella pese a las trampas."""
     fila = lote_calificado(slug)["filas"]["zz_honesta_despues"]
     assert fila["puntos"] == 10, fila["motivo"]
+
+
+@pytest.mark.parametrize("slug", LOTES)
+def test_una_prueba_bloqueada_editada_se_restaura(lote_calificado, slug):
+    """La solución con su primera celda de prueba vaciada: se califica con la repartida, y se dice."""
+    fila = lote_calificado(slug)["filas"][EDITADA]
+    assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
