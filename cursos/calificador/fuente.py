@@ -126,7 +126,8 @@ def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:
     from cursos.calificador import configuracion
     from cursos.calificador.carpetas import Carpetas
 
-    configuracion.prepara(curso_nbgrader)
+    curso_nbgrader.mkdir(parents=True, exist_ok=True)
+    configuracion.prepara(curso_nbgrader)  # antes de leer la configuración: dice dónde va source/
     carpeta = Carpetas.de(curso_nbgrader).del_desafio("source", desafio.slug)
     carpeta.mkdir(parents=True, exist_ok=True)
     for nombre, texto in _ficheros_de_la_fuente(desafio).items():
