@@ -10,10 +10,10 @@ import pytest
 
 from cursos.calificador.aislamiento import IMPORTA_PROTOCOLO, programa_del_hijo
 from cursos.calificador.caja import protocolo
-from cursos.calificador.caja.protocolo import Clave, Marca, Pide
+from cursos.calificador.caja.protocolo import Arranque, Clave, Marca, Pide
 
 CARPETA = Path(protocolo.__file__).parent
-NOMBRES = {v for clase in (Clave, Pide, Marca) for k, v in vars(clase).items() if k.isupper()}
+NOMBRES = {v for clase in (Arranque, Clave, Pide, Marca) for k, v in vars(clase).items() if k.isupper()}
 
 
 def test_en_la_caja_solo_hay_lo_que_corre_en_ella():
@@ -27,7 +27,7 @@ def test_el_protocolo_no_importa_nada():
     assert not [n for n in ast.walk(arbol) if isinstance(n, (ast.Import, ast.ImportFrom))]
 
 
-@pytest.mark.parametrize("lado", ["caja/hijo.py", "banco.py"])
+@pytest.mark.parametrize("lado", ["caja/hijo.py", "banco.py", "aislamiento.py"])
 def test_los_dos_lados_lo_importan_y_no_repiten_sus_nombres(lado):
     fuente = (CARPETA.parent / lado).read_text(encoding="utf-8")
     assert "cursos.calificador.caja.protocolo import" in fuente
@@ -48,7 +48,7 @@ def test_el_programa_del_hijo_lleva_el_protocolo_dentro():
 def test_el_hijo_habla_el_protocolo_sin_el_repositorio(tmp_path):
     """Sin aislamiento y con -I -S (como en la caja): arranca, llama y devuelve la excepción con su tipo."""
     proceso = subprocess.Popen([sys.executable, "-I", "-S", "-c", programa_del_hijo(),
-                                json.dumps({"carpeta": str(tmp_path), "limites": {}})],
+                                json.dumps({Arranque.CARPETA: str(tmp_path), Arranque.LIMITES: {}})],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd="/", env={})
     celdas = ["", "def f(x):\n    if x < 0:\n        raise ValueError('negativo: ' + str(x))\n    return [x, f]"]
     ordenes = [{Clave.MODULOS: [], Clave.CELDAS: celdas, Clave.FUNCIONES: ["f"]},

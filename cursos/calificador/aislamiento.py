@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.calificador.caja.protocolo import Arranque, Clave
 
-IMPORTA_PROTOCOLO = "from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO\n"
+IMPORTA_PROTOCOLO = ("from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Marca, Pide"
+                     "  # PROTOCOLO\n")
 
 
 def programa_del_hijo() -> str:
@@ -80,10 +82,11 @@ class Aislamiento:
 
         El tiempo de reloj que consuman otros (otra entrega, otra tarea de la máquina) no cuenta.
         """
-        config = dict(self.config, limites=dict(self.config["limites"], RLIMIT_CPU=max(1, math.ceil(plazo))))
+        config = {**self.config,
+                  Arranque.LIMITES: dict(self.config[Arranque.LIMITES], RLIMIT_CPU=max(1, math.ceil(plazo)))}
         carpeta = None
-        if "tapar" not in config:  # sin montajes propios, una carpeta de trabajo temporal
-            carpeta = config["carpeta"] = tempfile.mkdtemp(prefix="calificador-")
+        if Arranque.TAPAR not in config:  # sin montajes propios, una carpeta de trabajo temporal
+            carpeta = config[Arranque.CARPETA] = tempfile.mkdtemp(prefix="calificador-")
         proceso = subprocess.Popen(
             [*self.prefijo, self.python, "-I", "-S", "-c", HIJO, json.dumps(config)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -151,19 +154,19 @@ def candidatos(extra: tuple[Path, ...] = ()) -> list[Aislamiento]:
     es_root = hasattr(os, "geteuid") and os.geteuid() == 0
     python = _python_para_nobody() if es_root else None
     if es_root and python and _unshare_disponible(False):
-        config = {"tapar": _tapar(python, list(extra)), "limites": {**LIMITES, **LIMITE_PROCESOS},
-                  "uid": NOBODY, "gid": NOBODY}
+        config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: {**LIMITES, **LIMITE_PROCESOS},
+                  Arranque.UID: NOBODY, Arranque.GID: NOBODY}
         lista.append(Aislamiento(["unshare", *ESPACIOS], python, config))
     python = python or sys._base_executable
     faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
               "el código del alumno corre con tu usuario"]
     limites = {**LIMITES, **_procesos_de_mas(64)}
     if sys.platform.startswith("linux") and _unshare_disponible(True):
-        config = {"tapar": _tapar(python, list(extra)), "limites": limites}
+        config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: limites}
         lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan))
     faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
               "ficheros y sus procesos con setsid pueden sobrevivir"]
-    lista.append(Aislamiento([], python, {"limites": limites}, faltan))
+    lista.append(Aislamiento([], python, {Arranque.LIMITES: limites}, faltan))
     return lista
 
 
@@ -185,10 +188,10 @@ def arranca_bien(aislamiento: Aislamiento) -> bool:
     """¿Llega el proceso a estar listo con este encierro? (un montaje puede fallar en un contenedor)"""
     proceso = aislamiento.arranca(5)
     try:
-        proceso.stdin.write(b'{"modulos": [], "celdas": []}\n')
+        proceso.stdin.write(json.dumps({Clave.MODULOS: [], Clave.CELDAS: []}).encode() + b"\n")
         proceso.stdin.flush()
         listo = select.select([proceso.stdout], [], [], 10)[0] and proceso.stdout.readline()
-        return bool(listo) and json.loads(listo).get("listo") is True
+        return bool(listo) and json.loads(listo).get(Clave.LISTO) is True
     except (OSError, ValueError):
         return False
     finally:

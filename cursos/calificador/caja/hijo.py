@@ -27,7 +27,7 @@ import sys
 import types
 from collections.abc import Mapping
 
-from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Clave, Marca, Pide  # PROTOCOLO
+from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Marca, Pide  # PROTOCOLO
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_NO_NEW_PRIVS = 38
@@ -333,12 +333,12 @@ def describe(e):
 
 def main():
     config = json.loads(sys.argv[1])
-    if config.get("tapar") is not None:
-        tapa(config["tapar"])
+    if config.get(Arranque.TAPAR) is not None:
+        tapa(config[Arranque.TAPAR])
         os.chdir("/tmp")  # un tmpfs propio
-    elif config.get("carpeta"):
-        os.chdir(config["carpeta"])
-    limita(config.get("limites", {}))
+    elif config.get(Arranque.CARPETA):
+        os.chdir(config[Arranque.CARPETA])
+    limita(config.get(Arranque.LIMITES, {}))
     canal = Canal()
     CANAL.append(canal)
     inicio = canal.recibe()  # viene del lado de confianza
@@ -351,8 +351,8 @@ def main():
         with open(nombre, "w", encoding="utf-8") as f:
             f.write(fuente)
         os.chmod(nombre, 0o444)
-    if config.get("uid") is not None:
-        hazte(config["uid"], config["gid"])
+    if config.get(Arranque.UID) is not None:
+        hazte(config[Arranque.UID], config[Arranque.GID])
     g = {"__name__": "__main__", "__builtins__": builtins}
     del_cuaderno(g)
     errores = []

@@ -6,6 +6,8 @@ pasado (el tipo decide; el texto sólo se enseña). Sólo biblioteca estándar y
 nada: en la caja no se ve el repositorio, así que aislamiento.py manda este texto delante
 del de hijo.py (ver programa_del_hijo).
 
+Arranque: aislamiento.py pasa al proceso, como argumento JSON, {[TAPAR], [CARPETA], LIMITES,
+  [UID, GID]} (claves de Arranque).
 Inicio (confianza → alumno): {MODULOS: [[nombre, texto]], CELDAS: [...], FUNCIONES: [...]}
   y el alumno contesta {LISTO: true, ERRORES: [...], DEFINIDAS: [...]}.
 Orden: {LLAMA: nombre o marca de función, ARGS, KWARGS, [CON_ARGUMENTOS], [DATOS], [APODERADOS],
@@ -15,6 +17,12 @@ Orden: {LLAMA: nombre o marca de función, ARGS, KWARGS, [CON_ARGUMENTOS], [DATO
 """
 
 SIN_CPU = 77  # código de salida del alumno al agotar su CPU: se distingue de una caída
+
+
+class Arranque:
+    """Las claves de la configuración con que arranca el proceso del alumno (su argumento JSON)."""
+
+    TAPAR, CARPETA, LIMITES, UID, GID = "tapar", "carpeta", "limites", "uid", "gid"
 
 
 class Clave:
