@@ -59,8 +59,10 @@ def reloj(plazo: float) -> float:
 
 
 # Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
-QUE_PASO = {"cpu": "tiempo de CPU agotado", "reloj": "tiempo de reloj agotado", "caida": "tu código se ha caído",
-            "rechazo": "rechazado", "resultado": "resultado incorrecto", "falta": "falta la solución"}
+# Las claves de lo que corta al alumno son el tipo de su excepción (protocolo.py): no se repiten aquí.
+QUE_PASO = {SinCPU.tipo: "tiempo de CPU agotado", SinReloj.tipo: "tiempo de reloj agotado",
+            Caida.tipo: "tu código se ha caído", Rechazo.tipo: "rechazado", "resultado": "resultado incorrecto",
+            "falta": "falta la solución"}
 
 
 class NoDefinida(BaseException):
@@ -453,7 +455,7 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
 def _sin_desvelar(motivo: str | None) -> str | None:
     """El motivo de una prueba con partes ocultas: el de la variación (sin datos) o uno genérico."""
     if motivo is None or motivo.startswith(("%s: la variación oculta" % QUE_PASO["resultado"],
-                                            *(QUE_PASO[t] for t in ("cpu", "reloj", "caida", "rechazo", "falta")))):
+                                            *(m for t, m in QUE_PASO.items() if t != "resultado"))):
         return motivo
     return "%s: %s" % (QUE_PASO["resultado"], OCULTO)
 

@@ -28,6 +28,7 @@ from tqdm import tqdm
 from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
+from cursos.calificador.caja.protocolo import Rechazo
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
@@ -97,10 +98,10 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
         repartido = rutas.del_desafio("release", desafio.slug) / desafio.cuaderno
         entrega = lee_entrega(desafio, cuaderno_de_la_entrega(carpeta, desafio, rutas.raiz), repartido)
     except EntregaInvalida as e:
-        motivo = f"{QUE_PASO['rechazo']}: {e}"
+        motivo = f"{QUE_PASO[Rechazo.tipo]}: {e}"
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     except OSError as e:
-        motivo = f"{QUE_PASO['rechazo']}: no se ha podido leer la entrega: {e.strerror or e}"
+        motivo = f"{QUE_PASO[Rechazo.tipo]}: no se ha podido leer la entrega: {e.strerror or e}"
         return Calificacion(alumno, dict.fromkeys(pruebas, motivo), motivo)
     # Un espacio de pruebas nuevo por alumno: nada de una entrega llega a la siguiente.
     avisos, estado = [], {}
