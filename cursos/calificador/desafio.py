@@ -45,7 +45,7 @@ _NOMBRES_EN_LISTA = {str: "textos", int: "números enteros"}
 
 
 def _es(valor, tipo) -> bool:
-    # En Python, True es un int: en celdas_de_partida no vale.
+    # En Python, True es un int: si alguna clave es un entero (hoy ninguna; las celdas van por etiqueta), true no vale.
     return isinstance(valor, tipo) and not (tipo is int and isinstance(valor, bool))
 
 

@@ -13,6 +13,7 @@ from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
+from tests.conftest import MODULOS
 
 CADENAS = Desafio("acumulador-de-hechos")
 SOLUCION = CADENAS.lee("solucion.py")
@@ -156,7 +157,7 @@ def test_las_variaciones_ocultas_cuadran_con_el_acumulador_de_la_leccion():
     """El anota_llamada de la lección pasa todas las pruebas, también las ocultas, en el espacio de pruebas."""
     g = espacio_de_pruebas(CADENAS)
     leccion = {"__name__": "leccion"}
-    for nombre in ("guionizado.py", "entorno.py", "harness.py"):
+    for nombre in MODULOS:  # los compartidos, del manifiesto
         exec((RAIZ / nombre).read_text(encoding="utf-8"), leccion)
     exec(LECCION, leccion)
     g["anota_llamada"] = leccion["anota_llamada"]
