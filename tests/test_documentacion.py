@@ -33,3 +33,17 @@ def test_la_arquitectura_dice_que_corre_donde():
     texto = (RAIZ / "docs" / "arquitectura.md").read_text(encoding="utf-8")
     for sitio in ("herramientas", "navegador del alumno", "caja del alumno", "calificador de confianza"):
         assert sitio in texto
+
+
+def test_cada_ruta_del_repositorio_que_citan_las_guias_existe():
+    """`cursos/…`, `tests/…`… entre comillas invertidas: un fichero movido (caja/, carpetas.py) no deja la guía vieja.
+
+    Las plantillas (`lecciones/<slug>/…`, `{all,es_ES}`, `test_*.py`) no son rutas: se saltan.
+    """
+    citadas = {(pagina.name, ruta) for pagina in PAGINAS
+               for ruta in re.findall(r"`((?:cursos|tests|desafios|lecciones|docs|bench)/[^`\s]*)`",
+                                      pagina.read_text(encoding="utf-8"))
+               if not re.search(r"[<{*]", ruta)}
+    assert citadas, "las guías citan rutas del repositorio"
+    faltan = sorted((pagina, ruta) for pagina, ruta in citadas if not (RAIZ / ruta.rstrip("/")).exists())
+    assert not faltan, faltan
