@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from cursos.calificador.fuente import Desafio
+from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import califica_lote, calificado, con_solucion, curso_del_desafio, entrega
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
