@@ -202,7 +202,7 @@ def orden_recoger(args) -> int:
         print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
     if any(linea.recogida for linea in informe):
         return 0
-    if informe and all(linea.motivo.startswith("ya estaba recogida") for linea in informe):
+    if informe and all(linea.ya_estaba for linea in informe):
         print("Nada nuevo: todo lo de la entrada ya estaba recogido.")
         return 0
     print("curso recoger: no se ha recogido ninguna entrega (el motivo de cada fichero, arriba); corrige lo "

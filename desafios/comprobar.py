@@ -23,13 +23,17 @@ def con_globales(**valores):
         g.update(antes)
 
 
+class VariacionOculta(Fallo):
+    """El Fallo de una variación oculta: sólo dice cuál y su pista. El calificador lo enseña por su clase."""
+
+
 @contextlib.contextmanager
 def oculta(n, total, pista):
     """Una variación oculta: si no pasa, se dice cuál y una pista, nunca el detalle (no se desvela)."""
     try:
         yield
     except Fallo:
-        raise Fallo("la variación oculta %d de %d no pasa. %s" % (n, total, pista)) from None
+        raise VariacionOculta("la variación oculta %d de %d no pasa. %s" % (n, total, pista)) from None
 
 
 def comprueba(nombre, *datos):

@@ -20,6 +20,7 @@ import os
 import select
 import signal
 import time
+from dataclasses import dataclass
 
 from cursos.calificador.aislamiento import Aislamiento, termina
 from cursos.calificador.caja.protocolo import (
@@ -60,9 +61,26 @@ def reloj(plazo: float) -> float:
 
 # Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
 # Las claves de lo que corta al alumno son el tipo de su excepción (protocolo.py): no se repiten aquí.
+# «variacion»: el Fallo de una variación oculta (VariacionOculta, en desafios/comprobar.py).
 QUE_PASO = {SinCPU.tipo: "tiempo de CPU agotado", SinReloj.tipo: "tiempo de reloj agotado",
             Caida.tipo: "tu código se ha caído", Rechazo.tipo: "rechazado", "resultado": "resultado incorrecto",
-            "falta": "falta la solución"}
+            "variacion": "resultado incorrecto", "falta": "falta la solución"}
+# Los tipos cuyo texto escribe sólo este lado (el plazo, la caída, qué función falta, cuál variación
+# y su pista), sin citar al alumno: se enseñan también de una parte oculta. Uno nuevo no está aquí
+# hasta que se decida: mientras, de una parte oculta se dice sólo que no pasa.
+SIN_CITAS = frozenset({SinCPU.tipo, SinReloj.tipo, Caida.tipo, Rechazo.tipo, "variacion", "falta"})
+
+
+@dataclass(frozen=True)
+class Resultado:
+    """Por qué no pasa una prueba. El tipo (una clave de QUE_PASO) decide qué se enseña; el texto sólo se enseña."""
+
+    tipo: str
+    texto: str
+
+    def motivo(self) -> str:
+        """El motivo tal como lo lee el alumno: «qué ha pasado: por qué»."""
+        return "%s: %s" % (QUE_PASO[self.tipo], self.texto)
 
 
 class NoDefinida(BaseException):
@@ -437,11 +455,13 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
     visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces,
     cada vez con un proceso nuevo: sin ellas, con los motivos enteros, y con ellas, sin citar nada
     de lo que diga el alumno. Y de las variaciones sólo se dice cuál no pasa y su pista.
+    Qué se enseña lo decide el tipo de cada resultado, nunca su texto: el texto lo puede escribir
+    el alumno. Los motivos se escriben al final, aquí.
     """
     partes = espacio.pop("PARTES_OCULTAS", None)
     if not partes:
         resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
-        return {n: _sin_desvelar(m) if n == "variaciones" else m for n, m in resultados.items()}
+        return {n: _motivo(_sin_desvelar(r) if n == "variaciones" else r) for n, r in resultados.items()}
     try:
         visibles = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado,
                                saltar={"variaciones"})
@@ -449,19 +469,22 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
         enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado)
     finally:
         espacio["PARTES_OCULTAS"] = partes
-    return {n: visibles.get(n) or _sin_desvelar(m) for n, m in enteras.items()}
+    return {n: _motivo(visibles.get(n) or _sin_desvelar(r)) for n, r in enteras.items()}
 
 
-def _sin_desvelar(motivo: str | None) -> str | None:
-    """El motivo de una prueba con partes ocultas: el de la variación (sin datos) o uno genérico."""
-    if motivo is None or motivo.startswith(("%s: la variación oculta" % QUE_PASO["resultado"],
-                                            *(m for t, m in QUE_PASO.items() if t != "resultado"))):
-        return motivo
-    return "%s: %s" % (QUE_PASO["resultado"], OCULTO)
+def _motivo(resultado: Resultado | None) -> str | None:
+    return None if resultado is None else resultado.motivo()
+
+
+def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
+    """El resultado de una prueba con partes ocultas: el de un tipo que no cita al alumno, o uno genérico."""
+    if resultado is None or resultado.tipo in SIN_CITAS:
+        return resultado
+    return Resultado("resultado", OCULTO)
 
 
 def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float,
-                avisos: list | None, estado: dict | None, saltar=frozenset()) -> dict[str, str | None]:
+                avisos: list | None, estado: dict | None, saltar=frozenset()) -> dict[str, Resultado | None]:
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
         espacio[nombre] = banco.funcion(nombre)
@@ -475,16 +498,18 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
                 prueba(banco, *datos)
                 resultados[nombre] = None
             except espacio["Fallo"] as e:
-                resultados[nombre] = "%s: %s" % (QUE_PASO["resultado"], e)
+                # Por su clase, no por cómo empieza: el alumno puede hacer que un Fallo diga «la variación…».
+                tipo = "variacion" if isinstance(e, espacio["VariacionOculta"]) else "resultado"
+                resultados[nombre] = Resultado(tipo, str(e))
             except SinRespuesta as e:
-                resultados[nombre] = "%s: %s" % (QUE_PASO[e.tipo], e)
+                resultados[nombre] = Resultado(e.tipo, str(e))
                 if isinstance(e, SinReloj) and estado is not None:
                     estado["reloj"] = True
             except NoDefinida as e:
-                resultados[nombre] = "%s: %s" % (QUE_PASO["falta"], e)
+                resultados[nombre] = Resultado("falta", str(e))
             except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
-                resultados[nombre] = "%s: tu código ha devuelto o lanzado algo que la prueba no esperaba (%s: %s)" % (
-                    QUE_PASO["resultado"], type(e).__name__, str(e)[:300])
+                resultados[nombre] = Resultado("resultado", "tu código ha devuelto o lanzado algo que la prueba "
+                                               "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]))
     finally:
         banco.cierra()
         for nombre in desafio.funciones:

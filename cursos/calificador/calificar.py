@@ -34,7 +34,7 @@ from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.desafio import Desafio
-from cursos.calificador.fuente import cuaderno_fuente
+from cursos.calificador.fuente import cuaderno_fuente, prueba_del_id
 from cursos.calificador.tiempo import MARCA, hora_de_entrega
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
@@ -142,8 +142,8 @@ def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> No
         gid = celda.metadata["nbgrader"]["grade_id"]
         if gid == desafio.celda_solucion and c.solucion is not None:
             celda.source = c.solucion
-        prueba = gid.removeprefix("prueba_")
-        if celda.metadata["nbgrader"]["grade"]:
+        if celda.metadata["nbgrader"]["grade"]:  # las celdas con nota son las de las pruebas
+            prueba = prueba_del_id(gid)
             celda.outputs = [_salida(prueba, c.resultados[prueba], puntos[prueba])]
     if c.solucion is None:
         # El motivo puede citar lo que trae la entrega (p. ej. su cell_type): escapado, no HTML.
@@ -307,8 +307,11 @@ def _copia_hora(rutas: Carpetas, desafio: Desafio, alumno: str, carpeta: Path) -
 
 
 def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Calificacion,
-           carpeta: Path) -> dict:
-    """Al libro, y de vuelta la fila del libro (con las notas manuales y la penalización)."""
+           carpeta: Path) -> tuple[dict, bool]:
+    """Al libro, y de vuelta (la fila del libro, con las notas manuales y la penalización; True).
+
+    Si el libro no la acepta: (la fila calculada aquí, que dice por qué; False).
+    """
     puntos = desafio.puntos()
     f = fila(c, puntos)
     hora, aviso = hora_de_entrega(carpeta)
@@ -316,10 +319,10 @@ def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Ca
     try:
         libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos}, hora=hora, motivo=motivo,
                     penalizador=penalizador)
-        return libro.fila(gradebook, desafio, c.alumno)
+        return libro.fila(gradebook, desafio, c.alumno), True
     except Exception as e:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
         print(f"» {c.alumno}: no se ha podido anotar en el libro ({type(e).__name__}: {e})", file=sys.stderr)
-        return {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {motivo}"}
+        return {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(e).__name__}); {motivo}"}, False
 
 
 def _sin_carpeta(f: dict, desafio: Desafio) -> dict:
@@ -362,8 +365,8 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
                                        carpetas)
             for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
                           disable=not progreso):
-                f = _anota(gradebook, curso, penalizador, desafio, c, de_quien[c.alumno])
-                if f["motivo"].startswith("NO ANOTADA"):
+                f, anotada = _anota(gradebook, curso, penalizador, desafio, c, de_quien[c.alumno])
+                if not anotada:
                     sin_libro[c.alumno] = f
                 try:
                     escribe_calificado(rutas, desafio, c)

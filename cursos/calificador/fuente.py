@@ -19,12 +19,23 @@ from cursos.calificador.desafio import STUB, Desafio, ErrorDeDesafio, con_stub  
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 
 CELDA_PRUEBAS = "pruebas"
+PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<nombre>
 # El calificador corre el código con el Python de la máquina del profesor (3.11 o posterior),
 # no con el 3.14 de Pyodide: lo que sólo existe en versiones nuevas no califica.
 AVISO_PYTHON = ("El calificador corre tu código con Python 3.11 o posterior, no con el 3.14 del navegador: "
                 "no uses lo que sólo trae un Python más nuevo (comillas iguales dentro de un f-string, "
                 "`def f[T]`, `itertools.batched`…). `display`, `IPython.display` y `%%writefile` funcionan; "
                 "las órdenes `!` no hacen nada.")
+
+
+def id_de_prueba(nombre: str) -> str:
+    """El grade_id de la celda de una prueba (en el cuaderno y en el libro de notas)."""
+    return PREFIJO_PRUEBA + nombre
+
+
+def prueba_del_id(grade_id: str) -> str | None:
+    """La prueba de la celda con ese grade_id, o None si no es la celda de una prueba."""
+    return grade_id.removeprefix(PREFIJO_PRUEBA) if grade_id.startswith(PREFIJO_PRUEBA) else None
 
 
 def _meta(grade_id: str, *, solucion=False, nota=False, puntos=0) -> dict:
@@ -78,7 +89,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
         _codigo(desafio.pruebas(), CELDA_PRUEBAS),
     ]
     for nombre, puntos in desafio.puntos().items():
-        celdas.append(_codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), f"prueba_{nombre}",
+        celdas.append(_codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), id_de_prueba(nombre),
                               nota=True, puntos=puntos))
     cuaderno = nbformat.v4.new_notebook(cells=celdas)
     cuaderno.metadata["kernelspec"] = KERNEL

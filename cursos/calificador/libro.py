@@ -22,7 +22,7 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
-from cursos.calificador.fuente import con_herramientas_del_venv
+from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba
 from cursos.calificador.tiempo import retraso_legible
 
 SIN_ENTREGA = "sin entrega"
@@ -91,8 +91,8 @@ def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, flo
         nb = libro.find_submission_notebook(cuaderno, desafio.slug, alumno)
         notas = {n.name: n for n in nb.grades}
         for prueba, valor in puntos.items():
-            notas[f"prueba_{prueba}"].auto_score = valor
-            notas[f"prueba_{prueba}"].needs_manual_grade = False
+            notas[id_de_prueba(prueba)].auto_score = valor
+            notas[id_de_prueba(prueba)].needs_manual_grade = False
         for comentario in nb.comments:
             if comentario.name == desafio.celda_solucion:
                 comentario.auto_comment = motivo or PASA
@@ -130,7 +130,7 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
     notas = {g.name: g for g in nb.grades}
     motivo = next((c.auto_comment or "" for c in nb.comments if c.name == desafio.celda_solucion), "")
     motivo = "" if motivo == PASA else motivo
-    manuales = [p for p in pruebas if notas[f"prueba_{p}"].manual_score is not None]
+    manuales = [p for p in pruebas if notas[id_de_prueba(p)].manual_score is not None]
     if manuales:
         motivo = f"nota manual del profesor en {', '.join(manuales)}. " + motivo
     retraso = entrega.total_seconds_late
@@ -138,7 +138,7 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
         motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {entrega.late_submission_penalty:g} "
                   f"puntos de penalización. " + motivo)
     return {**base, "puntos": _numero(max(0.0, entrega.score - entrega.late_submission_penalty)),
-            "motivo": motivo.strip(), **{p: _numero(notas[f"prueba_{p}"].score) for p in pruebas},
+            "motivo": motivo.strip(), **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
             "entrega": entrega.timestamp.isoformat(sep=" ") if entrega.timestamp else "",
             "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
             "penalizacion": _numero(entrega.late_submission_penalty)}

@@ -70,6 +70,7 @@ class Linea:
     motivo: str
     alumno: str | None = None
     desafio: str | None = None
+    ya_estaba: bool = False  # no se recoge porque submitted/ ya tiene esta misma entrega: nada nuevo
 
 
 @dataclass
@@ -358,7 +359,7 @@ def coloca(c: Candidata, rutas: Carpetas) -> Linea:
         else:
             motivo = (f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
                       f"({hora}): se deja la que había")
-        return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio)
+        return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio, ya_estaba=igual)
     carpeta.mkdir(parents=True, exist_ok=True)
     # Una sola entrega por carpeta: los cuadernos de la entrega anterior se van (ésta es más nueva).
     for viejo in carpeta.glob("*.ipynb"):
