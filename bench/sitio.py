@@ -2,12 +2,15 @@
 
     .venv/bin/python bench/sitio.py [--veces 3] [--leccion permisos-y-confianza]
     .venv/bin/python bench/sitio.py --perfil [--veces 3]   # fases del arranque del núcleo de JupyterLite
+    .venv/bin/python bench/sitio.py --casos suelo lite --antes build/sitio-antes   # contra otro sitio
 
 En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
 vacía) y en templado (otra visita con el mismo perfil):
   suelo     una página mínima que sólo carga Pyodide en un worker de módulo e imprime;
   lección   la página de la lección, pulsando «Ejecutar todo» nada más cargar;
-  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno.
+  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno;
+  antes     (con --antes CARPETA) lo mismo en otro sitio ya construido, servido aparte en la misma
+            vuelta: para comparar un cambio con lo de antes en las mismas condiciones de la máquina.
 El tiempo va desde el inicio de la navegación hasta que aparece la primera salida (reloj
 de la página, performance.now()); la pulsación llega en cuanto la página es interactiva
 (DOMContentLoaded). Los bytes son los que el servidor ha enviado hasta ese
@@ -61,6 +64,7 @@ PRIMERA_SALIDA = {
     "lite": "() => [...document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output')]"
             ".some(s => s.textContent.trim()) ? performance.now() : false",
 }
+PRIMERA_SALIDA["antes"] = PRIMERA_SALIDA["lite"]
 
 
 def escribe_suelo(sitio: Path) -> Path:
@@ -77,7 +81,7 @@ def arranca(pagina, caso: str) -> None:
         # element.click(): el mismo evento que un clic, sin las comprobaciones de Playwright
         # (desplazar, esperar a que sea estable), que añadían ~0,1 s que no son de la página.
         pagina.evaluate("() => document.querySelector('button[data-accion=ejecutar-todo]').click()")
-    elif caso == "lite":
+    elif caso in ("lite", "antes"):
         # «Run all» antes de que el núcleo exista no encola nada: se espera a que conteste,
         # como espera quien ve el indicador del núcleo; ese arranque cuenta en el tiempo.
         pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
@@ -187,6 +191,7 @@ def main() -> int:
     casos = ["suelo", "leccion", "lite"]
     parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
                         help="qué medir (los tres; el suelo hace falta para las razones)")
+    parser.add_argument("--antes", type=Path, help="otro sitio construido: mide también su JupyterLite (caso antes)")
     parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
     args = parser.parse_args()
     curso = leer_curso()
@@ -201,6 +206,11 @@ def main() -> int:
              "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
              "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}"}
     urls = {caso: todas[caso] for caso in todas if caso in args.casos}
+    otro = None
+    if args.antes:
+        otro = crea_servidor(args.antes, 0)
+        threading.Thread(target=otro.serve_forever, daemon=True).start()
+        urls["antes"] = todas["lite"].replace(base, url_de(otro), 1)
     medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
     try:
         with sync_playwright() as p:
@@ -212,11 +222,13 @@ def main() -> int:
                 orden = list(urls)[vuelta % len(urls):] + list(urls)[:vuelta % len(urls)]
                 for caso in orden:
                     url = urls[caso]
-                    mide_frio_y_templado(p, servidor, url, caso, medidas)
+                    mide_frio_y_templado(p, otro if caso == "antes" else servidor, url, caso, medidas)
                     print(f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
                           f"templado {medidas[caso, 'templado'][-1]:5.2f} s", file=sys.stderr, flush=True)
     finally:
         servidor.shutdown()
+        if otro:
+            otro.shutdown()
         shutil.rmtree(suelo, ignore_errors=True)
     imprime_tabla(medidas, leccion.slug, args.veces)
     return 0

@@ -6,6 +6,7 @@ pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
 """
 
 import dataclasses
+import hashlib
 import json
 import shutil
 import subprocess
@@ -26,6 +27,9 @@ APLICACIONES = ["lab", "notebooks", "tree"]
 # Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
 # que en JupyterLite no existe y llenarían la consola de errores.
 EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]
+# Y la nuestra, escrita a mano: abre la sesión del cuaderno al arrancar, mientras se pinta la
+# interfaz, en vez de cuando el cuaderno ya está pintado (ver arranque/remoteEntry.js).
+ARRANQUE = Path(__file__).with_name("arranque")
 
 
 def configuracion(pyodide: str) -> dict:
@@ -122,7 +126,8 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     orden = [str(Path(sys.executable).with_name("jupyter-lite")), "build", "--lite-dir", str(trabajo),
              "--contents", str(contenidos), "--output-dir", str(salida), "--no-sourcemaps",
              "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES),
-             *(f"--LiteBuildConfig.federated_extensions={_extension(e)}" for e in EXTENSIONES)]
+             *(f"--LiteBuildConfig.federated_extensions={e}"
+               for e in [*map(_extension, EXTENSIONES), _extension_del_arranque(trabajo)])]
     resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
@@ -152,6 +157,21 @@ def _copia_iconos(salida: Path) -> None:
 
 def _extension(nombre: str) -> Path:
     return Path(sys.prefix) / "share" / "jupyter" / "labextensions" / nombre
+
+
+def _extension_del_arranque(trabajo: Path) -> Path:
+    """La extensión del arranque, como la espera `jupyter lite build` (package.json y static/),
+    con la huella del contenido en el nombre del script, como las demás: así el navegador y el
+    service worker la guardan sin volver a preguntar (INMUTABLES en construir.py)."""
+    script = (ARRANQUE / "remoteEntry.js").read_bytes()
+    nombre = f"static/remoteEntry.{hashlib.sha256(script).hexdigest()[:16]}.js"
+    paquete = json.loads((ARRANQUE / "package.json").read_text(encoding="utf-8"))
+    paquete["jupyterlab"]["_build"]["load"] = nombre
+    carpeta = trabajo / "arranque"
+    (carpeta / "static").mkdir(parents=True)
+    (carpeta / nombre).write_bytes(script)
+    (carpeta / "package.json").write_text(json.dumps(paquete, indent=1), encoding="utf-8")
+    return carpeta
 
 
 def _declara_icono(salida: Path) -> None:
