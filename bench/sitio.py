@@ -128,7 +128,7 @@ FASES = [
 ]
 
 
-def perfil(contexto, servidor, url: str) -> dict[str, float]:
+def perfil(contexto, url: str) -> dict[str, float]:
     """Segundos desde la navegación hasta cada fase del arranque del cuaderno en JupyterLite."""
     viejas = list(contexto.pages)
     pagina = contexto.new_page()
@@ -164,24 +164,29 @@ def perfil(contexto, servidor, url: str) -> dict[str, float]:
     return marcas
 
 
-def perfila(p, servidor, url: str, veces: int) -> None:
-    medidas = {"frío": [], "templado": []}
+def perfila(p, sitios: dict[str, str], veces: int) -> None:
+    """El perfil de cada sitio (lite y, con --antes, el otro), intercalados en cada vuelta."""
+    medidas = {(s, t): [] for s in sitios for t in ("frío", "templado")}
     for _ in range(veces):
-        carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
-        contexto = p.chromium.launch_persistent_context(
-            carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
-        try:
-            medidas["frío"].append(perfil(contexto, servidor, url))
-            medidas["templado"].append(perfil(contexto, servidor, url))
-        finally:
-            contexto.close()
-            shutil.rmtree(carpeta, ignore_errors=True)
-    fases = list(dict.fromkeys(f for m in medidas["frío"] for f in m))
+        for sitio, url in sitios.items():
+            carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
+            contexto = p.chromium.launch_persistent_context(
+                carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+            try:
+                medidas[sitio, "frío"].append(perfil(contexto, url))
+                medidas[sitio, "templado"].append(perfil(contexto, url))
+            finally:
+                contexto.close()
+                shutil.rmtree(carpeta, ignore_errors=True)
+    primero = next(iter(sitios))
+    fases = list(dict.fromkeys(f for m in medidas[primero, "frío"] for f in m))
+    columnas = [(s, t) for s in sitios for t in ("frío", "templado")]
     print(f"\nArranque del cuaderno en JupyterLite, mediana de {veces} (s desde la navegación)")
-    print("| fase | frío (s) | templado (s) |\n|---|--:|--:|")
-    for fase in sorted(fases, key=lambda f: statistics.median(m.get(f, 0) for m in medidas["frío"])):
-        valores = [statistics.median(m[fase] for m in medidas[t] if fase in m) for t in ("frío", "templado")]
-        print(f"| {fase} | {valores[0]:.2f} | {valores[1]:.2f} |")
+    print("| fase | " + " | ".join(f"{s} {t} (s)" for s, t in columnas) + " |")
+    print("|---|" + "--:|" * len(columnas))
+    for fase in sorted(fases, key=lambda f: statistics.median(m.get(f, 0) for m in medidas[primero, "frío"])):
+        valores = [statistics.median([m[fase] for m in medidas[c] if fase in m] or [float("nan")]) for c in columnas]
+        print(f"| {fase} | " + " | ".join(f"{v:.2f}" for v in valores) + " |")
 
 
 def main() -> int:
@@ -215,7 +220,7 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             if args.perfil:
-                perfila(p, servidor, todas["lite"], args.veces)
+                perfila(p, {c: urls[c] for c in ("lite", "antes") if c in urls}, args.veces)
                 return 0
             for vuelta in range(args.veces):
                 # Intercalados y en orden rotado: el ruido de la máquina les toca a todos por igual.

@@ -90,9 +90,27 @@
     return sesion;
   }
 
+  // En la segunda visita, el ServiceWorkerManager de JupyterLite borra su service worker y lo
+  // registra otra vez (la consola dice «New version, unregistering existing service workers»),
+  // y el núcleo espera a ese registro: la versión de la aplicación que compara la apunta en
+  // localStorage sólo cuando la página ya estaba controlada, no al registrarlo la primera vez.
+  // Se apunta aquí, con la misma clave y el mismo valor, si falta; una versión nueva de la
+  // aplicación sigue borrando el service worker viejo.
+  async function apuntaLaVersion() {
+    const registro = await navigator.serviceWorker.getRegistration();
+    const worker = registro && (registro.active || registro.waiting || registro.installing);
+    const texto = document.getElementById("jupyter-config-data");
+    const version = texto && JSON.parse(texto.textContent || "{}").appVersion;
+    if (!worker || !version) return;
+    const clave = `${worker.scriptURL}-version`;
+    if (localStorage.getItem(clave) === null) localStorage.setItem(clave, version);
+  }
+
   function activa(app, serviceWorker) {
+    if (!serviceWorker) return;
+    serviceWorker.ready.then(apuntaLaVersion).catch(() => undefined);
     const ruta = rutaDeLaUrl();
-    if (!ruta || !serviceWorker) return;
+    if (!ruta) return;
     const sessions = app.serviceManager.sessions;
     const startNew = sessions.startNew;
     const pendiente = abreLaSesion(app, serviceWorker, ruta, startNew).catch((e) => {
