@@ -167,8 +167,10 @@ def perfil(contexto, url: str) -> dict[str, float]:
 def perfila(p, sitios: dict[str, str], veces: int) -> None:
     """El perfil de cada sitio (lite y, con --antes, el otro), intercalados en cada vuelta."""
     medidas = {(s, t): [] for s in sitios for t in ("frío", "templado")}
-    for _ in range(veces):
-        for sitio, url in sitios.items():
+    for vuelta in range(veces):
+        orden = list(sitios)[vuelta % len(sitios):] + list(sitios)[:vuelta % len(sitios)]  # como en main()
+        for sitio in orden:
+            url = sitios[sitio]
             carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
             contexto = p.chromium.launch_persistent_context(
                 carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)

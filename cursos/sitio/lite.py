@@ -8,6 +8,7 @@ pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
 import dataclasses
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -133,8 +134,42 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
     _copia_iconos(salida)
     _declara_icono(salida)
+    _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
     return salida
+
+
+# El worker del núcleo monta el Drive en /drive y entra en él (FS.chdir) antes de importar
+# IPython, ipykernel y pyodide_kernel. Con '' (la carpeta actual) primero en sys.path, cada módulo
+# de primer nivel que se busca hace stat de /drive, y el Drive lo contesta sin caché con una
+# petición síncrona al service worker, que la pasa a la página: ~100 idas y vueltas mientras la
+# página se pinta. Se entra en /drive después de los imports, justo antes de entrar en la carpeta
+# del cuaderno. Un parche exacto sobre el worker fijado (jupyterlite-pyodide-kernel en
+# pyproject.toml): si no encaja, la construcción falla y lo dice. El nombre del fichero (con su
+# huella) no cambia: el parche es siempre el mismo para el mismo original.
+_ENTRA_EN_EL_DRIVE = re.compile(r"(\w)\.mount\((\w),\{\},t\),\1\.chdir\(t\),")
+_IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDrive&&this\._localPath&&'
+                              r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)')
+
+
+def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
+    carpeta = salida / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    workers = sorted(carpeta.glob("*.worker.*.js"))
+    for worker in workers:
+        js = worker.read_text(encoding="utf-8")
+        js, montajes = _ENTRA_EN_EL_DRIVE.subn(r"\1.mount(\2,{},t),", js)
+        js, imports = _IMPORTA_Y_ENTRA.subn(
+            lambda m: (f'{m[1]}.push("import pyodide_kernel"),e.mountDrive&&{m[1]}.push("import os",'
+                       f'\'os.chdir("/drive")\'),e.mountDrive&&this._localPath&&'
+                       f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'), js)
+        if montajes == 0 or imports != 1:
+            raise RuntimeError(f"El worker del núcleo de JupyterLite ({worker.name}) ya no es el que se parchea "
+                               "(entrar en /drive después de los imports): revisa lite._importa_antes_de_entrar_"
+                               "en_el_drive con la versión de jupyterlite-pyodide-kernel de pyproject.toml.")
+        worker.write_text(js, encoding="utf-8")
+    if not workers:
+        raise RuntimeError(f"No está el worker del núcleo de JupyterLite en {carpeta}: "
+                           "revisa jupyterlite-pyodide-kernel en pyproject.toml.")
 
 
 def _comprueba_idioma(salida: Path) -> None:
