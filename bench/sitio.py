@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/sitio.py [--veces 3] [--leccion permisos-y-confianza]
     .venv/bin/python bench/sitio.py --perfil [--veces 3]   # fases del arranque del núcleo de JupyterLite
-    .venv/bin/python bench/sitio.py --casos suelo lite --antes build/sitio-antes   # contra otro sitio
+    .venv/bin/python bench/sitio.py --casos suelo lite --antes OTRO_SITIO   # y el JupyterLite de otro sitio
+    .venv/bin/python bench/sitio.py --perfil --antes OTRO_SITIO             # las fases de los dos
 
 En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
 vacía) y en templado (otra visita con el mismo perfil):
