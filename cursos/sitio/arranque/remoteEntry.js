@@ -6,7 +6,8 @@
  * plugin abre la sesión del cuaderno de la URL (?path=…) en cuanto arranca la aplicación, así que el
  * worker trabaja mientras se pinta la interfaz. El SessionContext del cuaderno, al iniciarse, busca
  * una sesión con su ruta y se conecta a ella (SessionContext._initialize de @jupyterlab/apputils):
- * un solo núcleo, el mismo que habría abierto él.
+ * un solo núcleo, el mismo que habría abierto él. De paso, evita que la segunda visita borre y vuelva
+ * a registrar el service worker de JupyterLite (apuntaLaVersion, abajo), que retrasaba el núcleo.
  *
  * Sin webpack: el contrato de las extensiones federadas (bootstrap.js de JupyterLite y el cargador de
  * plugins de la aplicación) es que este script defina window._JUPYTERLAB[nombre] con init(ámbito
