@@ -2,12 +2,16 @@
 
     .venv/bin/python bench/sitio.py [--veces 3] [--leccion permisos-y-confianza]
     .venv/bin/python bench/sitio.py --perfil [--veces 3]   # fases del arranque del núcleo de JupyterLite
+    .venv/bin/python bench/sitio.py --casos suelo lite --antes OTRO_SITIO   # y el JupyterLite de otro sitio
+    .venv/bin/python bench/sitio.py --perfil --antes OTRO_SITIO             # las fases de los dos
 
 En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
 vacía) y en templado (otra visita con el mismo perfil):
   suelo     una página mínima que sólo carga Pyodide en un worker de módulo e imprime;
   lección   la página de la lección, pulsando «Ejecutar todo» nada más cargar;
-  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno.
+  lite      la lección en JupyterLite, «Run all» nada más abrir el cuaderno;
+  antes     (con --antes CARPETA) lo mismo en otro sitio ya construido, servido aparte en la misma
+            vuelta: para comparar un cambio con lo de antes en las mismas condiciones de la máquina.
 El tiempo va desde el inicio de la navegación hasta que aparece la primera salida (reloj
 de la página, performance.now()); la pulsación llega en cuanto la página es interactiva
 (DOMContentLoaded). Los bytes son los que el servidor ha enviado hasta ese
@@ -61,6 +65,7 @@ PRIMERA_SALIDA = {
     "lite": "() => [...document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output')]"
             ".some(s => s.textContent.trim()) ? performance.now() : false",
 }
+PRIMERA_SALIDA["antes"] = PRIMERA_SALIDA["lite"]
 
 
 def escribe_suelo(sitio: Path) -> Path:
@@ -77,7 +82,7 @@ def arranca(pagina, caso: str) -> None:
         # element.click(): el mismo evento que un clic, sin las comprobaciones de Playwright
         # (desplazar, esperar a que sea estable), que añadían ~0,1 s que no son de la página.
         pagina.evaluate("() => document.querySelector('button[data-accion=ejecutar-todo]').click()")
-    elif caso == "lite":
+    elif caso in ("lite", "antes"):
         # «Run all» antes de que el núcleo exista no encola nada: se espera a que conteste,
         # como espera quien ve el indicador del núcleo; ese arranque cuenta en el tiempo.
         pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
@@ -124,7 +129,7 @@ FASES = [
 ]
 
 
-def perfil(contexto, servidor, url: str) -> dict[str, float]:
+def perfil(contexto, url: str) -> dict[str, float]:
     """Segundos desde la navegación hasta cada fase del arranque del cuaderno en JupyterLite."""
     viejas = list(contexto.pages)
     pagina = contexto.new_page()
@@ -160,24 +165,31 @@ def perfil(contexto, servidor, url: str) -> dict[str, float]:
     return marcas
 
 
-def perfila(p, servidor, url: str, veces: int) -> None:
-    medidas = {"frío": [], "templado": []}
-    for _ in range(veces):
-        carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
-        contexto = p.chromium.launch_persistent_context(
-            carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
-        try:
-            medidas["frío"].append(perfil(contexto, servidor, url))
-            medidas["templado"].append(perfil(contexto, servidor, url))
-        finally:
-            contexto.close()
-            shutil.rmtree(carpeta, ignore_errors=True)
-    fases = list(dict.fromkeys(f for m in medidas["frío"] for f in m))
+def perfila(p, sitios: dict[str, str], veces: int) -> None:
+    """El perfil de cada sitio (lite y, con --antes, el otro), intercalados en cada vuelta."""
+    medidas = {(s, t): [] for s in sitios for t in ("frío", "templado")}
+    for vuelta in range(veces):
+        orden = list(sitios)[vuelta % len(sitios):] + list(sitios)[:vuelta % len(sitios)]  # como en main()
+        for sitio in orden:
+            url = sitios[sitio]
+            carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
+            contexto = p.chromium.launch_persistent_context(
+                carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+            try:
+                medidas[sitio, "frío"].append(perfil(contexto, url))
+                medidas[sitio, "templado"].append(perfil(contexto, url))
+            finally:
+                contexto.close()
+                shutil.rmtree(carpeta, ignore_errors=True)
+    primero = next(iter(sitios))
+    fases = list(dict.fromkeys(f for m in medidas[primero, "frío"] for f in m))
+    columnas = [(s, t) for s in sitios for t in ("frío", "templado")]
     print(f"\nArranque del cuaderno en JupyterLite, mediana de {veces} (s desde la navegación)")
-    print("| fase | frío (s) | templado (s) |\n|---|--:|--:|")
-    for fase in sorted(fases, key=lambda f: statistics.median(m.get(f, 0) for m in medidas["frío"])):
-        valores = [statistics.median(m[fase] for m in medidas[t] if fase in m) for t in ("frío", "templado")]
-        print(f"| {fase} | {valores[0]:.2f} | {valores[1]:.2f} |")
+    print("| fase | " + " | ".join(f"{s} {t} (s)" for s, t in columnas) + " |")
+    print("|---|" + "--:|" * len(columnas))
+    for fase in sorted(fases, key=lambda f: statistics.median(m.get(f, 0) for m in medidas[primero, "frío"])):
+        valores = [statistics.median([m[fase] for m in medidas[c] if fase in m] or [float("nan")]) for c in columnas]
+        print(f"| {fase} | " + " | ".join(f"{v:.2f}" for v in valores) + " |")
 
 
 def main() -> int:
@@ -187,6 +199,7 @@ def main() -> int:
     casos = ["suelo", "leccion", "lite"]
     parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
                         help="qué medir (los tres; el suelo hace falta para las razones)")
+    parser.add_argument("--antes", type=Path, help="otro sitio construido: mide también su JupyterLite (caso antes)")
     parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
     args = parser.parse_args()
     curso = leer_curso()
@@ -201,22 +214,29 @@ def main() -> int:
              "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
              "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}"}
     urls = {caso: todas[caso] for caso in todas if caso in args.casos}
+    otro = None
+    if args.antes:
+        otro = crea_servidor(args.antes, 0)
+        threading.Thread(target=otro.serve_forever, daemon=True).start()
+        urls["antes"] = todas["lite"].replace(base, url_de(otro), 1)
     medidas = {(c, m): [] for c in urls for m in ("frio", "templado", "bytes", "bytes_t")}
     try:
         with sync_playwright() as p:
             if args.perfil:
-                perfila(p, servidor, todas["lite"], args.veces)
+                perfila(p, {c: urls[c] for c in ("lite", "antes") if c in urls}, args.veces)
                 return 0
             for vuelta in range(args.veces):
                 # Intercalados y en orden rotado: el ruido de la máquina les toca a todos por igual.
                 orden = list(urls)[vuelta % len(urls):] + list(urls)[:vuelta % len(urls)]
                 for caso in orden:
                     url = urls[caso]
-                    mide_frio_y_templado(p, servidor, url, caso, medidas)
+                    mide_frio_y_templado(p, otro if caso == "antes" else servidor, url, caso, medidas)
                     print(f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
                           f"templado {medidas[caso, 'templado'][-1]:5.2f} s", file=sys.stderr, flush=True)
     finally:
         servidor.shutdown()
+        if otro:
+            otro.shutdown()
         shutil.rmtree(suelo, ignore_errors=True)
     imprime_tabla(medidas, leccion.slug, args.veces)
     return 0

@@ -6,7 +6,9 @@ pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
 """
 
 import dataclasses
+import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +28,9 @@ APLICACIONES = ["lab", "notebooks", "tree"]
 # Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
 # que en JupyterLite no existe y llenarían la consola de errores.
 EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]
+# Y la nuestra, escrita a mano: abre la sesión del cuaderno al arrancar, mientras se pinta la
+# interfaz, en vez de cuando el cuaderno ya está pintado (ver arranque/remoteEntry.js).
+ARRANQUE = Path(__file__).with_name("arranque")
 
 
 def configuracion(pyodide: str) -> dict:
@@ -122,14 +127,49 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     orden = [str(Path(sys.executable).with_name("jupyter-lite")), "build", "--lite-dir", str(trabajo),
              "--contents", str(contenidos), "--output-dir", str(salida), "--no-sourcemaps",
              "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES),
-             *(f"--LiteBuildConfig.federated_extensions={_extension(e)}" for e in EXTENSIONES)]
+             *(f"--LiteBuildConfig.federated_extensions={e}"
+               for e in [*map(_extension, EXTENSIONES), _extension_del_arranque(trabajo)])]
     resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
     _copia_iconos(salida)
     _declara_icono(salida)
+    _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
     return salida
+
+
+# El worker del núcleo monta el Drive en /drive y entra en él (FS.chdir) antes de importar
+# IPython, ipykernel y pyodide_kernel. Con '' (la carpeta actual) primero en sys.path, cada módulo
+# de primer nivel que se busca hace stat de /drive, y el Drive lo contesta sin caché con una
+# petición síncrona al service worker, que la pasa a la página: ~100 idas y vueltas mientras la
+# página se pinta. Se entra en /drive después de los imports, justo antes de entrar en la carpeta
+# del cuaderno. Un parche exacto sobre el worker fijado (jupyterlite-pyodide-kernel en
+# pyproject.toml): si no encaja, la construcción falla y lo dice. El nombre del fichero (con su
+# huella) no cambia: el parche es siempre el mismo para el mismo original.
+_ENTRA_EN_EL_DRIVE = re.compile(r"(\w)\.mount\((\w),\{\},t\),\1\.chdir\(t\),")
+_IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDrive&&this\._localPath&&'
+                              r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)')
+
+
+def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
+    carpeta = salida / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    workers = sorted(carpeta.glob("*.worker.*.js"))
+    for worker in workers:
+        js = worker.read_text(encoding="utf-8")
+        js, montajes = _ENTRA_EN_EL_DRIVE.subn(r"\1.mount(\2,{},t),", js)
+        js, imports = _IMPORTA_Y_ENTRA.subn(
+            lambda m: (f'{m[1]}.push("import pyodide_kernel"),e.mountDrive&&{m[1]}.push("import os",'
+                       f'\'os.chdir("/drive")\'),e.mountDrive&&this._localPath&&'
+                       f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'), js)
+        if montajes == 0 or imports != 1:
+            raise RuntimeError(f"El worker del núcleo de JupyterLite ({worker.name}) ya no es el que se parchea "
+                               "(entrar en /drive después de los imports): revisa lite._importa_antes_de_entrar_"
+                               "en_el_drive con la versión de jupyterlite-pyodide-kernel de pyproject.toml.")
+        worker.write_text(js, encoding="utf-8")
+    if not workers:
+        raise RuntimeError(f"No está el worker del núcleo de JupyterLite en {carpeta}: "
+                           "revisa jupyterlite-pyodide-kernel en pyproject.toml.")
 
 
 def _comprueba_idioma(salida: Path) -> None:
@@ -152,6 +192,21 @@ def _copia_iconos(salida: Path) -> None:
 
 def _extension(nombre: str) -> Path:
     return Path(sys.prefix) / "share" / "jupyter" / "labextensions" / nombre
+
+
+def _extension_del_arranque(trabajo: Path) -> Path:
+    """La extensión del arranque, como la espera `jupyter lite build` (package.json y static/),
+    con la huella del contenido en el nombre del script, como las demás: así el navegador y el
+    service worker la guardan sin volver a preguntar (INMUTABLES en construir.py)."""
+    script = (ARRANQUE / "remoteEntry.js").read_bytes()
+    nombre = f"static/remoteEntry.{hashlib.sha256(script).hexdigest()[:16]}.js"
+    paquete = json.loads((ARRANQUE / "package.json").read_text(encoding="utf-8"))
+    paquete["jupyterlab"]["_build"]["load"] = nombre
+    carpeta = trabajo / "arranque"
+    (carpeta / "static").mkdir(parents=True)
+    (carpeta / nombre).write_bytes(script)
+    (carpeta / "package.json").write_text(json.dumps(paquete, indent=1), encoding="utf-8")
+    return carpeta
 
 
 def _declara_icono(salida: Path) -> None:

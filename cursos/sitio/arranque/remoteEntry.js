@@ -1,0 +1,158 @@
+/* Arranque del núcleo mientras JupyterLite pinta la interfaz: una extensión federada escrita a mano.
+ *
+ * Por qué: JupyterLite crea el worker del núcleo cuando el cuaderno ya está pintado y su sesión se
+ * abre, ~4,8 s después de navegar; Pyodide, las ruedas y los imports de IPython/ipykernel van después,
+ * en serie con la interfaz (docs/arquitectura.md, «El arranque del núcleo de JupyterLite»). Este
+ * plugin abre la sesión del cuaderno de la URL (?path=…) en cuanto arranca la aplicación, así que el
+ * worker trabaja mientras se pinta la interfaz. El SessionContext del cuaderno, al iniciarse, busca
+ * una sesión con su ruta y se conecta a ella (SessionContext._initialize de @jupyterlab/apputils):
+ * un solo núcleo, el mismo que habría abierto él. De paso, evita que la segunda visita borre y vuelva
+ * a registrar el service worker de JupyterLite (apuntaLaVersion, abajo), que retrasaba el núcleo.
+ *
+ * Sin webpack: el contrato de las extensiones federadas (bootstrap.js de JupyterLite y el cargador de
+ * plugins de la aplicación) es que este script defina window._JUPYTERLAB[nombre] con init(ámbito
+ * compartido) y get(módulo), que devuelve una promesa de una fábrica del módulo; el módulo,
+ * {__esModule: true, default: [plugins]}. No aporta módulos compartidos; el único objeto de otro
+ * paquete que necesita, el token IServiceWorkerManager de @jupyterlite/apputils, lo toma del ámbito
+ * compartido de la aplicación, como haría el código que genera webpack.
+ */
+(function () {
+  const NOMBRE = "@agentes-llm/arranque-del-nucleo";
+  const APPUTILS = "@jupyterlite/apputils";
+  let compartido = {};
+
+  // La versión más alta del paquete en el ámbito compartido: la que webpack elige para un singleton.
+  function masAlta(versiones) {
+    const partes = (v) => v.split(/[.+-]/).map((p) => parseInt(p, 10) || 0);
+    return versiones.sort((a, b) => {
+      const [x, y] = [partes(a), partes(b)];
+      for (let i = 0; i < Math.max(x.length, y.length); i++) {
+        if ((x[i] || 0) !== (y[i] || 0)) return (y[i] || 0) - (x[i] || 0);
+      }
+      return 0;
+    })[0];
+  }
+
+  async function tokenDelServiceWorker() {
+    const versiones = compartido[APPUTILS];
+    if (!versiones || !Object.keys(versiones).length) return null;
+    const fabrica = await versiones[masAlta(Object.keys(versiones))].get();
+    return fabrica().IServiceWorkerManager || null;
+  }
+
+  // El cuaderno que abre esta página: ?path=… de las aplicaciones de JupyterLite (notebooks/, lab/).
+  function rutaDeLaUrl() {
+    const ruta = new URLSearchParams(window.location.search).get("path");
+    return ruta && ruta.endsWith(".ipynb") ? ruta.replace(/^\/+/, "") : null;
+  }
+
+  // El núcleo por omisión, el que el cuaderno elige cuando el suyo (python3) no existe aquí. El
+  // plugin del núcleo de Pyodide puede activarse después de éste: se espera a que registre su
+  // núcleo (el gestor avisa con specsChanged) o, como mucho, a que se hayan activado todos.
+  async function nucleoPorOmision(app, kernelspecs) {
+    const nombre = () => {
+      const specs = kernelspecs.specs;
+      return specs && specs.kernelspecs[specs.default] ? specs.default : null;
+    };
+    await kernelspecs.ready;
+    if (nombre()) return nombre();
+    let avisa;
+    const registrado = new Promise((resuelve) => {
+      avisa = () => nombre() && resuelve();
+      kernelspecs.specsChanged.connect(avisa);
+    });
+    try {
+      await Promise.race([registrado, app.started.then(() => kernelspecs.refreshSpecs())]);
+    } finally {
+      kernelspecs.specsChanged.disconnect(avisa);
+    }
+    return nombre();
+  }
+
+  // El modelo de la sesión abierta para el cuaderno, o null si no hay que abrirla aquí.
+  async function abreLaSesion(app, serviceWorker, ruta, startNew) {
+    const { contents, kernelspecs, sessions } = app.serviceManager;
+    // Sólo si el cuaderno existe (lee el índice de su carpeta, que el cuaderno leerá igual y queda
+    // guardado); y con el service worker ya registrado: sin él, el núcleo se crearía sin los
+    // ficheros del cuaderno (mountDrive), que es el service worker quien se los sirve.
+    const [modelo, nucleo] = await Promise.all([
+      contents.get(ruta, { content: false }).catch(() => null),
+      nucleoPorOmision(app, kernelspecs),
+      serviceWorker.ready.catch(() => undefined),
+    ]);
+    if (!modelo || modelo.type !== "notebook" || !nucleo) return null;
+    await sessions.refreshRunning();
+    if ([...sessions.running()].some((s) => s.path === ruta)) return null; // ya tiene núcleo
+    // El mismo nombre y ruta que da el cuaderno a su sesión (Context de @jupyterlab/docregistry).
+    const opciones = { path: ruta, name: ruta.split("/").pop(), type: "notebook", kernel: { name: nucleo } };
+    const conexion = await startNew.call(sessions, opciones);
+    const sesion = conexion.model;
+    conexion.dispose(); // la sesión y su núcleo siguen; el cuaderno abre su propia conexión
+    return sesion;
+  }
+
+  // En la segunda visita, el ServiceWorkerManager de JupyterLite borra su service worker y lo
+  // registra otra vez (la consola dice «New version, unregistering existing service workers»),
+  // y el núcleo espera a ese registro: la versión de la aplicación que compara la apunta en
+  // localStorage sólo cuando la página ya estaba controlada, no al registrarlo la primera vez.
+  // Se apunta aquí, con la misma clave y el mismo valor, si falta; una versión nueva de la
+  // aplicación sigue borrando el service worker viejo.
+  async function apuntaLaVersion() {
+    const registro = await navigator.serviceWorker.getRegistration();
+    const worker = registro && (registro.active || registro.waiting || registro.installing);
+    const texto = document.getElementById("jupyter-config-data");
+    const version = texto && JSON.parse(texto.textContent || "{}").appVersion;
+    if (!worker || !version) return;
+    const clave = `${worker.scriptURL}-version`;
+    if (localStorage.getItem(clave) === null) localStorage.setItem(clave, version);
+  }
+
+  function activa(app, serviceWorker) {
+    if (!serviceWorker) return;
+    serviceWorker.ready.then(apuntaLaVersion).catch(() => undefined);
+    const ruta = rutaDeLaUrl();
+    if (!ruta) return;
+    const sessions = app.serviceManager.sessions;
+    const startNew = sessions.startNew;
+    const pendiente = abreLaSesion(app, serviceWorker, ruta, startNew).catch((e) => {
+      console.warn(`Arranque del núcleo: ${e}`);
+      return null;
+    });
+    // Mientras se abre, si el cuaderno pide su sesión (no la ha encontrado en marcha), espera a
+    // ésta y se conecta a ella: nunca dos núcleos para el mismo cuaderno.
+    sessions.startNew = function (opciones, conectar) {
+      if (!opciones || opciones.path !== ruta) return startNew.call(sessions, opciones, conectar);
+      return pendiente.then((sesion) =>
+        sesion ? sessions.connectTo({ ...conectar, model: sesion }) : startNew.call(sessions, opciones, conectar));
+    };
+    pendiente.then((sesion) => {
+      sessions.startNew = startNew; // el de siempre
+      window.arranqueDelNucleo = { ruta, sesion: sesion && sesion.id }; // para las pruebas
+    });
+  }
+
+  function plugin(token) {
+    return {
+      id: `${NOMBRE}:plugin`,
+      description: "Abre la sesión del cuaderno de la URL al arrancar, mientras se pinta la interfaz.",
+      autoStart: true,
+      optional: [token],
+      activate: activa,
+    };
+  }
+
+  window._JUPYTERLAB = window._JUPYTERLAB || {};
+  window._JUPYTERLAB[NOMBRE] = {
+    init(ambito) {
+      compartido = ambito || {};
+    },
+    async get() {
+      const token = await tokenDelServiceWorker();
+      if (!token) {
+        console.warn("Arranque del núcleo: sin IServiceWorkerManager; el núcleo arrancará con el cuaderno.");
+        return () => ({ __esModule: true, default: [] });
+      }
+      return () => ({ __esModule: true, default: [plugin(token)] });
+    },
+  };
+})();
