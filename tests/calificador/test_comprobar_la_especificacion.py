@@ -6,12 +6,11 @@ antes y de después, y devuelve textos. Las conversaciones corren en el proceso 
 en el calificador una parte oculta: fijar las respuestas de las visibles no da puntos.
 """
 
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion
+from tests.calificador.conftest import calificado, con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -141,7 +140,6 @@ def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     carpeta = lote["curso"] / "release" / ESPECIFICACION.slug
     codigo = trampas_de_la_especificacion(lote["curso"], 9)["s01_fija_las_visibles"]
     nb = con_solucion(lote["cuaderno"], codigo, ESPECIFICACION)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    salida = ejecuta_cuaderno(nb, carpeta)
     assert "✔ la_leccion" in salida and "✔ sin_pedirlo" in salida
     assert lote["filas"]["s01_fija_las_visibles"]["puntos"] == 0

@@ -1,11 +1,10 @@
 """Lo que vale para todos los desafíos, una vez y para cada uno (los que hay en desafios/)."""
 
 import pytest
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import con_solucion, genera
+from tests.calificador.conftest import con_solucion, ejecuta_cuaderno, genera
 
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
 
@@ -17,8 +16,7 @@ def test_el_cuaderno_del_alumno_se_prueba_solo(slug, tmp_path_factory):
     curso, cuaderno = genera(tmp_path_factory, desafio)
     carpeta = curso / "release" / desafio.slug
     nb = con_solucion(cuaderno, desafio.lee("solucion.py"), desafio)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    salida = ejecuta_cuaderno(nb, carpeta)
     for prueba in desafio.puntos():
         if prueba != "variaciones":
             assert f"✔ {prueba}" in salida

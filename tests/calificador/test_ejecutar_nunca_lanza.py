@@ -9,12 +9,10 @@ calificador una parte oculta: fijar las observaciones de las pruebas visibles no
 import ast
 import re
 
-from nbclient import NotebookClient
-
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion
+from tests.calificador.conftest import calificado, con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -162,8 +160,7 @@ def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     carpeta = lote["curso"] / "release" / NUNCA_LANZA.slug
     codigo = trampas_de_ejecutar(lote["curso"], 9)["e01_fija_las_visibles"]
     nb = con_solucion(lote["cuaderno"], codigo, NUNCA_LANZA)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    salida = ejecuta_cuaderno(nb, carpeta)
     assert "✔ no_encaja" in salida and "✔ la_funcion_lanza" in salida
     assert lote["filas"]["e01_fija_las_visibles"]["puntos"] == 0
 
