@@ -10,7 +10,7 @@ en el calificador una parte oculta: fijar las respuestas de las visibles no da p
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion, ejecuta_cuaderno
+from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -112,7 +112,8 @@ def trampas_de_la_especificacion(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20)
+LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20,
+            lee_ocultas=("s03_lee_las_ocultas", ("OFICINA",)))
 
 
 def test_cada_regla_cuenta(lote):
@@ -128,11 +129,6 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "hace_de_mas (el modelo dice 'He añadido huevos a lista.txt.')" in motivos["no_mira_lo_no_pedido"]
     assert "se esperaba: [\"falta «tomates» en lista.txt\"]" in motivos["sin_mayusculas"]
     assert "ha lanzado KeyError" in motivos["sin_claves_que_faltan"]
-
-
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "s03_lee_las_ocultas", ESPECIFICACION)
-    assert "No such file or directory" in texto and "OFICINA" not in texto
 
 
 def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):

@@ -12,7 +12,7 @@ import re
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion, ejecuta_cuaderno
+from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -130,7 +130,7 @@ def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20)
+LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, lee_ocultas=("e03_lee_las_ocultas", ("azafrán",)))
 
 
 def test_cada_parte_cuenta(lote):
@@ -148,11 +148,6 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "se ha parado: ejecutar ha lanzado FileNotFoundError" in motivos["confia_en_la_llamada"]
     assert "no se ha ejecutado: la llamada no trae id o nombre" in motivos["sin_mirar_el_id"]
     assert "debía correr 1 vez/veces y ha corrido 2" in motivos["dos_veces"]
-
-
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "e03_lee_las_ocultas", NUNCA_LANZA)
-    assert "No such file or directory" in texto and "azafrán" not in texto
 
 
 def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
