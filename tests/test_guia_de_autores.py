@@ -3,8 +3,9 @@
 Se copian al disco los bloques de la guía (los que empiezan por «fichero:» o «añadir al final
 de:»), y en esa copia se construye el cuaderno de la lección, se ejecuta y dice lo que afirma
 su salidas.toml, y el desafío se reparte con nbgrader y se califica: la solución saca 10 y una
-entrega equivocada, 0. En un proceso aparte, para que RAIZ sea la copia. La misma copia, con su
-sitio construido y abierta en Chromium, está en tests/navegador/test_guia_en_el_navegador.py.
+entrega equivocada, 0; y lotes() encuentra el lote de la guía y calificarlo da lo que dice. En
+un proceso aparte, para que RAIZ sea la copia. La misma copia, con su sitio construido y abierta
+en Chromium, está en tests/navegador/test_guia_en_el_navegador.py.
 """
 
 import json
