@@ -3,24 +3,14 @@
 Se copian al disco los bloques de la guía (los que empiezan por «fichero:» o «añadir al final
 de:»), y en esa copia se construye el cuaderno de la lección, se ejecuta y dice lo que afirma
 su salidas.toml, y el desafío se reparte con nbgrader y se califica: la solución saca 10 y una
-entrega equivocada, 0. En un proceso aparte, para que RAIZ sea la copia. La misma copia, con su
-sitio construido y abierta en Chromium, está en tests/navegador/test_guia_en_el_navegador.py.
+entrega equivocada, 0; y lotes() encuentra el lote de la guía y calificarlo da lo que dice. En
+un proceso aparte, para que RAIZ sea la copia. La misma copia, con su sitio construido y abierta
+en Chromium, está en tests/navegador/test_guia_en_el_navegador.py.
 """
 
 import json
-import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
-from cursos import RAIZ
-
-from .conftest import MODULOS
-
-GUIA = RAIZ / "docs" / "autores.md"
-BLOQUE = re.compile(r"^(`{3,})[a-z]*\n[^\n]*?(fichero|añadir al final de): (\S+?)(?: -->)?\n(.*?)^\1$", re.M | re.S)
-COPIAR = ["cursos", "desafios", "lecciones", *MODULOS, "pyproject.toml"]
+from tests.guia_de_autores import bloques, copia_siguiendo_la_guia, en_la_copia
 
 SIGUE_LA_GUIA = r'''
 import json, sys
@@ -67,45 +57,40 @@ print(json.dumps({"salidas": salidas, "modulos": [n for n, _ in desafio.modulos(
                   "partida": desafio.partida()}))
 '''
 
+# El lote de la guía, declarado en su test_saluda.py: lotes() lo encuentra y se califica como en
+# test_lotes.py (entrega_el_lote, con carpetas temporales en lugar del tmp_path_factory de pytest).
+CALIFICA_EL_LOTE = r'''
+import json, sys, tempfile
+from pathlib import Path
 
-def bloques() -> list[tuple[str, str, str]]:
-    """(qué: «fichero» o «añadir al final de», ruta, texto) de cada bloque de la guía."""
-    return [(que, ruta, texto) for _, que, ruta, texto in BLOQUE.findall(GUIA.read_text(encoding="utf-8"))]
+from tests.calificador.conftest import EDITADA, calificado, entrega_el_lote
+from tests.calificador.lotes import lotes
+
+
+class Temporales:
+    def mktemp(self, nombre):
+        return Path(tempfile.mkdtemp(prefix=nombre, dir=sys.argv[1]))
+
+
+declarados = lotes()
+lote = declarados["saluda"]
+hecho = entrega_el_lote(Temporales(), lote)
+alumno, secretos = lote.lee_ocultas
+texto = calificado(hecho["curso"], alumno, lote.desafio)
+print(json.dumps({"lotes": sorted(declarados), "puntos": {a: f["puntos"] for a, f in hecho["filas"].items()},
+                  "honestas": {a: p for a, (_, p) in lote.honestas.items()}, "trampas": hecho["trampas"],
+                  "minimo": lote.minimo, "con_puntos": sorted(lote.con_puntos), "editada": EDITADA,
+                  "lee_ocultas": alumno, "no_la_encuentra": "No such file or directory" in texto,
+                  "desvela": [s for s in secretos if s in texto]}))
+'''
 
 
 def test_la_guia_trae_todos_los_ficheros_de_una_leccion_y_su_desafio():
     rutas = {ruta for _, ruta, _ in bloques()}
     assert {"lecciones/saludo/leccion.md", "lecciones/saludo/salidas.toml", "cursos/llm-agents.toml",
             *(f"desafios/saluda/{f}" for f in ("desafio.toml", "enunciado.md", "solucion.py", "pruebas.py",
-                                                "ocultas.py", "pistas.toml"))} == rutas
-
-
-def copia_siguiendo_la_guia(copia: Path) -> Path:
-    """El curso copiado en copia, con los bloques de la guía escritos encima, como lo haría un autor."""
-    for nombre in COPIAR:
-        origen = RAIZ / nombre
-        if origen.is_dir():
-            shutil.copytree(origen, copia / nombre, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
-        else:
-            shutil.copy2(origen, copia / nombre)
-    for que, ruta, texto in bloques():
-        destino = copia / ruta
-        destino.parent.mkdir(parents=True, exist_ok=True)
-        if que == "fichero":
-            assert not destino.exists(), f"la guía pisa {ruta}, que ya existe"
-            destino.write_text(texto, encoding="utf-8")
-        else:
-            destino.write_text(destino.read_text(encoding="utf-8") + texto, encoding="utf-8")
-    return copia
-
-
-def en_la_copia(copia: Path, programa: str, *argumentos: str) -> str:
-    """Corre programa con el Python del proyecto en un proceso cuyo RAIZ es la copia; devuelve su salida."""
-    hecho = subprocess.run([sys.executable, "-c", programa, *argumentos], cwd=copia, capture_output=True, text=True,
-                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copia), "HOME": str(copia.parent)},
-                           timeout=900)
-    assert hecho.returncode == 0, hecho.stderr[-3000:]
-    return hecho.stdout
+                                                "ocultas.py", "pistas.toml")),
+            "tests/calificador/test_saluda.py"} == rutas
 
 
 def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califica(tmp_path):
@@ -114,3 +99,12 @@ def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califi
     assert resultado["salidas"] == {"1": [], "2": []}, "la lección dice lo que afirma su salidas.toml"
     assert resultado["modulos"] == ["guionizado.py"] and resultado["partida"].startswith("exec(open(")
     assert resultado["puntos"] == {"ana": 10, "beto": 0}
+    # El lote de la guía: lotes() lo encuentra (test_cada_desafio_tiene_su_lote pasa) y calificarlo da lo que dice.
+    lote = json.loads(en_la_copia(copia, CALIFICA_EL_LOTE, str(tmp_path)).strip().splitlines()[-1])
+    assert "saluda" in lote["lotes"]
+    puntos = lote["puntos"]
+    assert lote["honestas"] and {a: puntos[a] for a in lote["honestas"]} == lote["honestas"]
+    a_cero = [a for a in lote["trampas"] if a not in lote["con_puntos"]]
+    assert len(a_cero) >= lote["minimo"] and {a: puntos[a] for a in a_cero} == dict.fromkeys(a_cero, 0)
+    assert puntos["x_stub"] == 0 and puntos["zz_honesta_despues"] == puntos[lote["editada"]] == 10
+    assert lote["lee_ocultas"] in lote["trampas"] and lote["no_la_encuentra"] and lote["desvela"] == []

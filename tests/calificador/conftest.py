@@ -2,16 +2,28 @@
 
 import contextlib
 import copy
+import csv
+import glob
 import json
+import os
+import pwd
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
 import pytest
+from nbclient import NotebookClient
 
 from cursos.calificador.calificar import califica
 from cursos.calificador.desafio import Desafio
-from cursos.calificador.fuente import genera_version_del_alumno
+from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
 from tests.calificador.lotes import Lote, lotes
 
 DESAFIO = Desafio("permiso-en-ejecutar")
@@ -42,8 +54,6 @@ def release(tmp_path_factory):
 
 def curso_nuevo(release, destino: Path) -> Path:
     """Una copia del curso plantilla (configuración, source, release y libro)."""
-    import shutil
-
     plantilla, _ = release
     shutil.copytree(plantilla, destino)
     return destino
@@ -165,3 +175,118 @@ def escucha_la_red():
             red["conexion"] = servidor.accept()
     finally:
         servidor.close()
+
+
+def ejecuta_cuaderno(nb, carpeta: Path) -> str:
+    """Ejecuta el cuaderno en un kernel, en la carpeta dada (como el alumno en release/), y devuelve
+    el texto que han escrito sus celdas de código, todo junto."""
+    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+# El intercambio y el libro de nbgrader, como los usa el profesor.
+
+VENCE = datetime(2026, 3, 1, 12, 0, 0)  # la fecha límite de los desafíos de las pruebas con plazo
+
+
+def hora(dias: float) -> str:
+    """Como la escribe el intercambio de nbgrader: «2026-03-01 12:00:00.000000 UTC», `dias` después de VENCE."""
+    return (VENCE.fromtimestamp(VENCE.timestamp() + dias * 86400)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
+def exporta(curso: Path) -> dict[tuple[str, str], dict]:
+    """`nbgrader export`, como lo lanzaría el profesor en su carpeta: {(desafío, alumno): fila}."""
+    con_herramientas_del_venv()
+    subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", "exportado.csv", "--log-level=ERROR"],
+                   cwd=curso, check=True)
+    with (curso / "exportado.csv").open(encoding="utf-8", newline="") as f:
+        return {(fila["assignment"], fila["student_id"]): fila for fila in csv.DictReader(f)}
+
+
+@contextlib.contextmanager
+def formgrader(curso: Path):
+    """`jupyter server` con formgrader sobre el curso; da una función que pide una ruta (tiene que
+    contestar 200) y devuelve JSON (las de /formgrader/api/) o HTML."""
+    con_herramientas_del_venv()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        puerto = s.getsockname()[1]
+    servidor = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={puerto}", "--ip=127.0.0.1",
+         "--ServerApp.token=prueba", "--ServerApp.allow_root=True", f"--ServerApp.root_dir={curso}"],
+        cwd=curso, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def pide(ruta):
+        peticion = urllib.request.Request(f"http://127.0.0.1:{puerto}{ruta}", headers={"Authorization": "token prueba"})
+        with urllib.request.urlopen(peticion, timeout=20) as respuesta:
+            assert respuesta.status == 200, (ruta, respuesta.status)
+            cuerpo = respuesta.read().decode("utf-8")
+        return json.loads(cuerpo) if ruta.startswith("/formgrader/api/") else cuerpo
+
+    try:
+        for _ in range(300):  # hasta 30 s para arrancar; no es una medida
+            try:
+                pide("/formgrader/api/status")
+                break
+            except OSError:
+                assert servidor.poll() is None, servidor.stderr.read().decode()[-2000:]
+                time.sleep(0.1)
+        yield pide
+    finally:
+        servidor.terminate()
+        servidor.wait(timeout=30)
+
+
+BINARIOS_POSTGRES = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+
+
+def _como_servidor(orden: list[str]) -> list[str]:
+    return ["runuser", "-u", "nobody", "--", *orden] if os.geteuid() == 0 else orden
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """Un servidor PostgreSQL de Debian de usar y tirar, en 127.0.0.1 y una carpeta temporal (como
+    root, con el usuario nobody: PostgreSQL no arranca como root): la db_url de su base «libro».
+    `./curso pruebas` lo instala con apt si falta."""
+    if not BINARIOS_POSTGRES:
+        pytest.skip("falta el servidor PostgreSQL de Debian: `./curso pruebas` lo instala (apt-get install postgresql)")
+    if os.geteuid() == 0 and not shutil.which("runuser"):
+        pytest.skip("como root hace falta runuser para arrancar PostgreSQL con el usuario nobody")
+    binarios = Path(BINARIOS_POSTGRES[-1])
+    datos = Path(tempfile.mkdtemp(prefix="libro-pg-"))
+    if os.geteuid() == 0:
+        nadie = pwd.getpwnam("nobody")
+        os.chown(datos, nadie.pw_uid, nadie.pw_gid)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        puerto = s.getsockname()[1]
+    subprocess.run(_como_servidor([str(binarios / "initdb"), "-D", str(datos / "datos"), "-A", "trust",
+                                   "-U", "profesor", "-E", "UTF8"]), check=True, capture_output=True)
+    opciones = f"-k {datos} -p {puerto} -c listen_addresses=127.0.0.1"
+    subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-o", opciones,
+                                   "-l", str(datos / "registro"), "-w", "start"]), check=True, capture_output=True)
+    try:
+        subprocess.run(_como_servidor([str(binarios / "createdb"), "-h", "127.0.0.1", "-p", str(puerto),
+                                       "-U", "profesor", "libro"]), check=True, capture_output=True)
+        yield f"postgresql+psycopg://profesor@127.0.0.1:{puerto}/libro"
+    finally:
+        subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-m", "fast",
+                                       "-w", "stop"]), capture_output=True)
+        shutil.rmtree(datos, ignore_errors=True)
+
+
+# Para cada solución: el código de partida, la solución y las pruebas visibles, como en la página
+# (lo corre tests/pyodide_node.py en el Pyodide del sitio).
+PROGRAMA_PYODIDE = """
+import contextlib, io, json
+resultados = []
+for solucion in datos["soluciones"]:
+    espacio, salida = {"__name__": "__main__"}, io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        for fuente in (open("partida.py").read(), solucion, open("pruebas.py").read()):
+            exec(fuente, espacio)
+        pasan = espacio["comprueba_todas"]()
+    resultados.append({"pasan": pasan, "salida": salida.getvalue()})
+json.dumps(resultados)
+"""

@@ -39,6 +39,8 @@ class Lote:
     cuadernos_tramposos: Callable = ninguna  # trampas en el cuaderno mismo (celdas de prueba editadas…)
     otras: Callable = ninguna  # entregas que no son trampas: rotas, o editadas que se restauran
     con_puntos: frozenset[str] = field(default_factory=frozenset)  # trampas que ganan lo visible a propósito
+    # (la trampa que abre el ocultas.py del desafío, lo de ocultas.py que su devolución no debe contar)
+    lee_ocultas: tuple[str, tuple[str, ...]] | None = None
     escucha: bool = False  # escuchar la red de verdad; si no, las trampas apuntan al puerto 9 (de descarte)
     plazo: float = 2.0  # corto: las trampas que se cuelgan no alargan la prueba
 

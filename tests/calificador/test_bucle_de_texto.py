@@ -9,7 +9,6 @@ import ast
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -161,7 +160,7 @@ def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(BUCLE, HONESTAS, trampas_del_bucle, minimo=18)
+LOTE = Lote(BUCLE, HONESTAS, trampas_del_bucle, minimo=18, lee_ocultas=("b03_lee_las_ocultas", ("TALLER",)))
 
 
 def test_cada_fallo_cuesta_lo_suyo(lote):
@@ -182,14 +181,8 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "la variación oculta" in motivos["acciones_fijas"] and "cuotas" not in motivos["acciones_fijas"]
 
 
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "b03_lee_las_ocultas", BUCLE)
-    assert "TALLER" not in texto
-
-
 def test_el_esqueleto_conserva_conversa(lote):
-    """El esqueleto de la página es el del cuaderno repartido y trae conversa entera."""
+    """El cuaderno repartido trae conversa entera (que el esqueleto es el de la página: test_comunes.py)."""
     celda = next(c for c in lote["cuaderno"].cells
                  if c.metadata["nbgrader"]["grade_id"] == BUCLE.celda_solucion)
-    assert BUCLE.esqueleto() == celda.source
     assert CONVERSA.strip() in celda.source

@@ -110,7 +110,8 @@ def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
 
 
 LOTE = Lote(CADENAS, HONESTAS, trampas_del_acumulador, minimo=20, cuadernos_tramposos=lambda curso, cuaderno: {
-    "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos")})
+    "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, CADENAS, "prueba_pagos")},
+    lee_ocultas=("c04_lee_las_ocultas", ("pagos_salientes",)))
 
 
 def test_utilidad_y_seguridad_juntas(lote):
@@ -136,9 +137,8 @@ def test_el_motivo_cuenta_la_llamada(lote):
     assert "variación oculta 1 de 3 no pasa" in motivos["el_nombre_como_clave"]
 
 
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "c04_lee_las_ocultas", CADENAS)
-    assert "No such file or directory" in texto and "pagos_salientes" not in texto
+def test_la_pista_no_desvela_el_caso(lote):
+    """La de leer ocultas.py está en test_lotes.py; aquí, que la respuesta a un fallo tampoco lo cuenta."""
     assert "pagos_salientes" not in calificado(lote["curso"], "el_nombre_como_clave", CADENAS)
 
 

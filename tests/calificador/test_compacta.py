@@ -7,7 +7,6 @@ y retira del lado de confianza. La muestra de trampas es la de los otros desafí
 """
 
 from cursos import RAIZ
-from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import Lote
@@ -147,7 +146,8 @@ FIJA = (
 
 LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_de_compacta, minimo=20,
             cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")})
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")},
+            lee_ocultas=("m03_lee_las_ocultas", ("taller",)))
 
 
 def test_fijar_lo_visible_no_llega_a_la_nota_entera(lote):
@@ -166,14 +166,3 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "variación oculta 1 de 4 no pasa" in calificado(lote["curso"], "la_de_la_leccion", COMPACTA)
     assert "falta la solución" in motivos["x_stub"]
 
-
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "m03_lee_las_ocultas", COMPACTA)
-    assert "No such file or directory" in texto and "taller" not in texto
-
-
-def test_la_solucion_pasa_tambien_las_ocultas_en_el_espacio_de_pruebas():
-    g = espacio_de_pruebas(COMPACTA)
-    exec(SOLUCION, g)
-    for nombre, (_, prueba) in g["PRUEBAS"].items():
-        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))

@@ -6,12 +6,11 @@ antes y de después, y devuelve textos. Las conversaciones corren en el proceso 
 en el calificador una parte oculta: fijar las respuestas de las visibles no da puntos.
 """
 
-from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion
+from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -113,7 +112,8 @@ def trampas_de_la_especificacion(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20)
+LOTE = Lote(ESPECIFICACION, HONESTAS, trampas_de_la_especificacion, minimo=20,
+            lee_ocultas=("s03_lee_las_ocultas", ("OFICINA",)))
 
 
 def test_cada_regla_cuenta(lote):
@@ -131,17 +131,11 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "ha lanzado KeyError" in motivos["sin_claves_que_faltan"]
 
 
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "s03_lee_las_ocultas", ESPECIFICACION)
-    assert "No such file or directory" in texto and "OFICINA" not in texto
-
-
 def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     """Fijar las visibles engaña al cuaderno (que no cuenta para la nota) y no al calificador."""
     carpeta = lote["curso"] / "release" / ESPECIFICACION.slug
     codigo = trampas_de_la_especificacion(lote["curso"], 9)["s01_fija_las_visibles"]
     nb = con_solucion(lote["cuaderno"], codigo, ESPECIFICACION)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    salida = ejecuta_cuaderno(nb, carpeta)
     assert "✔ la_leccion" in salida and "✔ sin_pedirlo" in salida
     assert lote["filas"]["s01_fija_las_visibles"]["puntos"] == 0

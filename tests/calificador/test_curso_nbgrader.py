@@ -6,16 +6,10 @@ de la lección entre los dos repartos. El CSV, `nbgrader export` y el formgrader
 decir lo mismo de cada alumno.
 """
 
-import contextlib
 import csv
 import hashlib
-import json
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -27,12 +21,11 @@ from cursos.calificador.calificar import califica
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
-from tests.calificador.conftest import con_solucion, entrega, por_alumno
+from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
 SOLUCION = PERMISO.lee("solucion.py")
 A_MEDIAS = SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False")  # 7 de 10
-VENCE = datetime(2026, 3, 1, 12, 0, 0)
 ALUMNOS = {  # id: (nombre, apellidos, correo)
     "ana": ("Ana", "García", "ana@ejemplo.es"),
     "beto": ("Beto", "López", "beto@ejemplo.es"),
@@ -47,11 +40,6 @@ c.LateSubmissionPlugin.penalty_method = "zero"
 c.Exchange.root = {intercambio!r}
 c.Exchange.path_includes_course = True
 '''
-
-
-def hora(dias: float) -> str:
-    """Como la escribe el intercambio de nbgrader: «2026-03-01 12:00:00.000000 UTC»."""
-    return (VENCE.fromtimestamp(VENCE.timestamp() + dias * 86400)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
 
 
 def entrega_con_hora(curso: Path, alumno: str, cuaderno, desafio: Desafio, marca: str | None) -> None:
@@ -71,47 +59,6 @@ def huella(carpeta: Path) -> str:
 def lee_csv(ruta: Path) -> dict[str, dict]:
     with ruta.open(encoding="utf-8", newline="") as f:
         return {fila["alumno"]: fila for fila in csv.DictReader(f)}
-
-
-def exporta(curso: Path) -> dict[tuple[str, str], dict]:
-    """`nbgrader export`, como lo lanzaría el profesor en su carpeta: {(desafío, alumno): fila}."""
-    con_herramientas_del_venv()
-    subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", "exportado.csv", "--log-level=ERROR"],
-                   cwd=curso, check=True)
-    with (curso / "exportado.csv").open(encoding="utf-8", newline="") as f:
-        return {(fila["assignment"], fila["student_id"]): fila for fila in csv.DictReader(f)}
-
-
-@contextlib.contextmanager
-def formgrader(curso: Path):
-    """`jupyter server` con formgrader sobre el curso; da una función que pide una ruta y devuelve JSON o HTML."""
-    con_herramientas_del_venv()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        puerto = s.getsockname()[1]
-    servidor = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={puerto}", "--ip=127.0.0.1",
-         "--ServerApp.token=prueba", "--ServerApp.allow_root=True", f"--ServerApp.root_dir={curso}"],
-        cwd=curso, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-    def pide(ruta):
-        peticion = urllib.request.Request(f"http://127.0.0.1:{puerto}{ruta}", headers={"Authorization": "token prueba"})
-        with urllib.request.urlopen(peticion, timeout=20) as respuesta:
-            cuerpo = respuesta.read().decode("utf-8")
-        return json.loads(cuerpo) if ruta.startswith("/formgrader/api/") else cuerpo
-
-    try:
-        for _ in range(300):  # hasta 30 s para arrancar; no es una medida
-            try:
-                pide("/formgrader/api/status")
-                break
-            except OSError:
-                assert servidor.poll() is None, servidor.stderr.read().decode()[-2000:]
-                time.sleep(0.1)
-        yield pide
-    finally:
-        servidor.terminate()
-        servidor.wait(timeout=30)
 
 
 def pone_nota_manual(curso: Path, desafio: Desafio, alumno: str, prueba: str, valor: float) -> None:

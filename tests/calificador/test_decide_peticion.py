@@ -153,7 +153,8 @@ def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
 LOTE = Lote(PETICION, HONESTAS, trampas_de_la_peticion, minimo=20, escucha=True,
             con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
             cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")})
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")},
+            lee_ocultas=("c05_lee_las_ocultas", ("tiempo.example",)))
 
 
 def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
@@ -182,17 +183,13 @@ def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
 
 def test_nada_se_lee_ni_sale(lote):
     assert lote["conexion"] is None and procesos_con("sleep 7777") == []
-    texto = calificado(lote["curso"], "c05_lee_las_ocultas", PETICION)
-    assert "No such file or directory" in texto and "tiempo.example" not in texto
     assert "tiempo.example" not in calificado(lote["curso"], "lista_fija", PETICION)  # la pista no desvela el caso
 
 
-def test_la_solucion_pasa_tambien_las_ocultas_y_la_de_la_leccion_no():
-    """En el espacio de pruebas: la referencia pasa todo; decide_por_host de la lección cae en el punto final."""
+def test_la_de_la_leccion_cae_en_el_punto_final():
+    """En el espacio de pruebas, decide_por_host de la lección cae en el punto final (que la referencia
+    lo pasa todo, también las ocultas: test_comunes.py)."""
     g = espacio_de_pruebas(PETICION)
-    exec(SOLUCION, g)
-    for nombre, (_, prueba) in g["PRUEBAS"].items():
-        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     g["decide_peticion"] = g["decide_por_host"]
     with pytest.raises(g["Fallo"], match=r"recetas\.example\./salmorejo"):
         g["PRUEBAS"]["utilidad"][1](None)

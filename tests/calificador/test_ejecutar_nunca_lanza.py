@@ -9,12 +9,10 @@ calificador una parte oculta: fijar las observaciones de las pruebas visibles no
 import ast
 import re
 
-from nbclient import NotebookClient
-
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado, con_solucion
+from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -132,7 +130,7 @@ def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20)
+LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, lee_ocultas=("e03_lee_las_ocultas", ("azafrán",)))
 
 
 def test_cada_parte_cuenta(lote):
@@ -152,18 +150,12 @@ def test_el_motivo_dice_que_ha_devuelto(lote):
     assert "debía correr 1 vez/veces y ha corrido 2" in motivos["dos_veces"]
 
 
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "e03_lee_las_ocultas", NUNCA_LANZA)
-    assert "No such file or directory" in texto and "azafrán" not in texto
-
-
 def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     """Fijar las visibles engaña al cuaderno (que no cuenta para la nota) y no al calificador."""
     carpeta = lote["curso"] / "release" / NUNCA_LANZA.slug
     codigo = trampas_de_ejecutar(lote["curso"], 9)["e01_fija_las_visibles"]
     nb = con_solucion(lote["cuaderno"], codigo, NUNCA_LANZA)
-    NotebookClient(nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    salida = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    salida = ejecuta_cuaderno(nb, carpeta)
     assert "✔ no_encaja" in salida and "✔ la_funcion_lanza" in salida
     assert lote["filas"]["e01_fija_las_visibles"]["puntos"] == 0
 

@@ -9,7 +9,6 @@ quedan en el de confianza. La muestra de trampas es la del primer desafío.
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -83,7 +82,7 @@ def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(IDENTIDAD, HONESTAS, trampas_de_identidad, minimo=20)
+LOTE = Lote(IDENTIDAD, HONESTAS, trampas_de_identidad, minimo=20, lee_ocultas=("i03_lee_las_ocultas", ("Lucía",)))
 
 
 def test_utilidad_y_seguridad_juntas(lote):
@@ -101,14 +100,3 @@ def test_el_motivo_cuenta_la_sesion(lote):
     assert "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...}" in motivos["la_sesion_insegura"]
     assert "ha lanzado KeyError" in motivos["con_keyerror"]
 
-
-def test_leer_las_ocultas_no_las_desvela(lote):
-    texto = calificado(lote["curso"], "i03_lee_las_ocultas", IDENTIDAD)
-    assert "No such file or directory" in texto and "Lucía" not in texto
-
-
-def test_el_esqueleto_de_la_pagina_es_el_del_cuaderno_repartido(lote):
-    """Con tres regiones de solución, el esqueleto de la página sigue siendo el de release/."""
-    celda = next(c for c in lote["cuaderno"].cells
-                 if c.metadata["nbgrader"]["grade_id"] == IDENTIDAD.celda_solucion)
-    assert IDENTIDAD.esqueleto() == celda.source

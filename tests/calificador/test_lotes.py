@@ -1,13 +1,14 @@
 """Lo común al lote de cada desafío (su LOTE, en su test_<desafío>.py), con el lote calificado una vez.
 
-Las honestas sacan lo que merecen, ninguna trampa gana un punto, el cuaderno sin tocar vale 0 y
-la honesta del final, la nota entera. Y cada desafío de desafios/ tiene su lote.
+Las honestas sacan lo que merecen, ninguna trampa gana un punto, el cuaderno sin tocar vale 0,
+la honesta del final, la nota entera, y la trampa que lee las pruebas ocultas no las ve ni las
+desvela. Y cada desafío de desafios/ tiene su lote.
 """
 
 import pytest
 
 from cursos import RAIZ
-from tests.calificador.conftest import EDITADA
+from tests.calificador.conftest import EDITADA, calificado
 from tests.calificador.lotes import lotes
 
 LOTES = lotes()
@@ -58,3 +59,21 @@ def test_una_prueba_bloqueada_editada_se_restaura(lote_calificado, slug):
     """La solución con su primera celda de prueba vaciada: se califica con la repartida, y se dice."""
     fila = lote_calificado(slug)["filas"][EDITADA]
     assert fila["puntos"] == 10 and "restaur" in fila["motivo"], fila["motivo"]
+
+
+@pytest.mark.parametrize("slug", LOTES)
+def test_leer_las_ocultas_no_las_desvela(lote_calificado, slug):
+    """La trampa que abre el ocultas.py del desafío no lo encuentra, y lo que lee el alumno en su
+    cuaderno calificado no cuenta nada de él."""
+    declarado = LOTES[slug]
+    assert declarado.lee_ocultas, (f"{slug}: declara en su LOTE lee_ocultas=(la trampa que lee ocultas.py, "
+                                   "lo de ocultas.py que no debe salir)")
+    alumno, secretos = declarado.lee_ocultas
+    ocultas = (declarado.desafio.carpeta / "ocultas.py").read_text(encoding="utf-8")
+    assert secretos and all(s in ocultas for s in secretos), "cada secreto tiene que estar en ocultas.py"
+    lote = lote_calificado(slug)
+    assert alumno in lote["trampas"], alumno
+    texto = calificado(lote["curso"], alumno, declarado.desafio)
+    assert "No such file or directory" in texto
+    desvelados = [s for s in secretos if s in texto]
+    assert not desvelados, desvelados

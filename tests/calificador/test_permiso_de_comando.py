@@ -179,7 +179,8 @@ def trampas_del_comando(curso, puerto: int) -> dict[str, str]:
 LOTE = Lote(COMANDO, HONESTAS, trampas_del_comando, minimo=20, escucha=True,
             con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
             cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")})
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")},
+            lee_ocultas=("c05_lee_las_ocultas", ("fprint",)))
 
 
 def test_denegar_preguntar_o_permitir_todo_no_aprueba_nada(lote):
@@ -208,17 +209,13 @@ def test_el_motivo_dice_la_orden_y_lo_esperado(lote):
 
 def test_nada_se_lee_ni_sale(lote):
     assert lote["conexion"] is None and procesos_con("sleep 7777") == []
-    texto = calificado(lote["curso"], "c05_lee_las_ocultas", COMANDO)
-    assert "No such file or directory" in texto and "fprint" not in texto
     assert "fprint" not in calificado(lote["curso"], "lectura_fija", COMANDO)  # la pista no desvela el caso
 
 
-def test_la_solucion_pasa_tambien_las_ocultas_y_la_de_la_leccion_no():
-    """En el espacio de pruebas: la referencia pasa todo; permiso_por_argv de la lección, sólo la sintaxis."""
+def test_la_de_la_leccion_solo_pasa_la_sintaxis():
+    """En el espacio de pruebas, permiso_por_argv de la lección pasa la sintaxis y no las opciones (que la
+    referencia lo pasa todo, también las ocultas: test_comunes.py)."""
     g = espacio_de_pruebas(COMANDO)
-    exec(SOLUCION, g)
-    for nombre, (_, prueba) in g["PRUEBAS"].items():
-        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     g["permiso_de_comando"] = lambda orden, lectura: g["permiso_por_argv"](orden)
     g["PRUEBAS"]["sintaxis"][1](None)
     with pytest.raises(g["Fallo"], match="-delete"):

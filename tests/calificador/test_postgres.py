@@ -1,62 +1,18 @@
 """El libro de notas compartido: nbgrader con `db_url` en PostgreSQL (varios profesores califican).
 
-La prueba arranca el servidor de PostgreSQL de Debian ella misma, en 127.0.0.1 y una carpeta
-temporal (como root, con el usuario nobody: PostgreSQL no arranca como root). `./curso pruebas`
-lo instala con apt si falta.
+La prueba arranca el servidor de PostgreSQL de Debian ella misma (el fixture postgres, en
+conftest.py). `./curso pruebas` lo instala con apt si falta.
 """
 
-import glob
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from cursos.calificador.calificar import califica
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
-from tests.calificador.conftest import con_solucion, entrega, por_alumno
-from tests.calificador.test_curso_nbgrader import exporta, formgrader, hora
+from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
-BINARIOS = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-
-
-def _como_servidor(orden: list[str]) -> list[str]:
-    return ["runuser", "-u", "nobody", "--", *orden] if os.geteuid() == 0 else orden
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    if not BINARIOS:
-        pytest.skip("falta el servidor PostgreSQL de Debian: `./curso pruebas` lo instala (apt-get install postgresql)")
-    if os.geteuid() == 0 and not shutil.which("runuser"):
-        pytest.skip("como root hace falta runuser para arrancar PostgreSQL con el usuario nobody")
-    binarios = Path(BINARIOS[-1])
-    datos = Path(tempfile.mkdtemp(prefix="libro-pg-"))
-    if os.geteuid() == 0:
-        nadie = pwd.getpwnam("nobody")
-        os.chown(datos, nadie.pw_uid, nadie.pw_gid)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        puerto = s.getsockname()[1]
-    subprocess.run(_como_servidor([str(binarios / "initdb"), "-D", str(datos / "datos"), "-A", "trust",
-                                   "-U", "profesor", "-E", "UTF8"]), check=True, capture_output=True)
-    opciones = f"-k {datos} -p {puerto} -c listen_addresses=127.0.0.1"
-    subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-o", opciones,
-                                   "-l", str(datos / "registro"), "-w", "start"]), check=True, capture_output=True)
-    try:
-        subprocess.run(_como_servidor([str(binarios / "createdb"), "-h", "127.0.0.1", "-p", str(puerto),
-                                       "-U", "profesor", "libro"]), check=True, capture_output=True)
-        yield f"postgresql+psycopg://profesor@127.0.0.1:{puerto}/libro"
-    finally:
-        subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-m", "fast",
-                                       "-w", "stop"]), capture_output=True)
-        shutil.rmtree(datos, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +27,6 @@ def curso(postgres, tmp_path_factory):
     genera_version_del_alumno(DESAFIO, curso)
     import nbformat
     from nbgrader.api import Gradebook
-
-    from tests.calificador.test_curso_nbgrader import VENCE
 
     with Gradebook(postgres, "compartido") as libro:
         libro.update_or_create_assignment(DESAFIO.slug, duedate=VENCE)

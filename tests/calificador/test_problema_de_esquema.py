@@ -9,7 +9,6 @@ import ast
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import calificado
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -172,7 +171,8 @@ def trampas_del_esquema(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18)
+LOTE = Lote(ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18,
+            lee_ocultas=("e03_lee_las_ocultas", ("ana@ejemplo.com",)))
 
 
 def test_la_solucion_de_referencia_es_la_de_harness():
@@ -197,7 +197,3 @@ def test_el_motivo_dice_con_que_argumentos(lote):
     assert 'es_del_tipo(true, \'integer\') debía devolver False y ha devuelto True' in motivos["la_primera_version"]
     assert "debía devolver 'sobra el argumento «modo»' y ha devuelto None" in motivos["sin_additional"]
     assert "la variación oculta" in motivos["acciones_fijas"] and "CORREO" not in motivos["acciones_fijas"]
-
-
-def test_leer_las_ocultas_no_las_desvela(lote):
-    assert "ana@ejemplo.com" not in calificado(lote["curso"], "e03_lee_las_ocultas", ESQUEMA)

@@ -85,7 +85,8 @@ def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
 
 LOTE = Lote(PUERTA, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_de_la_puerta,
             minimo=20, escucha=True, cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")})
+                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")},
+            lee_ocultas=("p04_lee_las_ocultas", ("SYNTHETIC_PRIVATE_TALLER",)))
 
 
 def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):
@@ -111,8 +112,6 @@ def test_nada_compartido_cambia_ni_se_lee(lote, tmp_path_factory):
     plantilla, _ = genera(tmp_path_factory, PUERTA)  # el curso del que sale el del lote, sin calificar
     assert (lote["curso"] / laboratorio_puerta).read_bytes() == (plantilla / laboratorio_puerta).read_bytes()
     assert lote["conexion"] is None and procesos_con("sleep 7777") == []
-    texto = calificado(lote["curso"], "p04_lee_las_ocultas", PUERTA)
-    assert "No such file or directory" in texto and "SYNTHETIC_PRIVATE_TALLER" not in texto
     assert "variación oculta 1 de 3 no pasa" in calificado(lote["curso"], "tenant_y_presupuesto_fijos", PUERTA)
     assert "taller" not in calificado(lote["curso"], "tenant_y_presupuesto_fijos", PUERTA)
 

@@ -4,29 +4,16 @@ Usa el Pyodide fijado del sitio (tests/pyodide_node.py).
 """
 
 
-from tests.calificador.conftest import DESAFIO, SOLUCION
+from tests.calificador.conftest import DESAFIO, PROGRAMA_PYODIDE, SOLUCION
 from tests.pyodide_node import ejecuta_en_pyodide
 
-# Para cada solución: el código de partida, la solución y las pruebas visibles, como en la página.
-PROGRAMA = """
-import contextlib, io, json
-resultados = []
-for solucion in datos["soluciones"]:
-    espacio, salida = {"__name__": "__main__"}, io.StringIO()
-    with contextlib.redirect_stdout(salida):
-        for fuente in (open("partida.py").read(), solucion, open("pruebas.py").read()):
-            exec(fuente, espacio)
-        pasan = espacio["comprueba_todas"]()
-    resultados.append({"pasan": pasan, "salida": salida.getvalue()})
-json.dumps(resultados)
-"""
 ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1]
 
 
 def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path):
     modulos = dict(DESAFIO.modulos())
     modulos |= {"partida.py": DESAFIO.partida(), "pruebas.py": DESAFIO.pruebas()}
-    resultados = ejecuta_en_pyodide(modulos, PROGRAMA, {"soluciones": [SOLUCION, ORIGINAL]}, tmp_path)
+    resultados = ejecuta_en_pyodide(modulos, PROGRAMA_PYODIDE, {"soluciones": [SOLUCION, ORIGINAL]}, tmp_path)
     bien, sin_permisos = resultados
     assert all(bien["pasan"].values()), bien["salida"]
     assert "✔ salmorejo" in bien["salida"] and "7 de 7 pruebas visibles pasan" in bien["salida"]

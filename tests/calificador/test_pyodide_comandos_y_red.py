@@ -7,7 +7,7 @@ unicodedata) tienen que estar en la biblioteca estándar de Pyodide y leer igual
 import pytest
 
 from cursos.calificador.desafio import Desafio
-from tests.calificador.test_pyodide import PROGRAMA
+from tests.calificador.conftest import PROGRAMA_PYODIDE
 from tests.pyodide_node import ejecuta_en_pyodide
 
 CASOS = {  # desafío: (una solución a medias, la prueba que pierde)
@@ -23,7 +23,7 @@ def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path, slug):
     desafio = Desafio(slug)
     a_medias, pierde = CASOS[slug]
     modulos = dict(desafio.modulos()) | {"partida.py": desafio.partida(), "pruebas.py": desafio.pruebas()}
-    bien, mal = ejecuta_en_pyodide(modulos, PROGRAMA, {"soluciones": [desafio.lee("solucion.py"), a_medias]},
+    bien, mal = ejecuta_en_pyodide(modulos, PROGRAMA_PYODIDE, {"soluciones": [desafio.lee("solucion.py"), a_medias]},
                                    tmp_path)
     visibles = [p for p in desafio.puntos() if p != "variaciones"]
     assert all(bien["pasan"].values()), bien["salida"]

@@ -13,7 +13,6 @@ from nbgrader.api import Gradebook
 from cursos.calificador.fuente import con_herramientas_del_venv
 from cursos.calificador.recoger import EntradaInvalida, recoge
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo
-from tests.calificador.test_postgres import postgres  # noqa: F401 (el servidor de la prueba)
 
 DESAFIOS = {"permiso-en-ejecutar"}
 
@@ -61,7 +60,7 @@ def test_un_libro_que_no_se_puede_abrir_lo_dice(release, tmp_path):
         recoge(entregas(tmp_path, cuaderno, ["ana"]), curso, DESAFIOS)
 
 
-def test_la_lista_de_alumnos_sale_de_postgresql(release, tmp_path, postgres):  # noqa: F811
+def test_la_lista_de_alumnos_sale_de_postgresql(release, tmp_path, postgres):
     _, cuaderno = release
     curso = curso_nuevo(release, tmp_path / "curso")
     configura_libro(curso, postgres)

@@ -12,25 +12,20 @@ import pytest
 
 from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
-from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, espera_celdas, url_de_leccion
+from tests.navegador.ayudas import (
+    CURSO,
+    ESPERA,
+    codigo_de,
+    comprueba,
+    escribe_codigo,
+    espera_celdas,
+    montado,
+    url_de_leccion,
+)
 
 LECCION = next(lec for lec in CURSO.lecciones if lec.slug == "permisos-y-confianza")
 DESAFIO = Desafio(LECCION.desafio)
 PREGUNTAS = preguntas_de(LECCION)
-
-
-def montado(pagina):
-    """Tras abrir o recargar: el gancho ha puesto el código guardado y activado los botones."""
-    pagina.wait_for_selector("#desafio button.comprobar-desafio:enabled")
-
-
-def comprueba(pagina) -> str:
-    """Pulsa «Comprobar» y espera al resultado; devuelve lo que dice."""
-    pagina.click("button.comprobar-desafio")
-    pagina.wait_for_function(
-        "() => ['todas', 'faltan', 'error'].includes(document.querySelector('#desafio').dataset.resultado)",
-        timeout=ESPERA)
-    return pagina.locator(".resultado-desafio").inner_text()
 
 
 def descarga(pagina) -> dict:

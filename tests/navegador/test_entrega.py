@@ -22,9 +22,8 @@ from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.calificador.recoger import recoge
 from cursos.calificador.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio
+from tests.navegador.ayudas import CURSO, ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, escribe_codigo, url_de_leccion
 from tests.navegador.conftest import pestana_vigilada
-from tests.navegador.test_lite import NUCLEO_LISTO, TODAS_EJECUTADAS
-from tests.navegador.test_paginas import CURSO, ESPERA, escribe_codigo, url_de_leccion
 
 LECCIONES = [lec for lec in CURSO.lecciones if lec.desafio]
 DESAFIOS = {lec.desafio for lec in LECCIONES}

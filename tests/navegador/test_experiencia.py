@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from cursos.calificador.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from cursos.sitio.paginas import pistas_de
-from tests.navegador.test_paginas import CURSO, ESPERA, codigo_de, escribe_codigo, url_de_leccion
+from tests.navegador.ayudas import CURSO, ESPERA, codigo_de, escribe_codigo, url_de_leccion
 
 LECCION = CURSO.leccion("permisos-y-confianza")
 DESAFIO = Desafio(LECCION.desafio)

@@ -1,12 +1,12 @@
 """docs/autores.md seguida al pie de la letra, hasta el navegador: construirla, ejecutarla y comprobarla.
 
 La copia del curso con los bloques de la guía escritos es la de tests/test_guia_de_autores.py
-(copia_siguiendo_la_guia). En ella, en un proceso aparte para que RAIZ sea la copia, se construye
-el sitio entero con `construir`, como `./curso construir`; se sirve como `curso servir` y, en
-Chromium, la página de la lección «saludo» ejecuta todas sus celdas y dice lo que afirma su
-salidas.toml, y en su desafío el esqueleto no pasa y la solución de referencia pasa todas las
-pruebas visibles. El vigilante de la pestaña (conftest.py) hace fallar la prueba si falta algún
-fichero del sitio o la consola da un error.
+(copia_siguiendo_la_guia, de tests/guia_de_autores.py). En ella, en un proceso aparte para que RAIZ
+sea la copia, se construye el sitio entero con `construir`, como `./curso construir`; se sirve como
+`curso servir` y, en Chromium, la página de la lección «saludo» ejecuta todas sus celdas y dice lo
+que afirma su salidas.toml, y en su desafío el esqueleto no pasa y la solución de referencia pasa
+todas las pruebas visibles. El vigilante de la pestaña (conftest.py) hace fallar la prueba si falta
+algún fichero del sitio o la consola da un error.
 
 Decisión (medido en esta máquina de 2 núcleos compartidos con otros procesos): el sitio entero
 tarda unos 120 s con las descargas vacías y 17-20 s con ellas en la caché, y JupyterLite es sólo
@@ -26,17 +26,18 @@ import pytest
 
 from cursos import RAIZ
 from cursos.manifiesto import Leccion
-from tests.navegador.conftest import servido
-from tests.navegador.test_desafio_y_preguntas import comprueba, montado
-from tests.navegador.test_paginas import (
+from tests.guia_de_autores import copia_siguiendo_la_guia, en_la_copia
+from tests.navegador.ayudas import (
     codigo_de,
+    comprueba,
     comprueba_afirmaciones,
     escribe_codigo,
     espera_celdas,
+    montado,
     salidas,
     url_de_leccion,
 )
-from tests.test_guia_de_autores import copia_siguiendo_la_guia, en_la_copia
+from tests.navegador.conftest import servido
 
 CONSTRUYE = r'''
 import dataclasses, json

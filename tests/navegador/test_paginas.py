@@ -4,61 +4,9 @@ import re
 
 import pytest
 
-from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
-from cursos.salidas import afirmaciones, fallos
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
-
-CURSO = leer_curso()
-ESPERA = 180_000  # ms; sólo un techo para no colgarse: los tiempos están en bench/
-
-
-def url_de_leccion(base, leccion):
-    return f"{base}courses/{CURSO.slug}/{leccion.slug}/index.html"
-
-
-def espera_celdas(pagina):
-    """Hasta que ninguna celda esté sin ejecutar o ejecutándose."""
-    pagina.wait_for_function(
-        "() => [...document.querySelectorAll('.celda')]"
-        ".every(c => ['hecha', 'error'].includes(c.dataset.estado))", timeout=ESPERA)
-
-
-def escribe_codigo(pagina, caja: str, codigo: str) -> None:
-    """Como un alumno: «Editar» (o clic en el editor ya abierto), seleccionarlo todo y pegar `codigo`.
-
-    `caja` es el selector de la celda o del desafío. Espera a que lo escrito esté guardado.
-    """
-    editar = pagina.locator(f"{caja} button.editar")
-    if editar.is_visible():
-        editar.click()
-    else:
-        pagina.locator(f"{caja} .cm-content").click()
-    pagina.wait_for_selector(f"{caja} .codigo-editable[data-modo=editando] .cm-content:focus")
-    pagina.keyboard.press("Control+a")
-    pagina.keyboard.insert_text(codigo)
-    pagina.wait_for_function("([caja, codigo]) => document.querySelector(caja).codigoActual() === codigo",
-                             arg=[caja, codigo])
-
-
-def codigo_de(pagina, caja: str) -> str:
-    """El código que ahora se ejecutaría en la celda o el desafío (editado o no)."""
-    pagina.wait_for_function("caja => document.querySelector(caja).codigoActual", arg=caja)
-    return pagina.evaluate("caja => document.querySelector(caja).codigoActual()", caja)
-
-
-def salidas(pagina) -> dict[int, tuple[str, str]]:
-    """{número de celda: (estado, texto de su salida)}."""
-    return {int(c.get_attribute("data-celda")): (c.get_attribute("data-estado"), c.locator(".salida").inner_text())
-            for c in pagina.locator(".celda").all()}
-
-
-def comprueba_afirmaciones(leccion, vistas, afirmadas=None):
-    """Lo que afirma su salidas.toml, en las salidas vistas. Una lección de otra raíz (la copia de
-    la guía de autores) trae sus afirmaciones ya leídas en afirmadas."""
-    afirmadas = afirmaciones(leccion) if afirmadas is None else afirmadas
-    for numero, lineas in afirmadas.items():
-        assert fallos(vistas[numero][1], lineas) == [], f"celda {numero} de {leccion.slug}"
+from tests.navegador.ayudas import CURSO, ESPERA, comprueba_afirmaciones, espera_celdas, salidas, url_de_leccion
 
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
