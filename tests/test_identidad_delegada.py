@@ -13,9 +13,9 @@ import pytest
 
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
+from tests.ayudas import celdas_de_codigo, ejecuta
 
 from .conftest import MODULOS
-from .test_semilla import celdas_de_codigo, ejecuta
 
 CURSO = leer_curso()
 LECCION = CURSO.leccion("identidad-delegada")

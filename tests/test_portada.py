@@ -2,48 +2,12 @@
 a cada cuaderno que de verdad está en su carpeta. Aquí, la de ./curso cuadernos; la de
 JupyterLite, en el sitio construido (tests/navegador/test_portada_lite.py)."""
 
-import re
-from pathlib import Path
-from urllib.parse import unquote
 
-import nbformat
 
 from cursos.cli import main
-from cursos.manifiesto import Curso, leer_curso
+from cursos.manifiesto import leer_curso
 from cursos.portada import NOMBRE, titulo_del_desafio
-
-ENLACE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-
-
-def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
-    """Comprueba la portada de la carpeta y devuelve sus enlaces (texto, ruta) en orden."""
-    cuaderno = nbformat.read(carpeta / NOMBRE, as_version=4)
-    nbformat.validate(cuaderno)
-    assert {c.cell_type for c in cuaderno.cells} == {"markdown"}, "la portada es sólo Markdown"
-    texto = "\n".join(c.source for c in cuaderno.cells)
-    # Lo mismo que la portada del sitio: del manifiesto.
-    for parte in (curso.titulo, curso.descripcion, *curso.presentacion.values()):
-        assert " ".join(parte.split()) in " ".join(texto.split())
-    assert "Python básico" in texto and "Qué corre dónde" in texto
-    assert f"unos {sum(lc.minutos for lc in curso.lecciones)} minutos" in texto
-    enlaces = ENLACE.findall(texto)
-    for _, ruta in enlaces:
-        assert not ruta.startswith(("/", "http")), f"{ruta}: el enlace debe ser relativo"
-        assert (carpeta / unquote(ruta)).is_file(), f"la portada enlaza a {ruta}, que no está en {carpeta}"
-    # Cada lección, en el orden del manifiesto, con sus minutos y el enlace a su propio cuaderno.
-    a_lecciones = [(t, r) for t, r in enlaces if t in {lc.titulo for lc in curso.lecciones}]
-    assert [t for t, _ in a_lecciones] == [lc.titulo for lc in curso.lecciones]
-    for (_, ruta), leccion in zip(a_lecciones, curso.lecciones, strict=True):
-        assert Path(unquote(ruta)).name == f"{leccion.slug}.ipynb"
-        assert nbformat.read(carpeta / unquote(ruta), as_version=4).metadata["curso"]["leccion"] == leccion.slug
-        linea = next(x for x in texto.splitlines() if f"({ruta})" in x)
-        assert f" · {leccion.minutos} min" in linea
-        if leccion.desafio:
-            assert titulo_del_desafio(leccion) in linea
-    posiciones = [texto.index(f"Bloque {n} · {b['titulo']}") for n, b in enumerate(
-        (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)]
-    assert posiciones == sorted(posiciones)
-    return enlaces
+from tests.ayudas import comprueba_portada
 
 
 def test_la_portada_de_curso_cuadernos(tmp_path, capsys):

@@ -4,8 +4,7 @@ import pytest
 
 from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 from cursos.preguntas import _comprueba, preguntas_de
-
-from .test_semilla import SEMILLA, ejecuta
+from tests.ayudas import SEMILLA, ejecuta
 
 LECCION = leer_curso().leccion("permisos-y-confianza")
 

@@ -5,35 +5,14 @@ carga difieren de la página original (open en vez de open_url). La lección deb
 contenerlas sin cambios, y deben producir lo que dice la prosa.
 """
 
-import contextlib
-import io
-import os
 
-import jupytext
 import pytest
 
-from cursos import RAIZ
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
+from tests.ayudas import SEMILLA, celdas_de_codigo, ejecuta
 
-SEMILLA = RAIZ / "tests" / "semilla"
 LECCION = leer_curso().leccion("permisos-y-confianza")
-
-
-def celdas_de_codigo(leccion):
-    return [c.source for c in jupytext.read(leccion.fuente, fmt="md").cells if c.cell_type == "code"]
-
-
-def ejecuta(codigo: str, espacio: dict) -> str:
-    """Ejecuta una celda en el espacio del cuaderno, desde la raíz, y devuelve lo que imprime."""
-    salida, antes = io.StringIO(), os.getcwd()
-    os.chdir(RAIZ)
-    try:
-        with contextlib.redirect_stdout(salida):
-            exec(codigo, espacio)
-    finally:
-        os.chdir(antes)
-    return salida.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -7,20 +7,10 @@ from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from cursos.salidas import afirmaciones, fallos
 from cursos.sitio.lite import ruta_del_cuaderno
+from tests.navegador.ayudas import NUCLEO_LISTO, TODAS_EJECUTADAS
 
 CURSO = leer_curso()
 ESPERA = 240_000  # ms; techo para no colgarse, no una medida (las medidas están en bench/)
-
-# El núcleo está listo cuando contesta a kernel_info; el indicador de la barra miente (recetas).
-NUCLEO_LISTO = """async () => {
-  const contexto = window.jupyterapp.shell.currentWidget.sessionContext;
-  await contexto.ready;
-  await contexto.session.kernel.info;
-}"""
-# La celda de preparación lleva el código plegado y JupyterLab no pinta su número: se mira el resto.
-TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
-  .filter(c => !c.querySelector('.jp-InputPlaceholder'))
-  .every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent))"""
 
 
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)

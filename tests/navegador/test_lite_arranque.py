@@ -6,7 +6,7 @@ import json
 
 from cursos.manifiesto import leer_curso
 from cursos.sitio.lite import ruta_del_cuaderno
-from tests.navegador.test_lite import NUCLEO_LISTO
+from tests.navegador.ayudas import NUCLEO_LISTO
 
 CURSO = leer_curso()
 ESPERA = 240_000  # ms; techo para no colgarse, no una medida (las medidas están en bench/)

@@ -7,7 +7,7 @@ from urllib.parse import unquote
 from cursos.manifiesto import leer_curso
 from cursos.portada import NOMBRE
 from cursos.sitio.lite import ruta_del_cuaderno, ruta_del_desafio
-from tests.navegador.ayudas import comprueba_portada
+from tests.ayudas import comprueba_portada
 
 CURSO = leer_curso()
 ESPERA = 240_000  # ms; techo para no colgarse, no una medida

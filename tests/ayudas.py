@@ -1,0 +1,69 @@
+"""Lo que comparten las pruebas de fuera del navegador (las pruebas no se importan unas de otras)."""
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import jupytext
+import nbformat
+
+from cursos import RAIZ
+from cursos.manifiesto import Curso
+from cursos.portada import NOMBRE, titulo_del_desafio
+
+SEMILLA = RAIZ / "tests" / "semilla"  # las celdas de la semilla (seeds/000), con su sangría
+
+
+def celdas_de_codigo(leccion):
+    return [c.source for c in jupytext.read(leccion.fuente, fmt="md").cells if c.cell_type == "code"]
+
+
+def ejecuta(codigo: str, espacio: dict) -> str:
+    """Ejecuta una celda en el espacio del cuaderno, desde la raíz, y devuelve lo que imprime."""
+    salida, antes = io.StringIO(), os.getcwd()
+    os.chdir(RAIZ)
+    try:
+        with contextlib.redirect_stdout(salida):
+            exec(codigo, espacio)
+    finally:
+        os.chdir(antes)
+    return salida.getvalue()
+
+
+# La portada de los cuadernos (00-portada.ipynb), en la carpeta de ./curso cuadernos o en la de JupyterLite.
+
+ENLACE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
+    """Comprueba la portada de la carpeta y devuelve sus enlaces (texto, ruta) en orden."""
+    cuaderno = nbformat.read(carpeta / NOMBRE, as_version=4)
+    nbformat.validate(cuaderno)
+    assert {c.cell_type for c in cuaderno.cells} == {"markdown"}, "la portada es sólo Markdown"
+    texto = "\n".join(c.source for c in cuaderno.cells)
+    # Lo mismo que la portada del sitio: del manifiesto.
+    for parte in (curso.titulo, curso.descripcion, *curso.presentacion.values()):
+        assert " ".join(parte.split()) in " ".join(texto.split())
+    assert "Python básico" in texto and "Qué corre dónde" in texto
+    assert f"unos {sum(lc.minutos for lc in curso.lecciones)} minutos" in texto
+    enlaces = ENLACE.findall(texto)
+    for _, ruta in enlaces:
+        assert not ruta.startswith(("/", "http")), f"{ruta}: el enlace debe ser relativo"
+        assert (carpeta / unquote(ruta)).is_file(), f"la portada enlaza a {ruta}, que no está en {carpeta}"
+    # Cada lección, en el orden del manifiesto, con sus minutos y el enlace a su propio cuaderno.
+    a_lecciones = [(t, r) for t, r in enlaces if t in {lc.titulo for lc in curso.lecciones}]
+    assert [t for t, _ in a_lecciones] == [lc.titulo for lc in curso.lecciones]
+    for (_, ruta), leccion in zip(a_lecciones, curso.lecciones, strict=True):
+        assert Path(unquote(ruta)).name == f"{leccion.slug}.ipynb"
+        assert nbformat.read(carpeta / unquote(ruta), as_version=4).metadata["curso"]["leccion"] == leccion.slug
+        linea = next(x for x in texto.splitlines() if f"({ruta})" in x)
+        assert f" · {leccion.minutos} min" in linea
+        if leccion.desafio:
+            assert titulo_del_desafio(leccion) in linea
+    posiciones = [texto.index(f"Bloque {n} · {b['titulo']}") for n, b in enumerate(
+        (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)]
+    assert posiciones == sorted(posiciones)
+    return enlaces
