@@ -51,3 +51,16 @@ def test_no_hay_ciclos_de_importacion():
 
 def test_el_detector_ve_un_ciclo():
     assert ciclos({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b", "a"]]
+
+
+def test_ninguna_prueba_importa_otra_prueba():
+    """Lo compartido va en conftest.py o en un módulo de ayudas: importar un test_*.py lo ejecutaría
+    dos veces (y sus fixtures también)."""
+    culpables = []
+    for ruta in (RAIZ / "tests").rglob("*.py"):
+        for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):
+            nombres = ([nodo.module or ""] + [a.name for a in nodo.names] if isinstance(nodo, ast.ImportFrom)
+                       else [a.name for a in nodo.names] if isinstance(nodo, ast.Import) else [])
+            if any(n.rsplit(".", 1)[-1].startswith("test_") for n in nombres):
+                culpables.append(f"{ruta.relative_to(RAIZ)}:{nodo.lineno}")
+    assert not culpables, culpables
