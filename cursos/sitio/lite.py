@@ -41,6 +41,11 @@ SOBRAN_EN_EL_CUADERNO = [
     "@jupyterlab/celltags-extension", "@jupyterlab/metadataform-extension",  # metadatos de celda
     "@jupyterlab/mermaid-extension", "@jupyterlab/vega5-extension",  # diagramas y gráficos que no hay
     "@jupyterlab/fileeditor-extension",  # el editor de ficheros está en el explorador (lite/tree/)
+    "@jupyterlab/mathjax-extension",  # ningún cuaderno tiene fórmulas; MathJax bajaba ~20 trozos al pintar
+    # y los plugins que sólo sirven para las de arriba (si no, fallan al activarse y lo dice la consola)
+    "@jupyterlab/notebook-extension:toc", "@jupyterlab/notebook-extension:language-server",
+    "@jupyterlab/notebook-extension:update-raw-mimetype", "@jupyterlite/application-extension:lsp-connection-manager",
+    "@jupyterlab/tooltip-extension:consoles", "@jupyterlab/tooltip-extension:files",
 ]
 # Y la nuestra, escrita a mano: abre la sesión del cuaderno al arrancar, mientras se pinta la
 # interfaz, en vez de cuando el cuaderno ya está pintado (ver arranque/remoteEntry.js).
@@ -194,7 +199,7 @@ def _quita_extensiones_del_cuaderno(salida: Path) -> None:
     aplicacion = salida / "notebooks"
     extensiones = json.loads((aplicacion / "package.json").read_text(encoding="utf-8"))["jupyterlab"]
     presentes = {*extensiones["extensions"], *extensiones["mimeExtensions"]}
-    if faltan := [e for e in SOBRAN_EN_EL_CUADERNO if e not in presentes]:
+    if faltan := [e for e in SOBRAN_EN_EL_CUADERNO if e.split(":")[0] not in presentes]:
         raise RuntimeError(f"La aplicación Notebook de JupyterLite ya no trae {', '.join(faltan)}: "
                            "quítalas de lite.SOBRAN_EN_EL_CUADERNO.")
     configuracion_json = aplicacion / "jupyter-lite.json"
