@@ -28,6 +28,25 @@ APLICACIONES = ["lab", "notebooks", "tree"]
 # Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
 # que en JupyterLite no existe y llenarían la consola de errores.
 EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]
+# En la aplicación Notebook (la que abren las lecciones) sobran estas extensiones: nadie las usa en
+# un cuaderno del curso y cada una cuesta al arrancar (sus ajustes se validan, sus plugins se
+# activan) antes de pintar el cuaderno. Medido en docs/arquitectura.md. Sólo ahí: JupyterLab
+# (lite/lab/) y el explorador (lite/tree/) siguen completos.
+SOBRAN_EN_EL_CUADERNO = [
+    "@jupyterlab/console-extension", "@jupyter-notebook/console-extension",  # consolas
+    "@jupyterlab/help-extension", "@jupyter-notebook/help-extension",  # ayuda y «acerca de»
+    "@jupyterlab/logconsole-extension",  # registro de salidas de depuración
+    "@jupyterlab/lsp-extension",  # servidores de lenguaje: no los hay en el navegador
+    "@jupyterlab/toc-extension",  # índice del cuaderno
+    "@jupyterlab/celltags-extension", "@jupyterlab/metadataform-extension",  # metadatos de celda
+    "@jupyterlab/mermaid-extension", "@jupyterlab/vega5-extension",  # diagramas y gráficos que no hay
+    "@jupyterlab/fileeditor-extension",  # el editor de ficheros está en el explorador (lite/tree/)
+    "@jupyterlab/mathjax-extension",  # ningún cuaderno tiene fórmulas; MathJax bajaba ~20 trozos al pintar
+    # y los plugins que sólo sirven para las de arriba (si no, fallan al activarse y lo dice la consola)
+    "@jupyterlab/notebook-extension:toc", "@jupyterlab/notebook-extension:language-server",
+    "@jupyterlab/notebook-extension:update-raw-mimetype", "@jupyterlite/application-extension:lsp-connection-manager",
+    "@jupyterlab/tooltip-extension:consoles", "@jupyterlab/tooltip-extension:files",
+]
 # Y la nuestra, escrita a mano: abre la sesión del cuaderno al arrancar, mientras se pinta la
 # interfaz, en vez de cuando el cuaderno ya está pintado (ver arranque/remoteEntry.js).
 ARRANQUE = Path(__file__).with_name("arranque")
@@ -134,6 +153,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
     _copia_iconos(salida)
     _declara_icono(salida)
+    _quita_extensiones_del_cuaderno(salida)
     _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
     return salida
@@ -170,6 +190,23 @@ def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
     if not workers:
         raise RuntimeError(f"No está el worker del núcleo de JupyterLite en {carpeta}: "
                            "revisa jupyterlite-pyodide-kernel en pyproject.toml.")
+
+
+def _quita_extensiones_del_cuaderno(salida: Path) -> None:
+    """Añade SOBRAN_EN_EL_CUADERNO a disabledExtensions de la aplicación Notebook (JupyterLite junta
+    las listas de lite/jupyter-lite.json y de la de la aplicación). Cada una ha de estar en la
+    aplicación: si una versión nueva la quita o la renombra, la construcción lo dice."""
+    aplicacion = salida / "notebooks"
+    extensiones = json.loads((aplicacion / "package.json").read_text(encoding="utf-8"))["jupyterlab"]
+    presentes = {*extensiones["extensions"], *extensiones["mimeExtensions"]}
+    if faltan := [e for e in SOBRAN_EN_EL_CUADERNO if e.split(":")[0] not in presentes]:
+        raise RuntimeError(f"La aplicación Notebook de JupyterLite ya no trae {', '.join(faltan)}: "
+                           "quítalas de lite.SOBRAN_EN_EL_CUADERNO.")
+    configuracion_json = aplicacion / "jupyter-lite.json"
+    config = json.loads(configuracion_json.read_text(encoding="utf-8"))
+    datos = config.setdefault("jupyter-config-data", {})
+    datos["disabledExtensions"] = [*datos.get("disabledExtensions", []), *SOBRAN_EN_EL_CUADERNO]
+    configuracion_json.write_text(json.dumps(config, indent=1), encoding="utf-8")
 
 
 def _comprueba_idioma(salida: Path) -> None:
