@@ -1,9 +1,12 @@
 """Cada lección del manifiesto, convertida en cuaderno y ejecutada de arriba abajo en un kernel real."""
 
+import re
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from cursos import RAIZ
 from cursos.cuadernos import ETIQUETA_PREPARACION, escribe_cuadernos
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
@@ -61,3 +64,21 @@ def test_sin_un_modulo_el_cuaderno_lo_dice_en_espanol(cuadernos, tmp_path):
     assert error.ename == "FileNotFoundError"
     assert error.evalue.startswith("Faltan junto a este cuaderno: harness.py. ")  # sólo lo que falta
     assert "./curso cuadernos" in error.evalue
+
+
+# Fórmulas de TeX fuera del código: $…$, $$, \( o \[. Dentro de `código` o de un bloque no cuentan.
+FORMULA = re.compile(r"\$\$|\\\(|\\\[|\$[^$\s`][^$\n`]*\$")
+CODIGO = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+
+
+def test_ningun_cuaderno_tiene_formulas(cuadernos):
+    """La aplicación Notebook de JupyterLite va sin MathJax (lite.SOBRAN_EN_EL_CUADERNO): una fórmula
+    saldría como texto. Quien escriba una, que quite MathJax de esa lista."""
+    textos = {slug: [c.source for c in nbformat.read(ruta, as_version=4).cells if c.cell_type == "markdown"]
+              for slug, ruta in cuadernos.items()}
+    textos.update({p.parent.name: [p.read_text(encoding="utf-8")] for p in (RAIZ / "desafios").glob("*/*.md")})
+    for donde, fuentes in textos.items():
+        for fuente in fuentes:
+            formulas = FORMULA.findall(CODIGO.sub("", fuente))
+            assert not formulas, f"{donde}: {formulas}"
+    assert FORMULA.findall("sea $x$ y `$HOME`") == ["$x$"]  # la expresión sí encuentra una
