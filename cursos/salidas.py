@@ -20,13 +20,29 @@ def afirmaciones(leccion: Leccion) -> dict[int, list[str]]:
     """
     if not leccion.salidas.exists():
         return {}
-    datos = tomllib.loads(leccion.salidas.read_text(encoding="utf-8"))
+    fichero = f"lecciones/{leccion.slug}/salidas.toml"
+    try:
+        datos = tomllib.loads(leccion.salidas.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ErrorDeEtiqueta(f"{fichero} no es TOML válido ({e}): corrígelo") from None
+    if otras := set(datos) - {"celda"}:
+        raise ErrorDeEtiqueta(f"{fichero}: sólo admite tablas [[celda]]; sobra {', '.join(sorted(otras))}")
     resultado = {}
     for celda in datos.get("celda", []):
         if not isinstance(celda.get("celda"), str):
-            raise ErrorDeEtiqueta(f"lecciones/{leccion.slug}/salidas.toml: «celda = {celda.get('celda')!r}» tiene "
+            raise ErrorDeEtiqueta(f"{fichero}: «celda = {celda.get('celda')!r}» tiene "
                                   'que ser la etiqueta de la celda (celda = "salida-1"), no su número')
-        resultado[numero(leccion.fuente, celda["celda"])] = celda["contiene"]
+        if otras := set(celda) - {"celda", "contiene"}:  # una errata («contine») no se salta en silencio
+            raise ErrorDeEtiqueta(f"{fichero}, celda «{celda['celda']}»: clave desconocida "
+                                  f"{', '.join(sorted(otras))}; las claves son celda y contiene")
+        lineas = celda.get("contiene")
+        if not isinstance(lineas, list) or not lineas or not all(isinstance(x, str) for x in lineas):
+            raise ErrorDeEtiqueta(f"{fichero}, celda «{celda['celda']}»: «contiene» tiene que ser una lista "
+                                  'de líneas de texto (contiene = ["…"])')
+        n = numero(leccion.fuente, celda["celda"])
+        if n in resultado:
+            raise ErrorDeEtiqueta(f"{fichero}: la celda «{celda['celda']}» está dos veces; junta sus líneas en una")
+        resultado[n] = lineas
     return resultado
 
 

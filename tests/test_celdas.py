@@ -1,6 +1,7 @@
 """Las celdas se nombran por etiqueta: una etiqueta que falta o está repetida es un error, no otra celda."""
 
 import tomllib
+from types import SimpleNamespace
 
 import pytest
 
@@ -69,3 +70,22 @@ def test_cada_celda_de_partida_esta_en_su_leccion_una_vez(slug):
     ruta = CURSO.leccion(desafio.leccion).fuente
     fuentes = [fuente(ruta, e) for e in desafio.celdas_de_partida]
     assert desafio.partida().startswith(fuentes[0]) and all(f in desafio.partida() for f in fuentes)
+
+
+@pytest.mark.parametrize("texto, dice", [
+    ('[[celda]]\ncelda = "salida-1"\ncontine = ["3"]\n', "clave desconocida contine"),
+    ('[[celda]]\ncelda = "salida-1"\ncontiene = "3"\n', "tiene que ser una lista"),
+    ('[[celda]]\ncelda = "salida-1"\ncontiene = ["3"]\n[[celda]]\ncelda = "salida-1"\ncontiene = ["4"]\n',
+     "está dos veces"),
+    ('[[celdas]]\ncelda = "salida-1"\ncontiene = ["3"]\n', "sobra celdas"),
+    ('[[celda]\n', "no es TOML válido"),
+])
+def test_un_salidas_toml_mal_escrito_es_un_error_que_dice_que_corregir(leccion, texto, dice):
+    """Una errata no deja una celda sin comprobar en silencio."""
+    salidas = leccion.with_name("salidas.toml")
+    salidas.write_text(texto, encoding="utf-8")
+    falsa = SimpleNamespace(slug="prueba", fuente=leccion, salidas=salidas)
+    with pytest.raises(ErrorDeEtiqueta, match=dice):
+        afirmaciones(falsa)
+    salidas.write_text('[[celda]]\ncelda = "salida-1"\ncontiene = ["3"]\n', encoding="utf-8")
+    assert afirmaciones(falsa) == {3: ["3"]}
