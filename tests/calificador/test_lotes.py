@@ -9,7 +9,7 @@ import pytest
 
 from cursos import RAIZ
 from tests.calificador.conftest import EDITADA, calificado
-from tests.calificador.lotes import lotes
+from tests.calificador.lotes import CARPETA, lotes
 
 LOTES = lotes()
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
@@ -77,3 +77,10 @@ def test_leer_las_ocultas_no_las_desvela(lote_calificado, slug):
     assert "No such file or directory" in texto
     desvelados = [s for s in secretos if s in texto]
     assert not desvelados, desvelados
+
+
+def test_cada_lote_esta_en_el_fichero_de_su_desafio():
+    """tests/calificador/test_<desafío>.py: quien busca las pruebas de un desafío las encuentra por su nombre."""
+    ficheros = {ruta.stem for ruta in CARPETA.glob("test_*.py")
+                if "\nLOTE = Lote(" in ruta.read_text(encoding="utf-8")}
+    assert ficheros == {"test_" + slug.replace("-", "_") for slug in LOTES}, ficheros

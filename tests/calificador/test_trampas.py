@@ -27,7 +27,7 @@ from tests.calificador.trampas import CUADERNO, MARCA, procesos_con
 
 @pytest.fixture(scope="module")
 def lote(lote_calificado):
-    """El lote de este desafío: LOTE, en test_honestas.py (honestas, rotas y trampas en un solo lote)."""
+    """El lote de este desafío: LOTE, en test_permiso_en_ejecutar.py (honestas, rotas y trampas en un solo lote)."""
     return lote_calificado(DESAFIO.slug)
 
 
