@@ -18,6 +18,16 @@ from cursos.calificador.desafio import Desafio
 CARPETA = Path(__file__).parent
 
 
+# Delante de una honesta: un aviso y algo en stderr no cambian la nota.
+RUIDO = "import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n"
+
+
+def cambia_en(codigo: str, viejo: str, nuevo: str) -> str:
+    """El código con viejo cambiado por nuevo; viejo tiene que estar, o la variante no sería la que dice."""
+    assert viejo in codigo, viejo
+    return codigo.replace(viejo, nuevo)
+
+
 def ninguna(curso, cuaderno) -> dict:
     return {}
 

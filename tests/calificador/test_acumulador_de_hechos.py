@@ -7,12 +7,14 @@ anota_paso, las reglas y el punto de control corren en su lado. La muestra de tr
 de los otros desafíos, sobre un anota_llamada que no anota nada.
 """
 
+import functools
+
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_sobre
 from tests.conftest import MODULOS
 
 CADENAS = Desafio("acumulador-de-hechos")
@@ -22,9 +24,7 @@ NADA = FIRMA + "    return False\n"
 QUITADAS = ("proyecta", "acumula", "anota_llamada")
 
 
-def cambia(viejo: str, nuevo: str, codigo: str = SOLUCION) -> str:
-    assert viejo in codigo, viejo
-    return codigo.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 # Todo lo que trae la llamada, tal cual: sin registro, sin puerta, sin reintentos, sin topes ni filtros.
@@ -57,7 +57,7 @@ ANTES_DEL_ERROR = ('    if registro is None:\n        return False\n'
                    + OPERACION + '    if obs is None or obs.get("is_error"):\n        return False\n')
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         CONTADO, CONTADO + "    print('anoto', ll['id'], file=sys.stderr)\n"), 10),
     "en_dos_partes": (PROYECTA_Y_ACUMULA, 10),
     "no_anota_nada": (NADA, 0),
@@ -76,9 +76,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_del_acumulador(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre un anota_llamada que no anota, y las de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return False")
-               .replace('"devuelve": null', '"devuelve": false') for a in MUESTRA}
+    codigos = muestra_sobre(curso, puerto, FIRMA, "False", "false")
     ocultas = RAIZ / "desafios" / CADENAS.slug / "ocultas.py"
     codigos.update({
         "c01_redefine_el_flujo": NADA + (

@@ -6,11 +6,13 @@ sale de una compacta de referencia: las pruebas comprueban la regla del enunciad
 y retira del lado de confianza. La muestra de trampas es la de los otros desafíos.
 """
 
+import functools
+
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_sobre
 
 COMPACTA = Desafio("compacta")
 SOLUCION = COMPACTA.lee("solucion.py")
@@ -18,9 +20,7 @@ FIRMA = "def compacta(M, presupuesto):\n"
 NADA = FIRMA + "    return M\n"
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 # Otro estilo: calcula primero qué se puede retirar y cuánto ahorra cada una, y retira hasta que cabe.
@@ -83,7 +83,7 @@ BORRA = FIRMA + (
     "            and any(b.get('type') == 'tool_result' for b in m[1]))]\n")
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    for n in range(ultimo):\n",
         "    print('compacto', len(M), file=sys.stderr)\n    for n in range(ultimo):\n"), 10),
     "con_ahorros": (CON_AHORROS, 10),
@@ -104,9 +104,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_de_compacta(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre una compacta que no compacta, y las de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return M")
-               for a in MUESTRA}
+    codigos = muestra_sobre(curso, puerto, FIRMA, "M")
     ocultas = RAIZ / "desafios" / COMPACTA.slug / "ocultas.py"
     codigos.update({
         "m01_redefine_las_pruebas": NADA + (

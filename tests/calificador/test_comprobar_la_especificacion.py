@@ -7,12 +7,14 @@ en el calificador una parte oculta: fijar las respuestas de las visibles no da p
 """
 
 
+import functools
+
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_sobre
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")
 SOLUCION = ESPECIFICACION.lee("solucion.py")
@@ -20,14 +22,12 @@ FIRMA = "def incumplimientos(especificacion, antes, despues):\n"
 SIN_PEDIRLO = SOLUCION[SOLUCION.index("    for ruta in sorted(set(antes)"):SOLUCION.index("    return fallos")]
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    fallos = []\n", "    fallos = []\n    print('compruebo', especificacion, file=sys.stderr)\n"), 10),
     # Con conjuntos y una función por regla.
     "otro_estilo": ((
@@ -85,9 +85,7 @@ def visibles() -> dict:
 
 def trampas_de_la_especificacion(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre esta función, y las propias de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return ['no']")
-               .replace('"devuelve": null', '"devuelve": ["no"]') for a in MUESTRA}
+    codigos = muestra_sobre(curso, puerto, FIRMA, "['no']", '["no"]')
     codigos["t09_mata_al_padre"] += "    return ['no']\n"
     fijas = repr(visibles())
     ocultas = RAIZ / "desafios" / ESPECIFICACION.slug / "ocultas.py"

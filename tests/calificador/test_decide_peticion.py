@@ -7,6 +7,7 @@ las pruebas, una decisión que se dice igual a todo, leer las variaciones oculta
 ejecución que recibe.
 """
 
+import functools
 import json
 
 import pytest
@@ -15,8 +16,8 @@ from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, procesos_con, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_sobre, procesos_con
 
 PETICION = Desafio("decide-peticion")
 SOLUCION = PETICION.lee("solucion.py")
@@ -62,9 +63,7 @@ def decide_peticion(url, ejecucion):
 '''
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 def visibles() -> list[tuple[object, dict, str]]:
@@ -100,7 +99,7 @@ def por_cuenta() -> str:
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_otro_estilo": (OTRO_ESTILO, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    if not isinstance(url, str):\n", "    print('decido', url, file=sys.stderr)\n"
         "    if not isinstance(url, str):\n"), 10),
     "deniega_todo": (NADA, 0),
@@ -122,11 +121,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
     """Una muestra de las trampas del primer desafío, sobre esta función, y las de este desafío."""
-    comunes = trampas(curso, puerto)
     # Aquí denegar no da puntos (cada prueba empieza por destinos que se permiten): la función que no
     # hace nada deniega, y lo que una trampa cuela por el canal, como mucho, hace de lo que devolvería.
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return 'denegar'")
-               .replace('"devuelve": null', '"devuelve": "denegar"') for a in MUESTRA}
+    codigos = muestra_sobre(curso, puerto, FIRMA, "'denegar'", '"denegar"')
     codigos["t09_mata_al_padre"] += "    return 'denegar'\n"
     codigos.update({
         "c01_copia_las_visibles": tabla_visible(),

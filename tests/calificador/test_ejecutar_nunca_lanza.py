@@ -7,13 +7,14 @@ calificador una parte oculta: fijar las observaciones de las pruebas visibles no
 """
 
 import ast
+import functools
 import re
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
-from tests.calificador.lotes import Lote
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import MUESTRA, trampas
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
@@ -32,14 +33,12 @@ FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
     "la_de_la_leccion": (DE_LA_LECCION, 10),
     # Comprueba primero y recoge después, escrito de otra manera: un diccionario de motivos.

@@ -6,11 +6,12 @@ vuelven textos y listas. La muestra de trampas es la del primer desafío.
 """
 
 import ast
+import functools
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_con
 
 BUCLE = Desafio("el-bucle-de-texto")
 SOLUCION = BUCLE.lee("solucion.py")
@@ -21,9 +22,7 @@ NADA = LEE + "    return None\n" + FIRMA_BUCLE + "    return 'fin', None, []\n" 
 RESTO = FIRMA_BUCLE + "    return None\n" + CONVERSA  # delante de un lee_accion tramposo
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 PARSER = SOLUCION[:SOLUCION.index(FIRMA_BUCLE)]
@@ -108,7 +107,7 @@ FIJAS = ("TABLA = %r\n\n\n" % {r: a for r, a in _acciones_visibles()} + '''def l
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_regex": (CON_REGEX, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "        respuesta = modelo(M)\n",
         "        respuesta = modelo(M)\n        print('turno', len(M), file=sys.stderr)\n"), 10),
     "parser_de_la_leccion": (DE_LA_LECCION, 5),  # las conversaciones y el tope; ni acciones ni variaciones
@@ -128,9 +127,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n    return None\n", NADA)
-               .replace("def ejecutar(ll, entorno):\n", RESTO + LEE) for a in MUESTRA}
+    codigos = muestra_con(curso, puerto, NADA, RESTO + LEE)
     ocultas = RAIZ / "desafios" / BUCLE.slug / "ocultas.py"
     codigos.update({
         "b01_redefine_las_pruebas": NADA + (

@@ -7,10 +7,12 @@ quedan en el de confianza. La muestra de trampas es la del primer desafío.
 """
 
 
+import functools
+
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_con
 
 IDENTIDAD = Desafio("identidad-delegada")
 SOLUCION = IDENTIDAD.lee("solucion.py")
@@ -20,16 +22,14 @@ RESTO = ("def validar_token(token, audiencia, alcance, ahora):\n    raise Permis
 NADA = CREAR + "    return None\n" + RESTO
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]\n'
 LEE = '        return PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})\n'
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         LEE, "        print('leo', id_usuario_autenticado, file=sys.stderr)\n" + LEE), 10),
     "deniega_todo": (CREAR + "    return lambda: {}\n" + RESTO, 0),
     "sin_validar": (cambia(VALIDA, '    usuario = token["sub"]\n'), 7),
@@ -53,9 +53,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_de_identidad(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n    return None\n", NADA)
-               .replace("def ejecutar(ll, entorno):\n", RESTO + CREAR) for a in MUESTRA}
+    codigos = muestra_con(curso, puerto, NADA, RESTO + CREAR)
     ocultas = RAIZ / "desafios" / IDENTIDAD.slug / "ocultas.py"
     codigos.update({
         "i01_redefine_las_pruebas": NADA + (

@@ -6,11 +6,12 @@ de harness.py. La muestra de trampas es la del primer desafío.
 """
 
 import ast
+import functools
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_con
 
 ESQUEMA = Desafio("problema-de-esquema")
 SOLUCION = ESQUEMA.lee("solucion.py")
@@ -19,9 +20,7 @@ FIRMA_TIPO = "def es_del_tipo(valor, tipo):\n"
 NADA = FIRMA_TIPO + "    return True\n" + FIRMA + "    return None\n"
 
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 # Otro estilo: una tabla de comprobaciones de tipo y un recorrido con next().
@@ -126,7 +125,7 @@ def problema_de_esquema(argumentos, esquema):
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_tabla": (CON_TABLA, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    propiedades = esquema.get", "    print('miro', argumentos, file=sys.stderr)\n"
         "    propiedades = esquema.get"), 10),
     "la_primera_version": (DE_LA_LECCION, 3),  # el objeto y los obligatorios
@@ -146,10 +145,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_del_esquema(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
-    comunes = trampas(curso, puerto)
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n    return None\n", NADA)
-               .replace("def ejecutar(ll, entorno):\n", FIRMA_TIPO + "    return True\n" + FIRMA)
-               for a in MUESTRA}
+    codigos = muestra_con(curso, puerto, NADA, FIRMA_TIPO + "    return True\n" + FIRMA)
     ocultas = RAIZ / "desafios" / ESQUEMA.slug / "ocultas.py"
     codigos.update({
         "e01_redefine_las_pruebas": NADA + (

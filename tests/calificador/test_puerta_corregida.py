@@ -6,14 +6,15 @@ propias de este desafío: redefinir el laboratorio, envenenarlo, leer las variac
 ocultas, devolver un motivo que se dice igual a todo o llamar a la puerta de la lección.
 """
 
+import functools
 from pathlib import Path
 
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada, genera
-from tests.calificador.lotes import Lote
-from tests.calificador.trampas import MUESTRA, procesos_con, trampas
+from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.calificador.trampas import muestra_sobre, procesos_con
 
 PUERTA = Desafio("puerta-corregida")
 SOLUCION = PUERTA.lee("solucion.py")
@@ -23,14 +24,12 @@ MARCA = "MARCA-PUERTA-5150"
 REVOCADA = '    if not sesion["activa"]:\n        return "session_revoked"\n'
 AGOTADO = '        return "budget_exhausted"\n'
 
-def cambia(viejo: str, nuevo: str) -> str:
-    assert viejo in SOLUCION, viejo
-    return SOLUCION.replace(viejo, nuevo)
+cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": ("import sys, warnings\nwarnings.warn('ojo')\nprint('hola', file=sys.stderr)\n" + cambia(
+    "bien_con_ruido": (RUIDO + cambia(
         "    if not sesion[\"activa\"]:\n",
         "    print('decido', ll.get('id'), file=sys.stderr)\n    if not sesion[\"activa\"]:\n"), 10),
     "deniega_todo": (FIRMA + "    return 'permission_denied'\n", 0),
@@ -49,11 +48,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
 
 def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
     """Una muestra de las trampas del primer desafío, sobre la puerta, y las de este desafío."""
-    comunes = trampas(curso, puerto)
     # Aquí devolver None es admitir (y la lectura legítima vale 2 puntos): la puerta que no hace nada deniega,
     # y lo que una trampa cuela por el canal, como mucho, hace de lo que su puerta podría devolver.
-    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", FIRMA).replace("return None", "return 'no'")
-               .replace('"devuelve": null', '"devuelve": "no"') for a in MUESTRA}
+    codigos = muestra_sobre(curso, puerto, FIRMA, "'no'", '"no"')
     codigos["t09_mata_al_padre"] += "    return 'no'\n"
     fuente = curso / "source" / PUERTA.slug / "laboratorio_puerta.py"
     admite = "def puerta_corregida(ll, sesion, admitidas):\\n    return None\\n"

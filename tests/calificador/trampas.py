@@ -172,6 +172,25 @@ MUESTRA = ["t01_helper_redefinido", "t02_eq_siempre_true", "t06_displayhook", "t
            "t18_canal_falso", "t19_print_json", "t20_json_parcheado", "t24_sys_exit", "t28_no_lee_el_canal"]
 
 
+def muestra_sobre(curso: Path, puerto: int, firma: str, devuelve: str, en_json: str | None = None) -> dict[str, str]:
+    """La MUESTRA escrita sobre la función de otro desafío: su firma en lugar de la de ejecutar, y lo
+    que devuelve la que no hace nada (devuelve, en Python; en_json, en los mensajes que fingen el canal)."""
+    comunes = trampas(curso, puerto)
+    codigos = {a: comunes[a].replace("def ejecutar(ll, entorno):\n", firma).replace("return None", f"return {devuelve}")
+               for a in MUESTRA}
+    if en_json is not None:
+        codigos = {a: c.replace('"devuelve": null', f'"devuelve": {en_json}') for a, c in codigos.items()}
+    return codigos
+
+
+def muestra_con(curso: Path, puerto: int, nada: str, cabecera: str) -> dict[str, str]:
+    """La MUESTRA para un desafío de varias funciones: la ejecutar vacía pasa a ser nada (todas sin
+    hacer nada) y, en las demás, el cuerpo de la trampa va bajo cabecera (las otras funciones y la
+    firma de la que hace trampa) en lugar de bajo la firma de ejecutar."""
+    comunes = trampas(curso, puerto)
+    return {a: comunes[a].replace(NADA, nada).replace("def ejecutar(ll, entorno):\n", cabecera) for a in MUESTRA}
+
+
 def procesos_con(texto: str) -> list[int]:
     encontrados = []
     for pid in filter(str.isdigit, os.listdir("/proc")):

@@ -10,6 +10,7 @@ import pytest
 
 from cursos.manifiesto import leer_curso
 from cursos.sitio.lite import url_del_cuaderno
+from tests.navegador.ayudas import NUCLEO_LISTO, TODAS_EJECUTADAS
 from tests.navegador.conftest import sin_problemas
 
 CURSO = leer_curso()
@@ -58,17 +59,6 @@ def test_una_leccion_se_recarga_y_ejecuta_sin_conexion(pagina, url_raiz):
 def _ruta_pyodide(pagina) -> str:
     return pagina.evaluate("() => new URL(JSON.parse(document.getElementById('python').textContent).pyodide,"
                            " new URL('../../../', location.href)).href")
-
-
-NUCLEO_LISTO = """async () => {
-  const contexto = window.jupyterapp.shell.currentWidget.sessionContext;
-  await contexto.ready;
-  await contexto.session.kernel.info;
-}"""
-# La celda de preparación lleva el código plegado y JupyterLab no pinta su número: se mira el resto.
-TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
-  .filter(c => !c.querySelector('.jp-InputPlaceholder'))
-  .every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent))"""
 
 
 def _ejecuta_en_lite(pagina):
