@@ -2,7 +2,7 @@
 
 Una sola fuente: enunciado.md, desafio.toml (leído y comprobado en desafio.py),
 solucion.py (con la región de la solución), pruebas.py y ocultas.py. El cuaderno se
-genera siempre; no se edita. Desafio, STUB y con_stub son de desafio.py: impórtalos de allí.
+genera siempre; no se edita.
 """
 
 import functools
@@ -13,9 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-# STUB, ErrorDeDesafio y con_stub, re-exportados sólo para las ramas que aún los importan de aquí;
-# el código nuevo, de desafio.py (ya nada del repositorio los toma de fuente.py).
-from cursos.calificador.desafio import STUB, Desafio, ErrorDeDesafio, con_stub  # noqa: F401
+from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 
 CELDA_PRUEBAS = "pruebas"

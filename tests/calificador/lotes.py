@@ -59,12 +59,15 @@ class Lote:
         return self.desafio.slug
 
 
+def ficheros_con_lote() -> list[Path]:
+    """Los ficheros de pruebas que declaran `LOTE = Lote(` en una línea propia."""
+    return [ruta for ruta in sorted(CARPETA.glob("test_*.py")) if "\nLOTE = Lote(" in ruta.read_text(encoding="utf-8")]
+
+
 def lotes() -> dict[str, Lote]:
-    """{slug: Lote} de los ficheros de pruebas que declaran `LOTE = Lote(`."""
+    """{slug: Lote} de los ficheros que lo declaran."""
     encontrados = {}
-    for ruta in sorted(CARPETA.glob("test_*.py")):
-        if "\nLOTE = Lote(" not in ruta.read_text(encoding="utf-8"):
-            continue
+    for ruta in ficheros_con_lote():
         lote = importlib.import_module(f"tests.calificador.{ruta.stem}").LOTE
         assert lote.slug not in encontrados, f"{ruta.name}: el lote de {lote.slug} ya está declarado en otro fichero"
         encontrados[lote.slug] = lote

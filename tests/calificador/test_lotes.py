@@ -9,7 +9,7 @@ import pytest
 
 from cursos import RAIZ
 from tests.calificador.conftest import EDITADA, calificado
-from tests.calificador.lotes import CARPETA, lotes
+from tests.calificador.lotes import ficheros_con_lote, lotes
 
 LOTES = lotes()
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
@@ -81,6 +81,5 @@ def test_leer_las_ocultas_no_las_desvela(lote_calificado, slug):
 
 def test_cada_lote_esta_en_el_fichero_de_su_desafio():
     """tests/calificador/test_<desafío>.py: quien busca las pruebas de un desafío las encuentra por su nombre."""
-    ficheros = {ruta.stem for ruta in CARPETA.glob("test_*.py")
-                if "\nLOTE = Lote(" in ruta.read_text(encoding="utf-8")}
+    ficheros = {ruta.stem for ruta in ficheros_con_lote()}
     assert ficheros == {"test_" + slug.replace("-", "_") for slug in LOTES}, ficheros
