@@ -16,9 +16,10 @@ from pathlib import Path
 import jupytext
 
 from cursos import RAIZ
+from cursos.errores import ErrorDelCurso
 
 
-class ErrorDeEtiqueta(ValueError):
+class ErrorDeEtiqueta(ErrorDelCurso, ValueError):
     """Una etiqueta de celda que falta o está repetida; el mensaje dice cuál, dónde y qué hacer."""
 
 

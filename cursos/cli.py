@@ -2,44 +2,86 @@
 
 import argparse
 import os
+import re
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 from cursos import RAIZ, laboratorio
-from cursos.manifiesto import ErrorDeManifiesto, leer_curso
+from cursos.errores import CODIGO_DE_SALIDA, ErrorDelCurso
+from cursos.manifiesto import leer_curso
 
 SALIDA = RAIZ / "build"
 
-# argparse escribe en inglés lo suyo («usage:», «options»…): se traduce aquí, una vez.
-TRADUCCIONES = {
-    "usage: ": "uso: ",
-    "positional arguments": "argumentos",
-    "options": "opciones",
-    "optional arguments": "opciones",
-    "show this help message and exit": "muestra esta ayuda y sale",
-    "the following arguments are required: %s": "falta: %s",
-    "invalid choice: %(value)r (choose from %(choices)s)": "«%(value)s» no es válido; elige entre %(choices)s",
-    "unrecognized arguments: %s": "no se entiende: %s",
-    "expected one argument": "necesita un valor",
-    "invalid %(type)s value: %(value)r": "«%(value)s» no es un valor válido",
-    "ambiguous option: %(option)s could match %(matches)s": "la opción %(option)s es ambigua: %(matches)s",
-    "not allowed with argument %s": "no se puede usar junto con %s",
-    "%(prog)s: error: %(message)s\n": "%(prog)s: %(message)s\n",
-    "argument %(argument_name)s: %(message)s": "%(argument_name)s: %(message)s",
-}
-argparse._ = lambda texto: TRADUCCIONES.get(texto, texto)
 
-
-class ErrorDeOrden(Exception):
+class ErrorDeOrden(ErrorDelCurso):
     """Lo pedido no se puede hacer; el mensaje (una línea en español) dice qué hacer."""
 
 
+# Los errores de argparse llegan a Parser.error ya escritos en inglés: cada plantilla inglesa
+# (la de argparse) con la suya en español. Se traducen al mostrarlos, sólo en este parser: nada
+# de tocar el argparse de los demás.
+TRADUCCIONES = {
+    "the following arguments are required: %(lista)s": "falta: %(lista)s",
+    "invalid choice: %(valor)r (choose from %(opciones)s)": "«%(valor)s» no es válido; elige entre %(opciones)s",
+    "unrecognized arguments: %(lista)s": "no se entiende: %(lista)s",
+    "expected one argument": "necesita un valor",
+    "invalid %(tipo)s value: %(valor)r": "«%(valor)s» no es un valor válido",
+    "ambiguous option: %(opcion)s could match %(posibles)s": "la opción %(opcion)s es ambigua: %(posibles)s",
+    "argument %(argumento)s: not allowed with argument %(otro)s": "%(argumento)s: no se puede usar junto con %(otro)s",
+    "argument %(argumento)s: %(mensaje)s": "%(argumento)s: %(mensaje)s",
+}
+
+
+def _patron(plantilla: str) -> re.Pattern:
+    """La plantilla de argparse como expresión regular: %(x)s es cualquier texto; %(x)r, un repr de texto."""
+    trozos = re.split(r"%\((\w+)\)([sr])", plantilla)
+    patron = ""
+    for n, trozo in enumerate(trozos):
+        if n % 3 == 0:
+            patron += re.escape(trozo)
+        elif n % 3 == 1:
+            nombre, forma = trozo, trozos[n + 1]
+            patron += f"(?P<{nombre}>.+?)" if forma == "s" else f"['\"](?P<{nombre}>.+?)['\"]"
+    return re.compile(patron, re.DOTALL)
+
+
+_PATRONES = [(_patron(ingles), espanol) for ingles, espanol in TRADUCCIONES.items()]
+
+
+def traduce(mensaje: str) -> str:
+    """El mensaje de error de argparse en español; el que no tiene plantilla, tal cual."""
+    for patron, espanol in _PATRONES:
+        encaja = patron.fullmatch(mensaje)
+        if encaja:
+            return espanol % {nombre: traduce(valor) for nombre, valor in encaja.groupdict().items()}
+    return mensaje
+
+
+class Formato(argparse.HelpFormatter):
+    """La ayuda con «uso:» delante en vez de «usage:»."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "uso: " if prefix is None else prefix)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse con los errores en una línea en español que dice cómo pedir ayuda."""
+    """argparse en español: la ayuda, sus títulos y los errores, en una línea que dice cómo pedir ayuda.
+
+    Las subórdenes (add_subparsers) se crean con esta misma clase, así que también lo están.
+    """
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Formato)
+        super().__init__(*args, add_help=False, **kwargs)
+        # Los dos grupos que argparse crea él solo, con su título en inglés.
+        self._positionals.title = "argumentos"
+        self._optionals.title = "opciones"
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help="muestra esta ayuda y sale")
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (ayuda: {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {traduce(message)} (ayuda: {self.prog} --help)\n")
 
 
 def segundos(texto: str) -> float:
@@ -276,30 +318,32 @@ def construye_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # --depurar vale en cualquier sitio de la orden (también al final, donde se escribe al repetirla).
+    depurar = "--depurar" in argv or os.environ.get("CURSO_DEPURAR", "") not in ("", "0")
+    argv = [a for a in argv if a != "--depurar"]
     parser = construye_parser()
+    parser.add_argument("--depurar", action="store_true",
+                        help="si algo falla, enseña también el traceback (también con CURSO_DEPURAR=1)")
     args, extra = parser.parse_known_args(argv)
     if extra and args.orden != "pruebas":
         parser.error("no se entiende: " + " ".join(extra))
     args.pytest = extra
     try:
         return args.funcion(args)
-    except ErrorDeManifiesto as e:
-        print(f"Error en el manifiesto del curso: {e}", file=sys.stderr)
-        return 2
-    except ErrorDeOrden as e:
-        print(f"curso {args.orden}: {e}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
-    except Exception as e:  # nada de tracebacks: una línea que diga qué ha pasado
-        from cursos.calificador.configuracion import ErrorDeConfiguracion
-
-        if isinstance(e, ErrorDeConfiguracion):
-            print(f"curso {args.orden}: {e}", file=sys.stderr)
-            return 2
+    except ErrorDelCurso as e:  # un error de uso: el mensaje dice qué corregir, sin traceback
+        if depurar:
+            traceback.print_exc()
+        print(f"curso {args.orden}: {e}", file=sys.stderr)
+        return CODIGO_DE_SALIDA
+    except Exception as e:  # un fallo del curso: una línea, y el traceback sólo si se pide
+        if depurar:
+            traceback.print_exc()
         primera = (str(e).strip().splitlines() or [""])[0]
-        print(f"curso {args.orden}: error inesperado ({type(e).__name__}: {primera}); si se repite, "
-              "avisa a quien mantiene el curso con la orden que has lanzado", file=sys.stderr)
+        print(f"curso {args.orden}: error inesperado ({type(e).__name__}: {primera}); para ver dónde, repite la "
+              "orden con --depurar, y si se repite, avisa a quien mantiene el curso", file=sys.stderr)
         return 1
 
 

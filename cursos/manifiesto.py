@@ -5,9 +5,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos import RAIZ
+from cursos.errores import ErrorDelCurso
 
 
-class ErrorDeManifiesto(Exception):
+class ErrorDeManifiesto(ErrorDelCurso):
     """El manifiesto no se puede usar; el mensaje dice qué corregir."""
 
 

@@ -36,6 +36,7 @@ from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import cuaderno_fuente, prueba_del_id
 from cursos.calificador.tiempo import MARCA, hora_de_entrega
+from cursos.errores import ErrorDelCurso
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
 MAXIMO_MENSAJE = 2000  # caracteres de cada motivo: lo bastante para entenderlo, no para llenar el disco
@@ -266,7 +267,7 @@ def _intenta(desafio, aislamiento, alumno, carpeta, plazo, rutas, turno) -> Cali
         return Calificacion(alumno, dict.fromkeys(desafio.puntos(), motivo), motivo)
 
 
-class ErrorDeCalificacion(Exception):
+class ErrorDeCalificacion(ErrorDelCurso):
     """No se puede calificar lo pedido; el mensaje dice qué hacer."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cursos.calificador.desafio import STUB
+from cursos.errores import ErrorDelCurso
 
 CONFIG = "nbgrader_config.py"
 PROPIA = "nbgrader_config_curso.py"
@@ -35,7 +36,7 @@ c.CourseDirectory.course_id = "llm-agents"
 ''' + CARGA
 
 
-class ErrorDeConfiguracion(Exception):
+class ErrorDeConfiguracion(ErrorDelCurso):
     """La configuración del curso no se puede leer; el mensaje dice qué corregir."""
 
 

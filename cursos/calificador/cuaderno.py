@@ -16,12 +16,13 @@ from pathlib import Path
 
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import celdas_fijas
+from cursos.errores import ErrorDelCurso
 
 MAXIMO_BYTES = 5 * 1024 * 1024
 MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas
 
 
-class EntregaInvalida(Exception):
+class EntregaInvalida(ErrorDelCurso):
     """La entrega no se puede calificar; el mensaje es el motivo, para el alumno."""
 
 

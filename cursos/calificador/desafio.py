@@ -15,12 +15,13 @@ from pathlib import Path
 
 from cursos import RAIZ, celdas
 from cursos.carga import ficheros_cargados
+from cursos.errores import ErrorDelCurso
 from cursos.manifiesto import leer_curso
 
 STUB = 'raise NotImplementedError("Escribe aquí tu solución")'
 
 
-class ErrorDeDesafio(ValueError):
+class ErrorDeDesafio(ErrorDelCurso, ValueError):
     """desafio.toml (u otro fichero del desafío) no se puede usar; el mensaje dice cuál, qué clave y qué hacer."""
 
 
@@ -33,7 +34,6 @@ CLAVES = {
     "apoderados": (list, str, False, "lo que llama el alumno y vive en el calificador"),
     "datos": (list, str, False, "globales del alumno que pone el calificador"),
     "herramientas": (bool, None, False, "si el alumno recibe HERRAMIENTAS"),
-    "intocables": (list, str, False, "nombres de la partida que el alumno no puede redefinir"),
     "quitar": (list, str, False, "funciones de los módulos que el alumno escribe"),
     "partida_propia": (str, None, False, "código de partida que no sale de la lección"),
 }
@@ -84,7 +84,7 @@ def _lee(ruta: Path, _version: int) -> dict:
         "leccion": datos["leccion"], "celdas_de_partida": tuple(datos["celdas_de_partida"]),
         "funciones": tuple(datos["funciones"]), "ocultas": datos["ocultas"],
         "apoderados": tuple(datos.get("apoderados", ())), "datos": tuple(datos.get("datos", ())),
-        "herramientas": datos.get("herramientas", False), "intocables": tuple(datos.get("intocables", ())),
+        "herramientas": datos.get("herramientas", False),
         "quitar": tuple(datos.get("quitar", ())), "partida_propia": datos.get("partida_propia"),
     }
 
@@ -121,7 +121,6 @@ class Desafio:
     datos: tuple[str, ...] = field(init=False, compare=False, repr=False)
     # ¿Recibe el alumno HERRAMIENTAS, con funciones que corren en el calificador?
     herramientas: bool = field(init=False, compare=False, repr=False)
-    intocables: tuple[str, ...] = field(init=False, compare=False, repr=False)  # no se pueden redefinir
     quitar: tuple[str, ...] = field(init=False, compare=False, repr=False)
     partida_propia: str | None = field(init=False, compare=False, repr=False)
 

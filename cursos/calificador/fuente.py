@@ -15,6 +15,7 @@ import nbformat
 
 from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
+from cursos.errores import ErrorDelCurso
 
 CELDA_PRUEBAS = "pruebas"
 PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<nombre>
@@ -145,7 +146,7 @@ def escribe_fuente(desafio: Desafio, curso_nbgrader: Path) -> Path:
     return carpeta
 
 
-class RepartoCongelado(Exception):
+class RepartoCongelado(ErrorDelCurso):
     """El desafío ya está repartido y lo que se repartiría ahora es distinto; cambios dice qué cambia."""
 
     def __init__(self, release: Path, cambios: list[str]):
@@ -153,7 +154,7 @@ class RepartoCongelado(Exception):
         self.release, self.cambios = release, cambios
 
 
-class ErrorDeReparto(Exception):
+class ErrorDeReparto(ErrorDelCurso):
     """nbgrader no ha podido generar la versión del alumno; el mensaje dice por qué."""
 
 

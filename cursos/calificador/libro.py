@@ -24,12 +24,13 @@ from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba
 from cursos.calificador.tiempo import retraso_legible
+from cursos.errores import ErrorDelCurso
 
 SIN_ENTREGA = "sin entrega"
 PASA = "Pasa todas las pruebas."  # el comentario de formgrader cuando no hay motivo
 
 
-class LibroSinDesafio(Exception):
+class LibroSinDesafio(ErrorDelCurso):
     """El libro no conoce el desafío (o no se puede abrir); el mensaje dice qué hacer."""
 
 

@@ -44,6 +44,7 @@ from nbgrader.utils import parse_utc
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_json
+from cursos.errores import ErrorDelCurso
 
 DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)
 SECRETO = "submission_secret.txt"  # como lo escribe `nbgrader submit`: release_feedback lo necesita
@@ -58,7 +59,7 @@ HORAS = ("fichero", "alumno")  # de dónde sale la hora de una entrega (--hora)
 HOLGURA = timedelta(minutes=5)  # menos que esto entre dos relojes no merece una nota
 
 
-class EntradaInvalida(Exception):
+class EntradaInvalida(ErrorDelCurso):
     """No se puede empezar a recoger (la entrada no existe, el zip está roto…)."""
 
 

@@ -4,9 +4,10 @@ Aparte para que bytecode.py no tenga que importar distribucion.py, que lo usa a 
 """
 
 from cursos import RAIZ
+from cursos.errores import ErrorDelCurso
 
 DESCARGAS = RAIZ / "build" / "descargas"
 
 
-class ErrorDeDistribucion(Exception):
+class ErrorDeDistribucion(ErrorDelCurso):
     """Falta una pieza fijada o su huella no cuadra; el mensaje dice cuál."""
