@@ -84,7 +84,8 @@ def test_un_error_de_uso_sin_traceback_salvo_si_se_pide(capsys, monkeypatch):
     codigo, error = ejecuta(capsys, "cuadernos")
     assert (codigo, error) == (CODIGO_DE_SALIDA, "curso cuadernos: falta algo: ponlo\n")
     codigo, error = ejecuta(capsys, "cuadernos", "--depurar")
-    assert codigo == CODIGO_DE_SALIDA and "Traceback" in error and error.endswith("curso cuadernos: falta algo: ponlo\n")
+    assert codigo == CODIGO_DE_SALIDA and "Traceback" in error
+    assert error.endswith("curso cuadernos: falta algo: ponlo\n")
 
 
 @pytest.mark.parametrize("pide", [["--depurar"], []])
