@@ -1,4 +1,15 @@
-"""Utilidades comunes de las pruebas."""
+"""Utilidades comunes de las pruebas, y sus capas.
+
+Cada prueba cae en una capa por su carpeta, su fichero o los fixtures que usa (aquí, una vez:
+los ficheros de prueba no se marcan a mano). Las marcas están registradas en pyproject.toml:
+
+- `navegador`: Chromium contra el sitio construido (`tests/navegador/`, o usa su fixture);
+- `calificador`: reparte o califica con nbgrader y la caja (`tests/calificador/`, o lo hace);
+- `lento`: tarda minutos (sigue la guía de autores, califica todos los lotes, entrega cada desafío).
+
+`./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (menos de un minuto);
+`-m calificador`, `-m navegador`… eligen una capa, como en .ci/run.
+"""
 
 import pytest
 
@@ -31,3 +42,51 @@ def carga_modulos() -> dict:
 def g():
     """Un espacio de nombres nuevo con los módulos compartidos, como el de un cuaderno."""
     return carga_modulos()
+
+
+CAPAS = ("navegador", "calificador", "lento")
+# La carpeta de tests/ que da su capa a todo lo que contiene.
+CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador"}
+# Fixtures que traen su capa a la prueba que los usa, viva donde viva.
+CAPA_DEL_FIXTURE = {
+    "navegador": "navegador", "sitio": "navegador", "pagina": "navegador", "url_raiz": "navegador",
+    "release": "calificador", "postgres": "calificador", "lote": "calificador", "lote_calificado": "calificador",
+}
+# Fixtures caros: califican los lotes de todos los desafíos (minutos).
+FIXTURES_LENTOS = {"lote_calificado", "lote"}
+# Ficheros que son de una capa más que la de su carpeta, y por qué (ruta desde tests/).
+# test_lecciones.py (~17 s, un núcleo de Jupyter por lección) y test_laboratorio_pyodide.py
+# (~9 s, Pyodide bajo Node) se quedan en las rápidas: son la primera prueba de una lección.
+CAPAS_DEL_FICHERO = {
+    "test_guia_de_autores.py": ("lento", "calificador"),  # ~100 s: sigue la guía en una copia y califica
+    "navegador/test_entrega.py": ("lento",),  # ~2–3 min: cada desafío, de la página al libro de notas
+}
+
+
+def capas_de(item) -> set[str]:
+    """Las capas de una prueba, por su carpeta, su fichero y sus fixtures."""
+    ruta = item.path.relative_to(RAIZ / "tests")
+    capas = {CAPA_DE_LA_CARPETA[parte] for parte in ruta.parts[:-1] if parte in CAPA_DE_LA_CARPETA}
+    capas.update(CAPAS_DEL_FICHERO.get(ruta.as_posix(), ()))
+    fixtures = set(getattr(item, "fixturenames", ()))
+    capas.update(CAPA_DEL_FIXTURE[f] for f in fixtures & CAPA_DEL_FIXTURE.keys())
+    if fixtures & FIXTURES_LENTOS:
+        capas.add("lento")
+    return capas
+
+
+def pytest_addoption(parser):
+    parser.addoption("--rapidas", action="store_true",
+                     help="sólo las pruebas rápidas: ni navegador, ni calificador, ni lentas (menos de un minuto)")
+
+
+def pytest_collection_modifyitems(config, items):
+    rapidas, quitadas = [], []
+    for item in items:
+        capas = capas_de(item)
+        for capa in sorted(capas):
+            item.add_marker(getattr(pytest.mark, capa))
+        (quitadas if capas else rapidas).append(item)
+    if config.getoption("rapidas"):
+        config.hook.pytest_deselected(items=quitadas)
+        items[:] = rapidas
