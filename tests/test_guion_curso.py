@@ -1,0 +1,26 @@
+"""El guion ./curso: un .venv/ hecho para otra copia del curso no se usa, y el mensaje dice cómo arreglarlo."""
+
+import shutil
+import subprocess
+
+from cursos import RAIZ
+
+
+def lanza(carpeta, *argumentos) -> subprocess.CompletedProcess:
+    return subprocess.run([str(carpeta / "curso"), *argumentos], capture_output=True, text=True, timeout=120)
+
+
+def test_un_venv_de_otra_copia_no_se_usa(tmp_path):
+    # Otra copia con el mismo pyproject.toml (así ./curso no reinstala) y el .venv de ésta enlazado.
+    for fichero in ("curso", "pyproject.toml"):
+        shutil.copy2(RAIZ / fichero, tmp_path / fichero)
+    (tmp_path / ".venv").symlink_to(RAIZ / ".venv")
+    hecho = lanza(tmp_path, "desafio", "--help")
+    assert hecho.returncode == 1 and hecho.stdout == ""
+    assert f"sus órdenes actuarían sobre {RAIZ}" in hecho.stderr
+    assert f"rm -rf {tmp_path}/.venv && ./curso desafio" in hecho.stderr
+
+
+def test_el_venv_de_esta_copia_si():
+    hecho = lanza(RAIZ, "--help")
+    assert hecho.returncode == 0 and hecho.stdout.startswith("uso: curso"), hecho.stderr
