@@ -19,6 +19,8 @@ class Leccion:
     minutos: int
     desafio: str | None
     bloque: str
+    # Cómo la citan otras lecciones («la lección sobre los errores»), además de por su título.
+    temas: tuple[str, ...] = ()
 
     @property
     def carpeta(self) -> Path:
@@ -101,6 +103,7 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
                 minutos=tabla.get("minutos", 30),
                 desafio=tabla.get("desafio"),
                 bloque=_exige(bloque, "slug", ruta.name),
+                temas=_temas(tabla, donde),
             ))
     curso = Curso(
         slug=_exige(datos, "slug", ruta.name),
@@ -115,6 +118,14 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
     _sin_repetir([lec.slug for lec in lecciones], "lecciones repetidas", ruta.name)
     _comprueba_ficheros(curso)
     return curso
+
+
+def _temas(tabla: dict, donde: str) -> tuple[str, ...]:
+    temas = tabla.get("temas", [])
+    if not isinstance(temas, list) or not all(isinstance(tema, str) and tema.strip() for tema in temas):
+        raise ErrorDeManifiesto(f"{donde}, lección «{tabla.get('slug', '?')}»: «temas» es una lista de textos, "
+                                'como temas = ["los errores"]; corrígelo')
+    return tuple(temas)
 
 
 def _bloque(bloque: dict, donde: str) -> dict:

@@ -4,19 +4,16 @@ Se leen todas las lecciones del manifiesto (la prosa, las preguntas y el enuncia
 desafío) y se buscan las referencias: «la lección anterior», «la lección siguiente», «la
 próxima lección», «el bloque siguiente» o «anterior», «la lección sobre …», «la lección de …»,
 un título entre comillas latinas («Permisos y confianza») y las frases de FRASES. Cada una se
-resuelve con PLAN, el esquema del curso entero (el de CURSO.md), así que una lección nueva queda
-cubierta en cuanto entra en el manifiesto, y una lección que se cita y aún no está escrita se
-reconoce como tal.
+resuelve con el manifiesto, el único esquema del curso: su orden, sus bloques, sus títulos y los
+`temas` de cada lección (cómo la citan las demás). Una lección nueva queda cubierta en cuanto
+entra en el manifiesto, sin tocar esta prueba.
 
-Una referencia falla si no apunta a nada del plan, si apunta a otro sitio («la lección
-siguiente, sobre los errores» desde una lección cuya siguiente es otra) o si apunta a una lección
-que aún no está en el curso y no figura en PENDIENTES. PENDIENTES tiene que encoger: cuando llega
-una lección, sus entradas sobran y la prueba lo dice. DICE, para algunas referencias, lo que la
-lección citada tiene que contener para que la frase sea verdad; se comprueba en cuanto existe.
+Una referencia falla si no apunta a nada del curso o si apunta a otro sitio («la lección
+siguiente, sobre los errores» desde una lección cuya siguiente es otra). DICE, para algunas
+referencias, lo que la lección citada tiene que contener para que la frase sea verdad.
 """
 
 import re
-import sys
 import tomllib
 
 import pytest
@@ -24,34 +21,8 @@ import pytest
 from cursos import RAIZ
 from cursos.manifiesto import leer_curso
 
-# El curso entero, en orden, como en CURSO.md: (bloque, título, [(lección, título, temas)]).
-# Los temas son cómo se cita una lección en «la lección sobre …» o «la lección de …».
-PLAN = [
-    ("el-agente-por-dentro", "El agente por dentro", [
-        ("el-primer-agente", "El primer agente", ["el primer agente", "el protocolo de texto"]),
-        ("las-cuatro-herramientas", "Las cuatro herramientas", ["las cuatro herramientas", "los esquemas"]),
-        ("los-errores", "Los errores", ["los errores"]),
-        ("la-especificacion", "La especificación", ["la especificación"]),
-        ("permisos-y-confianza", "Permisos y confianza", ["los permisos", "permisos y confianza"]),
-        ("estado-y-memoria", "Estado y memoria", ["el estado y la memoria", "la memoria", "el estado"]),
-    ]),
-    ("comandos-y-red", "Comandos y red", [
-        ("un-comando-en-la-terminal", "Un comando en la terminal", ["los comandos", "la terminal"]),
-        ("la-red", "La red", ["la red"]),
-    ]),
-    ("seguridad-en-produccion", "Seguridad en producción", [
-        ("la-propuesta-no-es-el-permiso", "La propuesta no es el permiso", ["la propuesta", "las dos puertas"]),
-        ("cadenas-peligrosas", "Cadenas peligrosas", ["las cadenas peligrosas", "las cadenas"]),
-        ("identidad-delegada", "Identidad delegada", ["la identidad delegada"]),
-    ]),
-]
-
 # Frases que nombran una lección sin las formas de arriba.
 FRASES = {"el primer agente del bloque": "el-primer-agente"}
-
-# Referencias a lecciones y bloques del plan que aún no están en el curso: (lección que cita, citada).
-# Un bloque se escribe "bloque:<slug>". Cuando la citada llega al manifiesto, su entrada sobra.
-PENDIENTES = {}
 
 # Lo que dice de la lección citada la que la cita, y que por tanto la citada tiene que contener.
 DICE = {
@@ -87,14 +58,15 @@ def _corto(titulo: str) -> str:
     return _normal(titulo.split(":")[0])
 
 
-ORDEN = [leccion for _, _, lecciones in PLAN for leccion, _, _ in lecciones]
-BLOQUE_DE = {leccion: bloque for bloque, _, lecciones in PLAN for leccion, _, _ in lecciones}
-BLOQUES = [bloque for bloque, _, _ in PLAN]
-TITULOS = {_normal(titulo): leccion for _, _, lecciones in PLAN for leccion, titulo, _ in lecciones}
+# El plan del curso es el manifiesto: su orden, sus bloques, sus títulos y los temas de cada lección.
+ORDEN = [lec.slug for lec in CURSO.lecciones]
+BLOQUE_DE = {lec.slug: lec.bloque for lec in CURSO.lecciones}
+BLOQUES = [b["slug"] for b in CURSO.bloques]
+TITULOS = {_normal(lec.titulo): lec.slug for lec in CURSO.lecciones}
 TITULOS.update({_corto(lec.titulo): lec.slug for lec in CURSO.lecciones})
-TITULOS_DE_BLOQUE = {_normal(titulo): "bloque:" + bloque for bloque, titulo, _ in PLAN}
-TEMAS = sorted(((_normal(tema), leccion) for _, _, lecciones in PLAN for leccion, _, temas in lecciones
-                for tema in temas), key=lambda par: -len(par[0]))  # el tema más largo que encaje
+TITULOS_DE_BLOQUE = {_normal(b["titulo"]): "bloque:" + b["slug"] for b in CURSO.bloques}
+TEMAS = sorted(((_normal(tema), lec.slug) for lec in CURSO.lecciones for tema in (*lec.temas, _corto(lec.titulo))),
+               key=lambda par: -len(par[0]))  # el tema más largo que encaje
 
 ARTICULO = r"(?:el|la|los|las|un|una)\s+[^.,;:«»()\[\]*`]+"
 RELATIVA = re.compile(r"\blecci[oó]n\s+(anterior|siguiente)\b|\b(pr[oó]xima|anterior|siguiente)\s+lecci[oó]n\b",
@@ -113,7 +85,7 @@ def por_tema(frase: str) -> str | None:
 
 
 def vecina(slug: str, paso: int) -> str | None:
-    """La lección del plan que va paso lugares después (o antes) de slug."""
+    """La lección del curso que va paso lugares después (o antes) de slug."""
     n = ORDEN.index(slug) + paso
     return ORDEN[n] if 0 <= n < len(ORDEN) else None
 
@@ -130,7 +102,7 @@ def referencias(slug: str, texto: str) -> list[tuple[str, str | None, str | None
     for m in RELATIVA.finditer(texto):
         palabra = (m.group(1) or m.group(2)).lower()
         destino = vecina(slug, -1 if palabra == "anterior" else 1)
-        frase, problema = m.group(0), None if destino else "no hay ninguna lección %s en el plan" % palabra
+        frase, problema = m.group(0), None if destino else "no hay ninguna lección %s en el curso" % palabra
         aposicion = APOSICION.match(texto, m.end())
         if aposicion and destino:
             frase += aposicion.group(0)
@@ -144,7 +116,7 @@ def referencias(slug: str, texto: str) -> list[tuple[str, str | None, str | None
         encontradas.append((m.group(0), destino, None if destino else "no hay ningún bloque %s" % palabra))
     for m in TEMA.finditer(texto):
         destino = por_tema(m.group(1))
-        encontradas.append((m.group(0), destino, None if destino else "ninguna lección del plan trata de «%s»"
+        encontradas.append((m.group(0), destino, None if destino else "ninguna lección del curso trata de «%s»"
                             % m.group(1).strip()))
     for m in ENTRE_COMILLAS.finditer(texto):
         nombre = _normal(m.group(1))
@@ -152,7 +124,7 @@ def referencias(slug: str, texto: str) -> list[tuple[str, str | None, str | None
         if destino and destino != slug:
             encontradas.append((m.group(0), destino, None))
         elif not destino and ANTES_DE_UN_TITULO.search(texto[:m.start()]):
-            encontradas.append((m.group(0), None, "ninguna lección ni bloque del plan se llama «%s»" % m.group(1)))
+            encontradas.append((m.group(0), None, "ninguna lección ni bloque del curso se llama «%s»" % m.group(1)))
     for frase, destino in FRASES.items():
         encontradas += [(frase, destino, None)] * _normal(texto).count(frase)
     return encontradas
@@ -171,14 +143,6 @@ def textos_de(leccion) -> dict[str, str]:
     return textos
 
 
-ESCRITAS = {lec.slug for lec in CURSO.lecciones}
-BLOQUES_ESCRITOS = {"bloque:" + lec.bloque for lec in CURSO.lecciones}
-
-
-def en_el_curso(destino: str) -> bool:
-    return destino in ESCRITAS or destino in BLOQUES_ESCRITOS
-
-
 def todas() -> list[tuple[str, str, str, str | None, str | None]]:
     """(lección, fichero, frase, destino, problema) de todo el curso."""
     return [(lec.slug, fichero, *ref) for lec in CURSO.lecciones
@@ -186,16 +150,6 @@ def todas() -> list[tuple[str, str, str, str | None, str | None]]:
 
 
 # --- El curso ------------------------------------------------------------------------------
-
-
-def test_el_manifiesto_sigue_el_plan():
-    """Cada lección del manifiesto está en el plan, en su bloque y en su orden: así anterior y siguiente valen."""
-    fuera = [lec.slug for lec in CURSO.lecciones if lec.slug not in BLOQUE_DE]
-    assert not fuera, "lecciones que no están en PLAN (añádelas en su sitio): %s" % fuera
-    for lec in CURSO.lecciones:
-        assert lec.bloque == BLOQUE_DE[lec.slug], "%s va en el bloque %s" % (lec.slug, BLOQUE_DE[lec.slug])
-    posiciones = [ORDEN.index(lec.slug) for lec in CURSO.lecciones]
-    assert posiciones == sorted(posiciones), "el manifiesto no sigue el orden del plan"
 
 
 def problemas_de(slug: str, textos: dict[str, str]) -> list[str]:
@@ -206,16 +160,12 @@ def problemas_de(slug: str, textos: dict[str, str]) -> list[str]:
             donde = "%s/%s: «%s»" % (slug, fichero, frase.strip())
             if problema:
                 problemas.append("%s: %s" % (donde, problema))
-            elif not en_el_curso(destino):
-                if (slug, destino) not in PENDIENTES:
-                    problemas.append("%s apunta a %s, que aún no está en el curso (si es a propósito, añádela a "
-                                     "PENDIENTES)" % (donde, destino))
             elif RELATIVA.fullmatch(frase.strip()) and (slug, destino) not in DICE:
                 # «la lección anterior» a secas sólo es verdad por lo que dice de ella: hay que declararlo.
                 problemas.append("%s apunta a %s: di en DICE qué tiene que contener %s para que la frase sea "
                                  "verdad" % (donde, destino, destino))
             else:
-                fuente = CURSO.leccion(destino).fuente.read_text(encoding="utf-8") if destino in ESCRITAS else ""
+                fuente = CURSO.leccion(destino).fuente.read_text(encoding="utf-8") if destino in ORDEN else ""
                 problemas += ["%s: %s no dice «%s»" % (donde, destino, dicho)
                               for dicho in DICE.get((slug, destino), []) if dicho not in fuente]
     return problemas
@@ -228,27 +178,17 @@ def test_cada_referencia_apunta_a_su_sitio(leccion):
 
 
 def test_las_anteriores_y_siguientes_escritas_son_vecinas_en_el_manifiesto():
-    """Cuando la lección citada ya está, es la de al lado en el manifiesto, no sólo en el plan."""
+    """«anterior» y «siguiente» son las vecinas en el manifiesto, también desde el enunciado y las preguntas."""
     slugs = [lec.slug for lec in CURSO.lecciones]
     for origen, _, frase, destino, problema in todas():
-        if problema or destino not in ESCRITAS or not RELATIVA.search(frase):
+        if problema or destino not in ORDEN or not RELATIVA.search(frase):
             continue
         paso = -1 if re.search("anterior", frase, re.IGNORECASE) else 1
         assert slugs[slugs.index(origen) + paso] == destino, "%s: «%s» no es %s en el manifiesto" % (
             origen, frase, destino)
 
 
-def test_las_pendientes_siguen_pendientes():
-    """PENDIENTES encoge: una entrada cuya lección ya ha llegado, o que ya no se cita, sobra."""
-    citadas = {(origen, destino) for origen, _, _, destino, problema in todas() if not problema}
-    for (origen, destino), que in PENDIENTES.items():
-        assert origen in ESCRITAS, "PENDIENTES: %s no está en el curso" % origen
-        assert not en_el_curso(destino), "%s ya está en el curso: quita (%s, %s) de PENDIENTES y comprueba %s" % (
-            destino, origen, destino, que)
-        assert (origen, destino) in citadas, "%s ya no cita %s: quita la entrada de PENDIENTES" % (origen, destino)
-
-
-def test_dice_habla_de_lecciones_del_plan():
+def test_dice_habla_de_lecciones_del_curso():
     for origen, destino in DICE:
         assert origen in BLOQUE_DE and destino in BLOQUE_DE, (origen, destino)
 
@@ -272,8 +212,8 @@ def test_lee_las_referencias_bien_hechas(slug, texto, esperado):
 
 
 @pytest.mark.parametrize("slug, texto, motivo", [
-    ("permisos-y-confianza", "Como vimos en la lección sobre los gatos.", "ninguna lección del plan trata de"),
-    ("permisos-y-confianza", "Como dice la lección «Cadenas peligrosa».", "ninguna lección ni bloque del plan"),
+    ("permisos-y-confianza", "Como vimos en la lección sobre los gatos.", "ninguna lección del curso trata de"),
+    ("permisos-y-confianza", "Como dice la lección «Cadenas peligrosa».", "ninguna lección ni bloque del curso"),
     ("las-cuatro-herramientas", "La lección siguiente, sobre la memoria, lo arregla.",
      "pero la lección siguiente es los-errores"),
     ("el-primer-agente", "Como en la lección anterior.", "no hay ninguna lección anterior"),
@@ -296,20 +236,3 @@ def test_una_citada_que_no_dice_lo_que_se_le_atribuye(monkeypatch):
     monkeypatch.setitem(DICE, ("las-cuatro-herramientas", "el-primer-agente"), ["Acción: escribir"])
     [problema] = problemas_de("las-cuatro-herramientas", {"leccion.md": "Como en la lección anterior."})
     assert problema.endswith("el-primer-agente no dice «Acción: escribir»")
-
-
-def test_una_futura_que_no_esta_en_pendientes(monkeypatch):
-    """Una lección del plan que aún no está en el curso, citada sin estar en PENDIENTES, falla.
-
-    Si ya están todas, se hace como si «La red» no estuviera escrita.
-    """
-    este = sys.modules[__name__]  # este mismo módulo: ESCRITAS se lee desde aquí
-
-    futuras = [(leccion, temas[0]) for _, _, lecciones in PLAN for leccion, _, temas in lecciones
-               if not en_el_curso(leccion)]
-    if not futuras:
-        monkeypatch.setattr(este, "ESCRITAS", ESCRITAS - {"la-red"})
-        futuras = [("la-red", "la red")]
-    leccion, tema = futuras[0]
-    [problema] = problemas_de("permisos-y-confianza", {"leccion.md": "Lo verás en la lección sobre %s." % tema})
-    assert "apunta a %s, que aún no está en el curso" % leccion in problema
