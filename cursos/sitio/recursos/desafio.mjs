@@ -103,7 +103,7 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     caja.hidden = false;
     const salida = document.createElement("span");
     caja.append(salida);
-    let pasan = null;
+    let pasan;
     try {
       pasan = await compruebaDesafio({ desafio: datos.desafio, archivos: datos.archivos,
         partida: datos.partida, codigo: editor.codigo(), pruebas: datos.pruebas }, salida, empieza);

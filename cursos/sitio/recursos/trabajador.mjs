@@ -69,7 +69,7 @@ async function descarga(url, que) {
     respuesta = await fetch(url);
   } catch (e) {
     throw new Error(`No se ha podido descargar ${que} desde ${url} (${e.message}). ` +
-                    "¿Sigue en marcha el servidor del curso?");
+                    "¿Sigue en marcha el servidor del curso?", { cause: e });
   }
   if (!respuesta.ok) {
     throw new Error(`No se ha podido descargar ${que}: el servidor ha respondido ` +
