@@ -95,7 +95,7 @@ def test_la_guia_trae_todos_los_ficheros_de_una_leccion_y_su_desafio():
     rutas = {ruta for _, ruta, _ in bloques()}
     assert {"lecciones/saludo/leccion.md", "lecciones/saludo/salidas.toml", "cursos/llm-agents.toml",
             *(f"desafios/saluda/{f}" for f in ("desafio.toml", "enunciado.md", "solucion.py", "pruebas.py",
-                                                "ocultas.py", "pistas.toml")),
+                                                "ocultas.py", "pistas.toml", "CALIFICACION.md")),
             "tests/calificador/test_saluda.py"} == rutas
 
 
