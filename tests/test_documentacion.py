@@ -1,11 +1,27 @@
-"""La documentación por lector: un README corto que abre la puerta y enlaces que llevan a algún sitio."""
+"""La documentación por lector y por género: un README corto que abre la puerta, cada documento de
+su tamaño, enlaces y rutas que llevan a algún sitio, y las tablas de la guía que dicen lo que el código.
+"""
 
+import ast
 import re
 
 from cursos import RAIZ
+from cursos.calificador.desafio import CLAVES
 
-PAGINAS = [RAIZ / "README.md", *sorted((RAIZ / "docs").glob("*.md"))]
+GUIAS = [RAIZ / "README.md", RAIZ / "CONTRIBUTING.md", RAIZ / "CHANGELOG.md", RAIZ / "LICENSE-LECCIONES.md",
+         *sorted((RAIZ / "docs").glob("*.md")), RAIZ / "bench" / "RESULTADOS.md"]
+DECISIONES = sorted((RAIZ / "docs" / "decisiones").glob("*.md"))
+CALIFICACIONES = sorted((RAIZ / "desafios").glob("*/CALIFICACION.md"))
+PAGINAS = [*GUIAS, *DECISIONES, *CALIFICACIONES]
 ENLACE = re.compile(r"\]\(([^)\s]+)\)")
+
+# Bytes como mucho: un documento que crece más mezcla géneros (ver docs/decisiones/estructura-documentos-por-genero.md).
+TAMANO_MAXIMO = {"docs/arquitectura.md": 25_000, "docs/autores.md": 22_000, "docs/profesores.md": 16_000,
+                 "bench/RESULTADOS.md": 20_000}
+TAMANO_DE_UNA_GUIA = 8_000  # las demás: README, CONTRIBUTING, alumnos…
+TAMANO_DE_UNA_DECISION = 4_500  # una pantalla, dos como mucho
+# Lo que un documento no puede citar porque no está en el repositorio.
+DE_FUERA = re.compile(r"\bissues? \d+|\bCURSO\.md\b|\bseeds/")
 
 
 def test_el_readme_es_una_puerta_con_las_dos_ordenes_en_la_primera_pantalla():
@@ -47,3 +63,47 @@ def test_cada_ruta_del_repositorio_que_citan_las_guias_existe():
     assert citadas, "las guías citan rutas del repositorio"
     faltan = sorted((pagina, ruta) for pagina, ruta in citadas if not (RAIZ / ruta.rstrip("/")).exists())
     assert not faltan, faltan
+
+
+def test_cada_documento_cabe_en_su_genero():
+    grandes = []
+    for pagina in PAGINAS:
+        ruta = str(pagina.relative_to(RAIZ))
+        tope = TAMANO_MAXIMO.get(ruta, TAMANO_DE_UNA_DECISION if pagina in DECISIONES else TAMANO_DE_UNA_GUIA)
+        if len(pagina.read_bytes()) > tope:
+            grandes.append(f"{ruta}: {len(pagina.read_bytes())} bytes (como mucho {tope})")
+    assert not grandes, "; ".join(grandes)
+
+
+def test_ningun_documento_cita_lo_que_no_esta_en_el_repositorio():
+    citas = [f"{p.relative_to(RAIZ)}: «{m.group(0)}»" for p in PAGINAS
+             for m in DE_FUERA.finditer(p.read_text(encoding="utf-8"))]
+    assert not citas, citas
+
+
+def test_el_indice_de_decisiones_las_nombra_todas():
+    indice = (RAIZ / "docs" / "decisiones" / "README.md").read_text(encoding="utf-8")
+    faltan = [d.name for d in DECISIONES if d.name != "README.md" and f"]({d.name})" not in indice]
+    assert not faltan, f"añade una línea por cada una a docs/decisiones/README.md: {faltan}"
+
+
+def test_las_medidas_dicen_fecha_y_commit():
+    """Cada medida de bench/RESULTADOS.md empieza por su fecha y su commit (o la rama en que se midió)."""
+    texto = (RAIZ / "bench" / "RESULTADOS.md").read_text(encoding="utf-8")
+    entradas = re.findall(r"^(\d{4}-\d{2}-\d{2}), [^.]*?(`[0-9a-f]{7,}`|`\w+`)", texto, re.M)
+    parrafos_con_cifras = [p for p in re.split(r"\n\n", texto) if re.match(r"\d{4}-\d{2}-\d{2}", p)]
+    assert entradas and len(entradas) == len(parrafos_con_cifras)
+
+
+def test_la_guia_de_autores_dice_las_claves_de_desafio_toml():
+    texto = (RAIZ / "docs" / "autores.md").read_text(encoding="utf-8")
+    tabla = texto.split("### Las claves de `desafio.toml`")[1].split("###")[0]
+    assert re.findall(r"^\| `(\w+)` \|", tabla, re.M) == list(CLAVES)
+
+
+def test_cada_clave_de_desafio_toml_se_usa():
+    """Una clave que se lee y no se usa engaña a quien la escribe (como la vieja «intocables»)."""
+    atributos = {nodo.attr for fichero in [*(RAIZ / "cursos").rglob("*.py"), *(RAIZ / "desafios").rglob("*.py")]
+                 for nodo in ast.walk(ast.parse(fichero.read_text(encoding="utf-8")))
+                 if isinstance(nodo, ast.Attribute)}
+    assert [clave for clave in CLAVES if clave not in atributos] == []
