@@ -44,7 +44,6 @@ def g():
     return carga_modulos()
 
 
-CAPAS = ("navegador", "calificador", "lento")
 # La carpeta de tests/ que da su capa a todo lo que contiene.
 CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador"}
 # Fixtures que traen su capa a la prueba que los usa, viva donde viva.
@@ -65,6 +64,8 @@ CAPAS_DEL_FICHERO = {
 
 def capas_de(item) -> set[str]:
     """Las capas de una prueba, por su carpeta, su fichero y sus fixtures."""
+    if not item.path.is_relative_to(RAIZ / "tests"):
+        return set()  # una prueba de fuera de tests/ (pytest la recoge si se le da su ruta): sin capa
     ruta = item.path.relative_to(RAIZ / "tests")
     capas = {CAPA_DE_LA_CARPETA[parte] for parte in ruta.parts[:-1] if parte in CAPA_DE_LA_CARPETA}
     capas.update(CAPAS_DEL_FICHERO.get(ruta.as_posix(), ()))
