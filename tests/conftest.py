@@ -7,7 +7,7 @@ los ficheros de prueba no se marcan a mano). Las marcas están registradas en py
 - `calificador`: reparte o califica con nbgrader y la caja (`tests/calificador/`, o lo hace);
 - `lento`: tarda minutos (sigue la guía de autores, califica todos los lotes, entrega cada desafío).
 
-`./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (menos de un minuto);
+`./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (un par de minutos como mucho);
 `-m calificador`, `-m navegador`… eligen una capa, como en .ci/run.
 """
 
@@ -59,6 +59,7 @@ FIXTURES_LENTOS = {"lote_calificado", "lote"}
 CAPAS_DEL_FICHERO = {
     "test_guia_de_autores.py": ("lento", "calificador"),  # ~100 s: sigue la guía en una copia y califica
     "navegador/test_entrega.py": ("lento",),  # ~2–3 min: cada desafío, de la página al libro de notas
+    "test_capas.py": ("lento",),  # ~20–50 s: pytest recoge tres veces una muestra con las capas de .ci/run
 }
 
 
@@ -78,7 +79,7 @@ def capas_de(item) -> set[str]:
 
 def pytest_addoption(parser):
     parser.addoption("--rapidas", action="store_true",
-                     help="sólo las pruebas rápidas: ni navegador, ni calificador, ni lentas (menos de un minuto)")
+                     help="sólo las rápidas: ni navegador, ni calificador, ni lentas (un par de minutos como mucho)")
 
 
 def pytest_collection_modifyitems(config, items):
