@@ -5,6 +5,10 @@ entendería un shell: palabras con comillas, y los operadores ; && || | > >>, qu
 órdenes o mandan la salida a un fichero. Sabe unas pocas órdenes (ls, cat, head, grep, wc,
 echo, find, rm, mv, sh) y, como un shell de verdad, ejecuta lo que le pidan sin preguntar:
 decidir es cosa del harness. Sólo toca el diccionario que recibe.
+
+No es bash: no expande llaves, comodines, ~ ni variables. En lugar de leer esas líneas de otra
+manera que bash, las rechaza: lo que esta terminal ejecuta es lo que ejecutaría bash.
+Nunca lanza: una línea que no entiende vuelve como una salida de error, con su código.
 Este fichero no usa nada fuera de la biblioteca estándar.
 """
 
@@ -12,6 +16,7 @@ import fnmatch
 import shlex
 
 OPERADORES = (";", "&&", "||", "|", ">", ">>")
+EXPANSIONES = set("{}*?[]~#")  # lo que bash cambia si va sin comillas: llaves, comodines, ~ y comentarios
 
 
 class ErrorDeOrden(Exception):
@@ -19,6 +24,28 @@ class ErrorDeOrden(Exception):
 
 
 # --- Leer la línea como un shell --------------------------------------------------
+
+
+def sin_comillas(linea):
+    """Los caracteres de la línea que un shell ve sin comillas y sin una barra delante.
+
+    Las llaves, los comodines y ~ sólo se expanden ahí: "*.txt" entre comillas es un texto,
+    y *.txt sin ellas, la lista de los ficheros que acaban en .txt.
+    """
+    fuera, comilla, escapado = [], None, False
+    for c in linea:
+        if escapado:
+            escapado = False  # la barra de delante protege este carácter
+        elif c == "\\" and comilla != "'":
+            escapado = True  # entre comillas simples, una barra es una barra
+        elif comilla:
+            if c == comilla:
+                comilla = None
+        elif c in "'\"":
+            comilla = c
+        else:
+            fuera.append(c)
+    return "".join(fuera)
 
 
 def palabras(linea):
@@ -35,6 +62,8 @@ def palabras(linea):
             trozos.append(("op", trozo))
         elif set(trozo) <= set("();<>|&"):
             raise ErrorDeOrden("esta terminal no entiende «%s»" % trozo)
+        elif EXPANSIONES & set(sin_comillas(trozo)):
+            raise ErrorDeOrden("esta terminal no expande llaves, comodines, ~ ni comentarios: «%s»" % trozo)
         else:
             trozos.append(("palabra", "".join(shlex.split(trozo))))
     return trozos
@@ -266,8 +295,11 @@ def ejecuta_linea(entorno, linea):
 
 
 def terminal(entorno, orden):
-    """La herramienta: ejecuta una línea en la terminal y devuelve lo que escribe."""
-    salida, codigo = ejecuta_linea(entorno, orden)
+    """La herramienta: ejecuta una línea en la terminal y devuelve lo que escribe. Nunca lanza."""
+    try:
+        salida, codigo = ejecuta_linea(entorno, orden)
+    except Exception as e:  # un fallo del simulador también es una salida de error, no una excepción
+        salida, codigo = "sh: %s: %s" % (type(e).__name__, e), 2
     return salida if codigo == 0 else "%s\n(código de salida %d)" % (salida, codigo)
 
 
