@@ -85,6 +85,8 @@ def carpeta(tmp_path_factory):
 
 def argv_de_bash(orden: str, programas, carpeta, opciones: str = "") -> list[str] | str:
     """El argv que bash entrega al programa de la orden, o lo que bash ha dicho si no llega a ninguno."""
+    if "\0" in orden:
+        return "una línea con el carácter nulo no llega a bash: execve la corta"
     funciones = "".join("%s() { printf '%%s\\0' %s \"$@\"; }\n" % (p, shlex.quote(p)) for p in programas)
     hecho = subprocess.run([BASH, "--norc", "--noprofile", "-c", opciones + funciones + orden], cwd=carpeta,
                            capture_output=True, timeout=10,
