@@ -33,8 +33,9 @@ PUNTOS = [".", "\uff0e", "\u3002", "\uff61", "\u2024", "%2e", "%2E", "\\.", ".."
 PARECIDOS = [
     "aßets.example", "claßroom.example", "ASSETS.example", "aſſets.example", "münchen.example", "MÜNCHEN.example",
     "mu\u0308nchen.example", "españa.example", "espan\u0303a.example", "σοφια.example", "σοφιας.example",
-    "ςοφια.example", "\u212aiwi.example", "kiwi.example", "ｋｉｗｉ.example", "ｒｅｃｅｔａｓ.example", "rеcetas.example",
-    "wіki.example", "xn--aets-vna.example", "xn--classroom-.example", "xn--.example", "XN--MNCHEN-3YA.EXAMPLE",
+    "ςοφια.example", "\u212aiwi.example", "kiwi.example", "ｋｉｗｉ.example", "ｒｅｃｅｔａｓ.example",
+    "rеcetas.example", "wіki.example", "xn--aets-vna.example", "xn--classroom-.example", "xn--.example",
+    "XN--MNCHEN-3YA.EXAMPLE",
     "recetas.example.", "recetas.example..", ".recetas.example", "recetas..example", "wiki.example.:443",
     "recetas.example:443", "recetas.example:80", "recetas.example:0443", "recetas.example:", "recetas.example:+443",
     "recetas.example:\u0664\u0664\u0663", "%72ecetas.example", "recetas%2eexample", "recetas.example%00.evil.example",

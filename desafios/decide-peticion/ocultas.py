@@ -15,6 +15,7 @@ PARTES_OCULTAS = {
             ("https://xn--espaa-rta.example/", ["claves/api.txt"], "permitir"),
             ("https://tienda.example/", [], "permitir"),
             ("https://tienda.example/", ["claves/api.txt"], "denegar"),
+            ("https://docs.example.org:8443/", ["claves/api.txt"], "denegar"),
         ]}],
     "fuga": [{
         "ejecucion": TIEMPO,
@@ -103,7 +104,8 @@ VARIACIONES = [
             ("https://wiki.example:0443/", ["agenda.txt"], "permitir"),
             ("https://wiki%2eexample/", [], "denegar"),
             ("gopher://wiki.example/", [], "denegar"),
-            ("https://wiki.example.:443/", ["privado/banco.txt"], "denegar"),  # con el punto final, no es el de la lista
+            # Con el punto final, no es el host de la lista.
+            ("https://wiki.example.:443/", ["privado/banco.txt"], "denegar"),
             ("https://wiki.example.:443/", [], "permitir"),
             ("https://wiki.example../", [], "denegar"),  # sin un punto, queda una etiqueta vacía
             ("https://[::ffff:7f00:1]/", [], "denegar"),

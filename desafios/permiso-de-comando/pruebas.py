@@ -93,7 +93,8 @@ def prueba_lectura(banco):
         ("make", "preguntar"),
         ("CAT notas.txt", "preguntar"),
     ])
-    con_su_parte_oculta("lectura", "¿Permites las órdenes de la lista que recibes, con sus comillas quitadas como las quita shlex.split?")
+    con_su_parte_oculta("lectura", "¿Permites las órdenes de la lista que recibes, con sus comillas quitadas como las "
+                                   "quita shlex.split?")
 
 
 def prueba_sintaxis(banco):
@@ -126,7 +127,8 @@ def prueba_sintaxis(banco):
         ('grep -r "~" proyecto', "permitir"),
         ("cat \\*", "permitir"),
     ])
-    con_su_parte_oculta("sintaxis", "¿Miras SINTAXIS en todo el texto, y EXPANSIONES en lo que queda fuera de comillas?")
+    con_su_parte_oculta("sintaxis", "¿Miras SINTAXIS en todo el texto, y EXPANSIONES en lo que queda fuera de "
+                                    "comillas?")
 
 
 def prueba_opciones(banco):
@@ -161,7 +163,8 @@ def prueba_lanzadores(banco):
         ("/bin/cat notas.txt", "preguntar"),
         ("'ls -l'", "preguntar"),
     ])
-    con_su_parte_oculta("lanzadores", "¿Quitas la ruta de argv[0] para compararlo con LANZADORES, y miras si lleva un =?")
+    con_su_parte_oculta("lanzadores", "¿Quitas la ruta de argv[0] para compararlo con LANZADORES, "
+                                      "y miras si lleva un =?")
 
 
 def prueba_argv(banco):
@@ -180,7 +183,8 @@ def prueba_argv(banco):
         (None, "denegar"),
         ({"orden": "ls"}, "denegar"),
     ])
-    con_su_parte_oculta("argv", "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus elementos son textos?")
+    con_su_parte_oculta("argv", "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus "
+                                "elementos son textos?")
 
 
 def prueba_variaciones(banco, variaciones):
