@@ -186,10 +186,10 @@ def test_cada_prueba_visible_tiene_su_parte_oculta():
     """Las partes ocultas cubren todas las pruebas visibles, y cada una trae lo que la tabla de lo visible no
     tiene: alguna URL que se permite y que no está en las pruebas que ve el alumno."""
     g = espacio_de_pruebas(PETICION)
-    vistas = {url for url, _, _ in visibles()}
+    vistas = {json.dumps(url) for url, _, _ in visibles()}
     assert set(g["PARTES_OCULTAS"]) == set(PETICION.puntos()) - {"variaciones"}
     for nombre, partes in g["PARTES_OCULTAS"].items():
-        nuevas = [u for p in partes for u, _, debe in p["casos"] if debe == "permitir" and u not in vistas]
+        nuevas = [u for p in partes for u, _, debe in p["casos"] if debe == "permitir" and json.dumps(u) not in vistas]
         assert nuevas, nombre
 
 
@@ -200,8 +200,8 @@ def test_traducir_a_idna_pierde_los_parecidos(lote):
 
 
 def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
-    motivo = lote["filas"]["sin_puerto"]["motivo"]
-    assert ('con la URL "https://recetas.example:8443/salmorejo" (la ejecución ha leído datos privados '
+    motivo = lote["filas"]["quita_el_punto_final"]["motivo"]
+    assert ('con la URL "https://recetas.example./salmorejo" (la ejecución ha leído datos privados '
             "(privado/banco.txt); destinos permitidos: recetas.example, wiki.example), se esperaba denegar y "
             "tu función ha dado permitir") in motivo
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
