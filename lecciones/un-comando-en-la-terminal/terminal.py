@@ -56,6 +56,7 @@ def palabras(linea):
     """
     lexico = shlex.shlex(linea, posix=False, punctuation_chars=True)
     lexico.whitespace_split = True
+    lexico.commenters = ""  # shlex corta en un # dentro de una palabra, y bash no: los # los rechaza EXPANSIONES
     trozos = []
     for trozo in lexico:
         if trozo in OPERADORES:
