@@ -24,7 +24,8 @@ pytestmark = pytest.mark.skipif(not NODE, reason="hace falta node")
 PETICION = Desafio("decide-peticion")
 # Los hosts de la lista, en ASCII (los de fuera de ASCII, en su forma xn--, la que da un navegador).
 PERMITIDOS = ["recetas.example", "wiki.example", "assets.example", "classroom.example", "xn--mnchen-3ya.example",
-              "xn--espaa-rta.example", "xn--wxaikc6b.example", "kiwi.example", "docs.example.org"]
+              "xn--espaa-rta.example", "xn--wxaikc6b.example", "kiwi.example", "docs.example.org",
+              "v2.api.example", "vad.example"]  # dos con forma de IPvFuture: v, cifras hexadecimales y un punto
 CON_PRIVADO = {"permitidos": PERMITIDOS, "privados": ["privado/banco.txt"], "leidos": ["privado/banco.txt"]}
 
 # Cómo se escribe un host de la lista para que parezca otro, o al revés.
@@ -55,7 +56,8 @@ PLANTILLAS = [
     "https://{h}\\@evil.example/", "https://{h}\\evil.example/", "https:{h}/", "https:/{h}/", "https:///{h}/",
     "https:\\\\{h}/", "//{h}/", "{h}/", "https://\t{h}/", "https://{h}\n/", " https://{h}/", "https://{h}/ ",
     "\x00https://{h}/", "https://{h}\x00/", "wss://{h}/", "ftp://{h}/", "https://{h}:8443/", "http://{h}:443/",
-    "https://evil.example/?{h}", "https://{h}.evil.example/",
+    "https://evil.example/?{h}", "https://{h}.evil.example/", "https://evil.example[{h}]/", "https://[{h}]/",
+    "https://[{h}]evil.example/", "https://[{h}]:443/", "https://evil.example[{h}]:443/",
 ]
 
 
@@ -131,3 +133,15 @@ def test_los_disfraces_de_la_revision_se_deniegan(decide):
     for url in ["http://localhost:8080/admin", "http://api.localhost/", "https://aßets.example/"]:
         assert decide(url, limpia) == "denegar", url
     assert decide("https://assets.example/x", CON_PRIVADO) == "permitir"
+
+
+def test_lo_de_alrededor_de_los_corchetes_no_se_pierde(decide):
+    """La regresión de esta revisión: hostname se queda con lo de entre corchetes (v2.api.example en
+    otra.example[v2.api.example]) y tira lo demás; Node no acepta esas URL. Con el banco leído, se permitían."""
+    urls = ["https://otra.example[v2.api.example]/?c=SECRETO", "https://[v2.api.example]/",
+            "https://[v2.api.example]otra.example/", "https://[vad.example]:443/"]
+    assert all("error" in leida for leida in lo_que_lee_node(urls))
+    for url in urls:
+        assert decide(url, CON_PRIVADO) == "denegar", url
+        assert decide(url, dict(CON_PRIVADO, leidos=[])) == "denegar", url
+    assert decide("https://v2.api.example/", CON_PRIVADO) == "permitir"

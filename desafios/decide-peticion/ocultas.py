@@ -44,6 +44,8 @@ PARTES_OCULTAS = {
             ("https://mapas.example:65536/", [], "denegar"),
             ("https://mapas.example: 443/", [], "denegar"),
             ("https://mapas example/", [], "denegar"),
+            ("https://noticias.example[v2.mapas.example]/", [], "denegar"),  # hostname: v2.mapas.example
+            ("https://[vad.mapas.example]:443/", [], "denegar"),
         ]}],
     "ip": [{
         "ejecucion": TIEMPO,
@@ -128,6 +130,18 @@ VARIACIONES = [
             ("mailto:yo@api.tiempo.example", [], "denegar"),
             ("http://127.0.0.1:8000/", [], "denegar"),
             ("http://localhost/", [], "denegar"),
+        ],
+    },
+    {   # un destino con nombre de IPvFuture (v y cifras hexadecimales): urlsplit lo saca de entre corchetes
+        "ejecucion": {"permitidos": ["v2.api.example", "cdn.example"], "privados": ["claves/api.txt"]},
+        "casos": [
+            ("https://v2.api.example/usuarios", ["claves/api.txt"], "permitir"),
+            ("https://cdn.example/logo.png?k=1", ["claves/api.txt"], "permitir"),
+            ("https://otra.example/", [], "permitir"),
+            ("https://otra.example[v2.api.example]/?k=sk-123", ["claves/api.txt"], "denegar"),
+            ("https://[v2.api.example]/?k=sk-123", ["claves/api.txt"], "denegar"),
+            ("https://[v2.api.example]otra.example/", ["claves/api.txt"], "denegar"),
+            ("https://otra.example/?k=sk-123", ["claves/api.txt"], "denegar"),
         ],
     },
 ]

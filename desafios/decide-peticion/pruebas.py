@@ -131,7 +131,8 @@ def prueba_fuga(banco):
 
 
 def prueba_disfraces(banco):
-    """Usuario en la URL, otros esquemas, % o \\ en el host, puertos imposibles, sin host: denegar siempre."""
+    """Usuario en la URL, otros esquemas, % o \\ en el host, corchetes, puertos imposibles, sin host: denegar
+    siempre."""
     comprueba_casos(en_las_dos([
         "https://recetas.example@recetas-completas.example/ver",
         "https://%s@recetas.example/" % CUENTA,
@@ -152,6 +153,8 @@ def prueba_disfraces(banco):
         "https://recetas.example%2F@otra.example/",
         "https://otra.example\\@recetas.example/",
         "https://otra.example\\.recetas.example/",
+        "https://otra.example[v1.recetas.example]/",  # urlsplit lee v1.recetas.example; un navegador, nada
+        "https://[v1.recetas.example]/",
         "https://recetas_completas.example/",
         "https://recetas.example:abc/",
         "https://recetas.example:99999/",
@@ -164,7 +167,8 @@ def prueba_disfraces(banco):
     ], "denegar") + [(None, LIMPIA, "denegar"), (42, LIMPIA, "denegar"), (["https://recetas.example/"], LIMPIA,
                                                                              "denegar")])
     con_su_parte_oculta("disfraces", "¿Deniegas con cualquier ejecución lo que no se sabe adónde va: la @, el "
-                                     "esquema, un carácter que no es a-z, 0-9, - o ., una etiqueta vacía?")
+                                     "esquema, un corchete, un carácter que no es a-z, 0-9, - o ., una "
+                                     "etiqueta vacía?")
 
 
 def prueba_ip(banco):

@@ -15,8 +15,10 @@ def decide_peticion(url, ejecucion):
         return "denegar"  # urllib.parse no la entiende: no se sabe adónde va
     if partes.scheme not in ("http", "https") or "@" in partes.netloc or not host:
         return "denegar"
+    if "[" in partes.netloc or "]" in partes.netloc:
+        return "denegar"  # hostname se queda con lo de entre corchetes y tira lo de alrededor
     if not partes.netloc.isascii() or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):
-        return "denegar"  # %, \, [::1], ß, una е cirílica...: el navegador no leería este host
+        return "denegar"  # %, \, _, ß, una е cirílica...: el navegador no leería este host
     sin_punto = host[:-1] if host.endswith(".") else host
     etiquetas = sin_punto.split(".")
     if "" in etiquetas:

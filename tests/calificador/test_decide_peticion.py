@@ -38,7 +38,7 @@ def host_y_puerto(url):
         return None
     if p.scheme not in {"http", "https"} or "@" in p.netloc or not host:
         return None
-    if not p.netloc.isascii() or not NOMBRE.fullmatch(host):
+    if not p.netloc.isascii() or "[" in p.netloc or "]" in p.netloc or not NOMBRE.fullmatch(host):
         return None
     etiquetas = host.removesuffix(".").split(".")
     if not all(etiquetas) or IP.fullmatch(etiquetas[-1]) or etiquetas[-1] == "localhost":
