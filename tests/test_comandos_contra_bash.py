@@ -13,9 +13,12 @@ import random
 import shlex
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
+from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
 
@@ -129,3 +132,76 @@ def test_las_expansiones_sin_comillas_se_deniegan(decide):
         assert permiso(orden) == "denegar", orden
     for orden in ["find . -name '*.txt'", "cat '{a,b}'", "cat \\*", 'grep -r "~" proyecto', "cat \\#"]:
         assert permiso(orden) == "permitir", orden
+
+
+# --- La terminal simulada de la lección, contra el mismo bash ---------------------------------
+
+TERMINAL = (RAIZ / "lecciones" / "un-comando-en-la-terminal" / "terminal.py").read_text(encoding="utf-8")
+# Trozos de una sola orden: comillas pegadas a otras palabras, barras, opciones, asignaciones…
+TROZOS_DE_PALABRA = ["a", "'", '"', "\\", " ", "\t", "'a'", '"a"', "\\'", '\\"', "''", '""', "!", "=", "-n", "é",
+                     "x y", "'a'\\''b'", '"a\\\\"', '"a\\b"', "\\ ", "2", "A=1", "time", "if", "!", "\x0b", "\u00a0"]
+MANUALES_DE_LA_TERMINAL = ['find . -name "*.txt"-delete', "echo 'a'\\''b'", 'cat "a"-n', "cat a\\ b", 'cat "a\\"b"',
+                           "cat ''", "cat x ''", "A=1 cat x", "time cat x", "! cat x", "cat x=1"]
+
+
+@pytest.fixture(scope="module")
+def simulada():
+    espacio = {"__name__": "__leccion__"}
+    exec(TERMINAL, espacio)
+    return espacio
+
+
+def test_la_terminal_simulada_forma_las_palabras_como_bash(simulada, carpeta):
+    """Cada línea de una orden que la terminal de la lección acepta da las palabras que bash daría al
+    programa. La revisión encontró que "a"-n eran dos palabras para ella (y una para bash), así que
+    find . -name "*.txt"-delete borraba en la simulación y no en bash."""
+    azar = random.Random(3)
+    lineas = list(MANUALES_DE_LA_TERMINAL)
+    for _ in range(1500):
+        lineas.append("cat " + "".join(azar.choice(TROZOS_DE_PALABRA) for _ in range(azar.randint(1, 5))))
+    aceptadas, distintas = 0, []
+    for linea in lineas:
+        try:
+            trozos = simulada["palabras"](linea)
+        except simulada["ErrorDeOrden"]:
+            continue  # la rechaza: no la lee a su manera
+        aceptadas += 1
+        leidas = [valor for _, valor in trozos]
+        corrido = argv_de_bash(linea, ["cat", "find", "echo"], carpeta)
+        if leidas != corrido:
+            distintas.append((linea, leidas, corrido))
+    assert aceptadas >= 500, aceptadas
+    assert not distintas, "\n".join("%r: la terminal lee %r y bash %r" % d for d in distintas[:10])
+
+
+def ficheros_tras_bash(linea: str, ficheros: dict, carpeta) -> dict:
+    """Los ficheros que deja bash, el de verdad (con cat, rm y echo de verdad), tras una línea."""
+    dentro = Path(tempfile.mkdtemp(dir=carpeta))
+    for ruta, contenido in ficheros.items():
+        (dentro / ruta).write_text(contenido)
+    subprocess.run([BASH, "--norc", "--noprofile", "-c", linea], cwd=dentro, capture_output=True, timeout=10,
+                   env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    return {p.name: p.read_text().rstrip("\n") for p in dentro.iterdir()}
+
+
+@pytest.mark.parametrize("linea", [
+    "cat notas.txt > notas.txt",  # bash vacía el fichero antes de lanzar cat
+    "echo hola >> lista.txt extra",  # lo que va detrás del fichero son más argumentos
+    "echo hola > a > b",  # crea los dos, y escribe en el último
+    "cat notas.txt > copia | cat",  # la redirección es de cat, no del final de la tubería
+    "cat no-existe > f",  # el error no va al fichero
+    "> vacio",
+    "; rm notas.txt",  # un error de sintaxis: no se ejecuta nada
+    "rm notas.txt | | cat",
+    "rm notas.txt && && cat lista.txt",
+    "rm notas.txt >",
+    "rm notas.txt; ; cat lista.txt",
+    "rm notas.txt;",
+    "echo x > 'a;b'",
+    "cat lista.txt && rm notas.txt || echo no",
+])
+def test_la_terminal_simulada_cambia_los_ficheros_como_bash(simulada, carpeta, linea):
+    ficheros = {"notas.txt": "cena el martes", "lista.txt": "pan"}
+    entorno = dict(ficheros)
+    simulada["terminal"](entorno, linea)
+    assert {r: c.rstrip("\n") for r, c in entorno.items()} == ficheros_tras_bash(linea, ficheros, carpeta)
