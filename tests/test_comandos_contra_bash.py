@@ -36,6 +36,7 @@ TROZOS = [
     "\\#", "'#'", "\\", "\\ ", "''", '""', "a'b'c", '"a\\"b"', "'a\\'", '"a\\\\"', '"a\\b"', "\t", "=",
     "LANG=C", "X=1", "^", "%", "@", "+", "é", "ñ*", "\u00a0", "\x0b", "\\\n", "\n", ";", "&", "|", ">",
     "<", "(", ")", "`", "\r", "\0", "'", '"',
+    "\x01", "\x7f", "\x1b", "\x0c", "\u3000", "\u2028", "\u0085", "\ufeff", "a\x01*", "'\x01'", "\\\x01",
 ]
 MANUALES = [
     "find . -name '*.txt' {-delete,}", "find . {-exec,rm,{},+}", "find . -name \"*.txt\"", "cat *.txt",
@@ -49,6 +50,9 @@ MANUALES = [
     "\"LANG=C\" ls", "ls a=b", "ls =", "ls {}", "ls }", "ls {", "ls ]", "time ls", "coproc ls", "! ls",
     "[[ -f x ]]", "if ls", "ls\\", "ls '", "cat <(ls)", "cat >(ls)", "ls 2>x", "{ ls; }", "(ls)",
     "ls ^x", "ls %1", "ls @(a)", "ls +(a)", "cat \\\\*", "cat '\\'*", "cat \"\\\"*\"",
+    "cat <<< x", "cat <(ls)", "cat $((1+1))", "((1))", "cat $'\\x2a'", 'cat $"x"', "head -n5 x", "grep --include=x y",
+    "cat -- -n", "cat /etc/passwd", "cat ../../x", "find . -name x -fprint y", "find . -name x -ok rm",
+    "find . -name '*.txt'-delete", 'find . -name "*.txt"-delete', "cat x\x01*",
 ]
 LISTAS = [None, {"tail": ["-n"], "sort": ["-r", "-n"], "ls": []}, {"cat": [], "wc": ["-l", "-c"], "find": ["-name"]}]
 
