@@ -136,8 +136,9 @@ def test_los_disfraces_de_la_revision_se_deniegan(decide):
 
 
 def test_lo_de_alrededor_de_los_corchetes_no_se_pierde(decide):
-    """La regresión de esta revisión: hostname se queda con lo de entre corchetes (v2.api.example en
-    otra.example[v2.api.example]) y tira lo demás; Node no acepta esas URL. Con el banco leído, se permitían."""
+    """La regresión de esta revisión: hostname se queda con lo de entre corchetes ([v2.api.example] le da
+    v2.api.example, y CPython 3.11 tira lo de alrededor); Node no acepta esas URL. Con el banco leído, se
+    permitían."""
     urls = ["https://otra.example[v2.api.example]/?c=SECRETO", "https://[v2.api.example]/",
             "https://[v2.api.example]otra.example/", "https://[vad.example]:443/"]
     assert all("error" in leida for leida in lo_que_lee_node(urls))

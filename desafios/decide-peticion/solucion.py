@@ -16,7 +16,7 @@ def decide_peticion(url, ejecucion):
     if partes.scheme not in ("http", "https") or "@" in partes.netloc or not host:
         return "denegar"
     if "[" in partes.netloc or "]" in partes.netloc:
-        return "denegar"  # hostname se queda con lo de entre corchetes y tira lo de alrededor
+        return "denegar"  # hostname se queda con lo de entre corchetes: [v1.recetas.example]
     if not partes.netloc.isascii() or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):
         return "denegar"  # %, \, _, ß, una е cirílica...: el navegador no leería este host
     sin_punto = host[:-1] if host.endswith(".") else host
