@@ -17,7 +17,7 @@ import json
 
 LECTURA_DE_LA_LECCION = json.loads(json.dumps(LECTURA))  # una copia: nadie la cambia a mitad de prueba
 DECISIONES = ("permitir", "preguntar", "denegar")
-# Cada prueba empieza por la utilidad: lecturas honradas que se permiten y un borrado que se pregunta.
+# Cada prueba empieza por la utilidad: lecturas legítimas que se permiten y un borrado que se pregunta.
 # Una función que lo deniega, lo pregunta o lo permite todo no pasa ninguna.
 UTILIDAD = [
     ("ls", "permitir"),
