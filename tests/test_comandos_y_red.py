@@ -55,3 +55,23 @@ def test_la_web_apunta_cada_peticion_antes_de_buscarla(g):
     assert g["SALIDAS"] == ["HTTPS://Recetas.Example/salmorejo", "https://otra.example/?dato=secreto"]
     assert g["partes_de"]("https://a@b.example:8080/") == ("https", "a", "b.example", 8080)
     assert g["partes_de"]("https://b.example:x/").startswith("ValueError")
+
+
+def test_sin_comillas_deja_lo_que_bash_expandiria(g):
+    """Lo que va entre comillas, o tras una barra, no lo expande bash; lo demás, sí."""
+    assert g["sin_comillas"]("find . -name '*.txt' {-delete,}") == "find . -name  {-delete,}"
+    assert g["sin_comillas"]('cat "a*b" \\~ x') == "cat   x"
+    assert g["sin_comillas"]("'a\\'b") == "b"  # entre comillas simples, la barra no protege nada
+    assert g["sin_comillas"]('"a\\"*"c') == "c"  # entre dobles, \" no cierra
+    assert g["EXPANSIONES"] == set("{}*?[]~#")
+
+
+def test_la_terminal_no_lee_distinto_que_bash(g):
+    """Una línea que bash expandiría no se ejecuta: la terminal simulada no la lee a su manera."""
+    e = dict(g["ENTORNO"])
+    for orden in ["cat {notas,lista}.txt", "cat *.txt", "ls ~", "cat x#y", "cat notas.txt # -n", "ls [a]*"]:
+        salida = g["terminal"](e, orden)
+        assert "no expande" in salida and salida.endswith("(código de salida 2)"), orden
+    assert e == g["ENTORNO"]
+    assert g["terminal"](e, 'cat "*.txt"').startswith("cat: *.txt: no existe el fichero")
+    assert g["terminal"](e, "") == "" and "sh:" in g["terminal"](e, "cat 'x")

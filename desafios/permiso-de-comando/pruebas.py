@@ -6,15 +6,18 @@ Se escriben una sola vez y corren en dos sitios:
 - en el calificador, fuera de tu proceso: allí tu función sólo recibe órdenes y listas
   de lectura (valores JSON) y devuelve su decisión; lo esperado se declara aquí.
 
+En el calificador, cada prueba repite además sus comprobaciones con órdenes y listas de
+lectura que no ves (PARTES_OCULTAS, en ocultas.py).
+
 Se cargan en el mismo espacio de nombres que el código de partida (LECTURA, SINTAXIS,
-LANZADORES...). Sólo biblioteca estándar.
+EXPANSIONES, LANZADORES...). Sólo biblioteca estándar.
 """
 
 import json
 
 LECTURA_DE_LA_LECCION = json.loads(json.dumps(LECTURA))  # una copia: nadie la cambia a mitad de prueba
 DECISIONES = ("permitir", "preguntar", "denegar")
-# Cada prueba empieza por la utilidad: lecturas honradas que se permiten y un borrado que se pregunta.
+# Cada prueba empieza por la utilidad: lecturas legítimas que se permiten y un borrado que se pregunta.
 # Una función que lo deniega, lo pregunta o lo permite todo no pasa ninguna.
 UTILIDAD = [
     ("ls", "permitir"),
@@ -64,6 +67,15 @@ def comprueba_casos(casos, lectura=None):
                 _corta(orden), debe, visto))
 
 
+def con_su_parte_oculta(nombre, pista):
+    """En el calificador, los casos ocultos de esta prueba (ocultas.py), cada uno con su lista; en tu
+    cuaderno, ninguno."""
+    partes = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, parte in enumerate(partes, 1):
+        with oculta(n, len(partes), pista):
+            comprueba_casos(parte["casos"], parte.get("lectura"))
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
@@ -81,10 +93,13 @@ def prueba_lectura(banco):
         ("make", "preguntar"),
         ("CAT notas.txt", "preguntar"),
     ])
+    con_su_parte_oculta("lectura", "¿Permites las órdenes de la lista que recibes, con sus comillas quitadas como las "
+                                   "quita shlex.split?")
 
 
 def prueba_sintaxis(banco):
-    """; && || | & > < $( ) $VAR, comillas invertidas y saltos de línea: denegar, también entre comillas."""
+    """; && || | & > < $( ) $VAR, comillas invertidas, saltos de línea y ! (también entre comillas), y llaves,
+    comodines, ~ y # sin comillas: denegar. Entre comillas, lo que bash no expande se permite."""
     comprueba_casos([
         ("cat notas.txt; rm notas.txt", "denegar"),
         ("ls && rm -r recetas", "denegar"),
@@ -100,7 +115,20 @@ def prueba_sintaxis(banco):
         ('cat "$(rm lista.txt)"', "denegar"),
         ("grep 'a|b' notas.txt", "denegar"),
         ("ls (proyecto)", "denegar"),
+        ("find . -name '*.txt' {-delete,}", "denegar"),
+        ("find . {-exec,rm,{},+}", "denegar"),
+        ("cat *.txt", "denegar"),
+        ("cat ~/.ssh/id_rsa", "denegar"),
+        ("ls recetas/[a-z]*", "denegar"),
+        ("cat notas.txt # -n", "denegar"),
+        ("cat !!", "denegar"),
+        ('grep -i "hola!" notas.txt', "denegar"),
+        ("cat 'a{b,c}.txt'", "permitir"),
+        ('grep -r "~" proyecto', "permitir"),
+        ("cat \\*", "permitir"),
     ])
+    con_su_parte_oculta("sintaxis", "¿Miras SINTAXIS en todo el texto, y EXPANSIONES en lo que queda fuera de "
+                                    "comillas?")
 
 
 def prueba_opciones(banco):
@@ -108,7 +136,7 @@ def prueba_opciones(banco):
     comprueba_casos([
         ('find . -name "*.txt" -delete', "preguntar"),
         ('find . -name "*.txt"', "permitir"),
-        ("find . -type f -exec rm {} +", "preguntar"),
+        ("find . -type f -exec rm '{}' +", "preguntar"),
         ("ls -la", "preguntar"),
         ("ls -l -a", "permitir"),
         ("grep -ri visitas proyecto", "preguntar"),
@@ -116,6 +144,7 @@ def prueba_opciones(banco):
         ("head -n 5 -", "permitir"),
         ("cat notas.txt -v", "preguntar"),
     ])
+    con_su_parte_oculta("opciones", "¿Comparas cada opción entera con la lista de su orden?")
 
 
 def prueba_lanzadores(banco):
@@ -134,6 +163,8 @@ def prueba_lanzadores(banco):
         ("/bin/cat notas.txt", "preguntar"),
         ("'ls -l'", "preguntar"),
     ])
+    con_su_parte_oculta("lanzadores", "¿Quitas la ruta de argv[0] para compararlo con LANZADORES, "
+                                      "y miras si lleva un =?")
 
 
 def prueba_argv(banco):
@@ -152,6 +183,8 @@ def prueba_argv(banco):
         (None, "denegar"),
         ({"orden": "ls"}, "denegar"),
     ])
+    con_su_parte_oculta("argv", "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus "
+                                "elementos son textos?")
 
 
 def prueba_variaciones(banco, variaciones):

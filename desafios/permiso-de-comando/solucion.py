@@ -8,6 +8,8 @@ def permiso_de_comando(orden, lectura):
     if isinstance(orden, str):
         if SINTAXIS & set(orden):
             return "denegar"  # el shell la leería como algo más que un programa con sus argumentos
+        if EXPANSIONES & set(sin_comillas(orden)):
+            return "denegar"  # bash la expandiría: el argv que correría no sería el decidido
         try:
             argv = shlex.split(orden)
         except ValueError:

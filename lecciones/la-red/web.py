@@ -1,10 +1,10 @@
 """Una web simulada: unas pocas páginas y una herramienta que las pide.
 
 Es el laboratorio de la lección «La red». Las páginas están en un diccionario, y
-pedir() las busca por el host y la ruta de la URL, leídos con urllib.parse como los
-leería un cliente HTTP. Cada petición se apunta en SALIDAS tal cual, con su URL
-entera, antes de buscar la página: en una red de verdad, lo que va en la URL ya ha
-salido del entorno aunque la página no exista.
+pedir() las busca por el host y la ruta de la URL, leídos con urllib.parse (un navegador
+usa el analizador de WHATWG, que no siempre lee lo mismo: la lección lo enseña). Cada
+petición se apunta en SALIDAS tal cual, con su URL entera, antes de buscar la página: en
+una red de verdad, lo que va en la URL ya ha salido del entorno aunque la página no exista.
 Este fichero no usa nada fuera de la biblioteca estándar.
 """
 

@@ -5,13 +5,24 @@ entendería un shell: palabras con comillas, y los operadores ; && || | > >>, qu
 órdenes o mandan la salida a un fichero. Sabe unas pocas órdenes (ls, cat, head, grep, wc,
 echo, find, rm, mv, sh) y, como un shell de verdad, ejecuta lo que le pidan sin preguntar:
 decidir es cosa del harness. Sólo toca el diccionario que recibe.
+
+No es bash: no expande llaves, comodines, ~, variables ni $( ), ni sabe de asignaciones o de
+palabras reservadas (LANG=C ls, time ls). En lugar de leer esas líneas de otra manera que bash,
+las rechaza: lo que esta terminal ejecuta es lo que ejecutaría bash (la prueba la compara con él).
+Nunca lanza: una línea que no entiende vuelve como una salida de error, con su código.
 Este fichero no usa nada fuera de la biblioteca estándar.
 """
 
 import fnmatch
+import re
 import shlex
 
 OPERADORES = (";", "&&", "||", "|", ">", ">>")
+EXPANSIONES = set("{}*?[]~#")  # lo que bash cambia si va sin comillas: llaves, comodines, ~ y comentarios
+NO_SIMULADO = set("$`\n\r\0")  # lo que bash expande o corta también entre comillas dobles
+RESERVADAS = {"!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in",
+              "select", "then", "time", "until", "while"}  # al principio de una orden, bash no las lanza
+ASIGNACION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")  # LANG=C delante de la orden: cambia su entorno
 
 
 class ErrorDeOrden(Exception):
@@ -21,23 +32,126 @@ class ErrorDeOrden(Exception):
 # --- Leer la línea como un shell --------------------------------------------------
 
 
-def palabras(linea):
-    """Las palabras y los operadores de una línea, con las comillas ya quitadas.
+def sin_comillas(linea):
+    """Los caracteres de la línea que un shell ve sin comillas y sin una barra delante.
 
-    Un operador entre comillas (";") es una palabra, no un operador: por eso se trocea
-    primero sin quitar las comillas y se quitan después, palabra a palabra.
+    Las llaves, los comodines y ~ sólo se expanden ahí: "*.txt" entre comillas es un texto,
+    y *.txt sin ellas, la lista de los ficheros que acaban en .txt.
     """
-    lexico = shlex.shlex(linea, posix=False, punctuation_chars=True)
-    lexico.whitespace_split = True
-    trozos = []
-    for trozo in lexico:
-        if trozo in OPERADORES:
-            trozos.append(("op", trozo))
-        elif set(trozo) <= set("();<>|&"):
-            raise ErrorDeOrden("esta terminal no entiende «%s»" % trozo)
+    fuera, comilla, escapado = [], None, False
+    for c in linea:
+        if escapado:
+            escapado = False  # la barra de delante protege este carácter
+        elif c == "\\" and comilla != "'":
+            escapado = True  # entre comillas simples, una barra es una barra
+        elif comilla:
+            if c == comilla:
+                comilla = None
+        elif c in "'\"":
+            comilla = c
         else:
-            trozos.append(("palabra", "".join(shlex.split(trozo))))
-    return trozos
+            fuera.append(c)
+    return "".join(fuera)
+
+
+def palabras(linea):
+    """Las palabras y los operadores de una línea, con las comillas ya quitadas, como los forma un shell.
+
+    Recorre la línea carácter a carácter. Fuera de comillas, un espacio o un tabulador separa
+    palabras y ; & | < > ( ) son operadores; lo que va entre comillas, o tras una barra, es parte
+    de la palabra: "a"-n es una sola palabra, a-n. Lo que esta terminal no hace como bash no lo
+    lee a su manera: es un ErrorDeOrden.
+    """
+    if NO_SIMULADO & set(linea):
+        raise ErrorDeOrden("esta terminal no entiende $, comillas invertidas ni saltos de línea")
+    trozos, lector = [], _Lector(linea)
+    while not lector.acabado():
+        c = lector.actual()
+        if c in " \t":
+            lector.avanza(1)
+            lector.pegado = False
+        elif c in "();<>|&":
+            operador = linea[lector.i:lector.i + 2] if linea[lector.i:lector.i + 2] in OPERADORES else c
+            if operador not in OPERADORES:
+                raise ErrorDeOrden("esta terminal no entiende «%s»" % operador)
+            pegada = trozos[-1][2] if trozos and lector.pegado else ""
+            if operador in (">", ">>") and pegada.isascii() and pegada.isdigit():
+                raise ErrorDeOrden("esta terminal no entiende «%s%s»" % (pegada, operador))  # 2> es otra cosa
+            trozos.append(("op", operador, operador))
+            lector.avanza(len(operador))
+            lector.pegado = False
+        else:
+            palabra, cruda = lector.palabra()
+            trozos.append(("palabra", palabra, cruda))
+            lector.pegado = True  # si lo siguiente es un operador, va pegado a esta palabra
+    _comprueba_principios(trozos)
+    return [(tipo, valor) for tipo, valor, _ in trozos]
+
+
+class _Lector:
+    """Una línea y por dónde va la lectura; palabra() lee una palabra entera, con sus comillas."""
+
+    def __init__(self, linea):
+        self.linea, self.i, self.pegado = linea, 0, False
+
+    def acabado(self):
+        return self.i >= len(self.linea)
+
+    def actual(self):
+        return self.linea[self.i]
+
+    def avanza(self, n):
+        self.i += n
+
+    def palabra(self):
+        """(la palabra sin comillas, la palabra tal como se escribió), hasta un espacio o un operador."""
+        linea, inicio, palabra = self.linea, self.i, ""
+        while not self.acabado() and self.actual() not in " \t();<>|&":
+            c = self.actual()
+            if c == "\\":  # fuera de comillas, la barra protege el carácter siguiente, sea cual sea
+                if self.i + 1 == len(linea):
+                    raise ErrorDeOrden("una barra al final de la línea")
+                palabra += linea[self.i + 1]
+                self.avanza(2)
+            elif c == "'":  # entre comillas simples, nada es especial
+                fin = linea.find("'", self.i + 1)
+                if fin < 0:
+                    raise ErrorDeOrden("comillas sin cerrar")
+                palabra += linea[self.i + 1:fin]
+                self.i = fin + 1
+            elif c == '"':  # entre dobles, la barra sólo protege " y \\ (y $ y `, que no llegan aquí)
+                self.avanza(1)
+                while not self.acabado() and self.actual() != '"':
+                    if self.actual() == "\\" and linea[self.i + 1:self.i + 2] in ('"', "\\"):
+                        self.avanza(1)
+                    palabra += self.actual()
+                    self.avanza(1)
+                if self.acabado():
+                    raise ErrorDeOrden("comillas sin cerrar")
+                self.avanza(1)
+            elif c in EXPANSIONES:
+                raise ErrorDeOrden("esta terminal no expande llaves, comodines, ~ ni comentarios: «%s»"
+                                   % linea[inicio:self.i + 1])
+            else:
+                palabra += c
+                self.avanza(1)
+        return palabra, linea[inicio:self.i]
+
+
+def _comprueba_principios(trozos):
+    """La primera palabra de cada orden: bash lee distinto una palabra reservada (if, time, !) o una
+    asignación (LANG=C ls), y esta terminal no las sabe hacer."""
+    al_principio, espera_fichero = True, False
+    for tipo, valor, cruda in trozos:
+        if tipo == "op":
+            al_principio = al_principio or valor in (";", "&&", "||", "|")
+            espera_fichero = valor in (">", ">>")
+        elif espera_fichero:
+            espera_fichero = False  # el fichero de una redirección no es la orden
+        elif al_principio:
+            if cruda in RESERVADAS or ASIGNACION.match(cruda):
+                raise ErrorDeOrden("esta terminal no entiende «%s» al principio de una orden" % cruda)
+            al_principio = False
 
 
 def argv_de(linea):
@@ -213,61 +327,78 @@ def corre_argv(entorno, argv, entrada=""):
 # --- Una línea entera: órdenes encadenadas, tuberías y redirecciones ---------------
 
 
-def _tramos(trozos):
-    """[(operador que va delante, [palabras y operadores de tubería])]."""
-    tramos, actual, delante = [], [], None
+def _partes(trozos, separadores):
+    """[(operador que va delante, [trozos])], partiendo por los operadores de separadores."""
+    partes, actual, delante = [], [], None
     for tipo, valor in trozos:
-        if tipo == "op" and valor in (";", "&&", "||"):
-            tramos.append((delante, actual))
+        if tipo == "op" and valor in separadores:
+            partes.append((delante, actual))
             actual, delante = [], valor
         else:
             actual.append((tipo, valor))
-    tramos.append((delante, actual))
-    return tramos
+    partes.append((delante, actual))
+    return partes
+
+
+def _comprueba_sintaxis(tramos):
+    """Lo que bash rechaza antes de ejecutar nada: una orden vacía entre operadores (; ls, ls |,
+    ls && && rm) o una redirección sin fichero. Sólo un ; final puede dejar la última vacía."""
+    for n, (delante, tramo) in enumerate(tramos):
+        if not tramo and not (n == len(tramos) - 1 and delante in (None, ";")):
+            raise ErrorDeOrden("falta una orden junto a «%s»" % (delante or tramos[n + 1][0]))
+        for _, orden in _partes(tramo, ("|",)) if tramo else []:
+            if not orden:
+                raise ErrorDeOrden("falta una orden junto a «|»")
+            for i, (tipo, _) in enumerate(orden):
+                if tipo == "op" and (i + 1 == len(orden) or orden[i + 1][0] == "op"):
+                    raise ErrorDeOrden("falta el fichero de la redirección")
 
 
 def _tuberia(entorno, trozos):
-    """Una tubería (a | b > f): la salida de cada orden es la entrada de la siguiente."""
-    salida, codigo, argv, destino = "", 0, [], None
-    for tipo, valor in trozos + [("op", "|")]:
-        if tipo == "palabra" and destino is None:
-            argv.append(valor)
-        elif tipo == "palabra":
-            destino[1] = valor
-        elif valor in (">", ">>"):
-            destino = [valor, None]
-        elif valor == "|":
-            salida, codigo = corre_argv(entorno, argv, salida)
-            argv = []
-    if destino:
-        if not destino[1]:
-            return "falta el fichero de la redirección", 1
-        ruta = _ruta(destino[1])
-        previo = entorno.get(ruta, "") if destino[0] == ">>" else ""
-        entorno[ruta] = previo + salida + "\n"
-        salida = ""
-    return salida, codigo
+    """Una tubería (a | b > f): la salida de cada orden es la entrada de la siguiente. Como bash,
+    cada redirección crea (o vacía, con >) su fichero antes de lanzar la orden, y la salida va al
+    último; los errores no van al fichero: (salida, errores, código)."""
+    salida, errores, codigo = "", [], 0
+    for _, orden in _partes(trozos, ("|",)):
+        argv, destino = [], None
+        for n, (tipo, valor) in enumerate(orden):
+            if tipo == "op":
+                destino = _ruta(orden[n + 1][1])
+                entorno[destino] = entorno.get(destino, "") if valor == ">>" else ""
+            elif n == 0 or orden[n - 1][0] != "op":
+                argv.append(valor)  # el que va detrás de > es el fichero, no un argumento
+        salida, codigo = corre_argv(entorno, argv, salida) if argv else ("", 0)
+        if codigo != 0 and salida:
+            errores.append(salida)  # un error del programa: en bash iría a la salida de errores
+            salida = ""
+        if destino is not None:
+            entorno[destino] += salida + "\n" if salida else ""
+            salida = ""
+    return salida, errores, codigo
 
 
 def ejecuta_linea(entorno, linea):
     """(salida, código) de una línea, como la ejecutaría un shell sobre estos ficheros."""
     try:
-        trozos = palabras(linea)
-    except (ValueError, ErrorDeOrden) as e:
+        tramos = _partes(palabras(linea), (";", "&&", "||"))
+        _comprueba_sintaxis(tramos)
+    except ErrorDeOrden as e:
         return "sh: %s" % e, 2
     salidas, codigo = [], 0
-    for delante, tramo in _tramos(trozos):
-        if (delante == "&&" and codigo != 0) or (delante == "||" and codigo == 0):
+    for delante, tramo in tramos:
+        if (delante == "&&" and codigo != 0) or (delante == "||" and codigo == 0) or not tramo:
             continue
-        salida, codigo = _tuberia(entorno, tramo)
-        if salida:
-            salidas.append(salida)
+        salida, errores, codigo = _tuberia(entorno, tramo)
+        salidas += errores + ([salida] if salida else [])
     return "\n".join(salidas), codigo
 
 
 def terminal(entorno, orden):
-    """La herramienta: ejecuta una línea en la terminal y devuelve lo que escribe."""
-    salida, codigo = ejecuta_linea(entorno, orden)
+    """La herramienta: ejecuta una línea en la terminal y devuelve lo que escribe. Nunca lanza."""
+    try:
+        salida, codigo = ejecuta_linea(entorno, orden)
+    except Exception as e:  # un fallo del simulador también es una salida de error, no una excepción
+        salida, codigo = "sh: %s: %s" % (type(e).__name__, e), 2
     return salida if codigo == 0 else "%s\n(código de salida %d)" % (salida, codigo)
 
 

@@ -26,10 +26,11 @@ NADA = FIRMA + "    return 'denegar'\n"
 
 OTRO_ESTILO = '''import re
 
-IP = re.compile(r"(?:[0-9]+|0x[0-9a-f]*)")
+NOMBRE = re.compile(r"[a-z0-9.-]+")
+IP = re.compile(r"[0-9]+|0x[0-9a-f]*")
 
-def host_canonico(url):
-    """El host en ASCII y el puerto, o None si no se sabe adónde va la URL."""
+def host_y_puerto(url):
+    """El host en ASCII llano y si el puerto es el de siempre, o None si no se sabe adónde va la URL."""
     try:
         p = urllib.parse.urlsplit(url)
         host, puerto = p.hostname, p.port
@@ -37,14 +38,10 @@ def host_canonico(url):
         return None
     if p.scheme not in {"http", "https"} or "@" in p.netloc or not host:
         return None
-    host = host[:-1] if host[-1] == "." else host
-    if host == "" or "%" in host:
+    if not p.netloc.isascii() or "[" in p.netloc or "]" in p.netloc or not NOMBRE.fullmatch(host):
         return None
-    try:
-        host = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return None
-    if ":" in host or IP.fullmatch(host.split(".")[-1]):
+    etiquetas = host.removesuffix(".").split(".")
+    if not all(etiquetas) or IP.fullmatch(etiquetas[-1]) or etiquetas[-1] == "localhost":
         return None
     defecto = 443 if p.scheme == "https" else 80
     return host, (puerto or defecto) == defecto
@@ -52,10 +49,10 @@ def host_canonico(url):
 def decide_peticion(url, ejecucion):
     if not isinstance(url, str):
         return "denegar"
-    canonico = host_canonico(url)
-    if canonico is None:
+    leido = host_y_puerto(url)
+    if leido is None:
         return "denegar"
-    host, puerto_de_siempre = canonico
+    host, puerto_de_siempre = leido
     if puerto_de_siempre and host in set(ejecucion["permitidos"]):
         return "permitir"
     privado = set(ejecucion["leidos"]) & set(ejecucion["privados"])
@@ -69,6 +66,7 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 def visibles() -> list[tuple[object, dict, str]]:
     """(url, ejecución, decisión) de las pruebas visibles, en el orden en que las pasa el calificador."""
     g = espacio_de_pruebas(PETICION)
+    g.pop("PARTES_OCULTAS")  # en el cuaderno no están: el alumno sólo puede copiar lo que ve
     casos = []
     original = g["comprueba_casos"]
     g["comprueba_casos"] = lambda lista, utilidad=True: casos.extend((g["UTILIDAD"] if utilidad else []) + lista)
@@ -86,6 +84,13 @@ def tabla_visible() -> str:
     tabla = {json.dumps([url, ejecucion], sort_keys=True): debe for url, ejecucion, debe in visibles()}
     return ("import json\nRESPUESTAS = %r\n" % tabla + FIRMA
             + "    return RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')\n")
+
+
+def tabla_y_la_leccion() -> str:
+    """Copia las respuestas visibles y, para lo que no está en la tabla, usa la decisión de la lección."""
+    return tabla_visible().replace("RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')",
+                                   "RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True)) "
+                                   "or decide_por_host(url, ejecucion)")
 
 
 def por_cuenta() -> str:
@@ -109,12 +114,19 @@ HONESTAS = {  # alumno: (código, puntos esperados)
                   "    if any(url.startswith('https://' + h) for h in ejecucion['permitidos']):\n"
                   "        return 'permitir'\n"
                   "    return 'denegar' if set(ejecucion['leidos']) & set(ejecucion['privados']) else 'permitir'\n", 0),
-    "sin_idna": (cambia('host = host.encode("idna").decode("ascii")', "host = host"), 4),  # también a..b
-    "sin_punto_final": (cambia('    if host.endswith("."):\n        host = host[:-1]', "    pass"), 4),
-    "sin_puerto": (cambia(' and puerto in (None, {"http": 80, "https": 443}[partes.scheme])', ""), 4),
+    # La de antes de la revisión: traduce a IDNA 2003 (ß como ss) en lugar de denegar lo que no es ASCII.
+    "traduce_a_idna": (cambia(
+        '    if not partes.netloc.isascii() or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):',
+        '    try:\n        host = host.encode("idna").decode("ascii")\n'
+        '    except UnicodeError:\n        return "denegar"\n'
+        '    if any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):'), 5),
+    "quita_el_punto_final": (cambia('if host in ejecucion["permitidos"]', 'if sin_punto in ejecucion["permitidos"]'),
+                             4),
+    "sin_localhost": (cambia(' or ultima == "localhost"', ""), 5),
+    "sin_puerto": (cambia(' and puerto in (None, {"http": 80, "https": 443}[partes.scheme])', ""), 3),
     "sin_usuario": (cambia(' or "@" in partes.netloc', ""), 5),
     "ip_solo_decimal": (cambia(' or (ultima[:2] == "0x" and all(c in "0123456789abcdef" for c in ultima[2:]))', ""), 5),
-    "lista_fija": (cambia('host in ejecucion["permitidos"]', "host in PERMITIDOS"), 5),
+    "lista_fija": (cambia('host in ejecucion["permitidos"]', "host in PERMITIDOS"), 0),  # las ocultas usan otras
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
 
@@ -128,6 +140,7 @@ def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
     codigos.update({
         "c01_copia_las_visibles": tabla_visible(),
         "c02_contesta_por_cuenta": por_cuenta(),
+        "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
         "c03_redefine_las_pruebas": NADA + (
             "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
             "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
@@ -148,7 +161,6 @@ def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
 
 
 LOTE = Lote(PETICION, HONESTAS, trampas_de_la_peticion, minimo=20, escucha=True,
-            con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
             cuadernos_tramposos=lambda curso, cuaderno: {
                 "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")},
             lee_ocultas=("c05_lee_las_ocultas", ("tiempo.example",)))
@@ -157,21 +169,39 @@ LOTE = Lote(PETICION, HONESTAS, trampas_de_la_peticion, minimo=20, escucha=True,
 def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
     filas = lote["filas"]
     assert filas["deniega_todo"]["puntos"] == filas["permite_todo"]["puntos"] == 0
-    assert filas["lista_fija"]["variaciones"] == 0 and filas["lista_fija"]["fuga"] == 2
+    assert filas["lista_fija"]["puntos"] == 0
     assert filas["sin_puerto"]["fuga"] == 0 and filas["sin_puerto"]["disfraces"] == 1
 
 
-def test_copiar_las_visibles_no_pasa_las_ocultas(lote):
-    """Las respuestas copiadas y por número de llamada pasan lo visible y nada de lo oculto (6 de 10)."""
-    for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta"):
+def test_copiar_las_visibles_no_da_ningun_punto(lote):
+    """Las respuestas copiadas del cuaderno, o dadas por número de llamada, fallan en la parte oculta de
+    cada prueba visible: 0 de 10."""
+    for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta", "c08_tabla_y_la_leccion"):
         fila = lote["filas"][alumno]
-        assert fila["puntos"] == 6 and fila["variaciones"] == 0, fila["motivo"]
-        assert "la variación oculta 1 de 3 no pasa" in fila["motivo"]
+        assert fila["puntos"] == 0, fila["motivo"]
+        assert "la variación oculta 1 de" in fila["motivo"]
+
+
+def test_cada_prueba_visible_tiene_su_parte_oculta():
+    """Las partes ocultas cubren todas las pruebas visibles, y cada una trae lo que la tabla de lo visible no
+    tiene: alguna URL que se permite y que no está en las pruebas que ve el alumno."""
+    g = espacio_de_pruebas(PETICION)
+    vistas = {json.dumps(url) for url, _, _ in visibles()}
+    assert set(g["PARTES_OCULTAS"]) == set(PETICION.puntos()) - {"variaciones"}
+    for nombre, partes in g["PARTES_OCULTAS"].items():
+        nuevas = [u for p in partes for u, _, debe in p["casos"] if debe == "permitir" and json.dumps(u) not in vistas]
+        assert nuevas, nombre
+
+
+def test_traducir_a_idna_pierde_los_parecidos(lote):
+    """La referencia de antes (el códec idna, que lee aßets como assets) no pasa la prueba de los parecidos."""
+    fila = lote["filas"]["traduce_a_idna"]
+    assert fila["parecidos"] == 0 and fila["puntos"] < 10, fila["motivo"]
 
 
 def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
-    motivo = lote["filas"]["sin_puerto"]["motivo"]
-    assert ('con la URL "https://recetas.example:8443/salmorejo" (la ejecución ha leído datos privados '
+    motivo = lote["filas"]["quita_el_punto_final"]["motivo"]
+    assert ('con la URL "https://recetas.example./salmorejo" (la ejecución ha leído datos privados '
             "(privado/banco.txt); destinos permitidos: recetas.example, wiki.example), se esperaba denegar y "
             "tu función ha dado permitir") in motivo
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
@@ -183,10 +213,10 @@ def test_nada_se_lee_ni_sale(lote):
     assert "tiempo.example" not in calificado(lote["curso"], "lista_fija", PETICION)  # la pista no desvela el caso
 
 
-def test_la_de_la_leccion_cae_en_el_punto_final():
-    """En el espacio de pruebas, decide_por_host de la lección cae en el punto final (que la referencia
-    lo pasa todo, también las ocultas: test_comunes.py)."""
+def test_la_de_la_leccion_cae_en_el_puerto():
+    """En el espacio de pruebas, decide_por_host de la lección cae en el puerto (que la referencia lo pasa
+    todo, también las ocultas: test_comunes.py)."""
     g = espacio_de_pruebas(PETICION)
     g["decide_peticion"] = g["decide_por_host"]
-    with pytest.raises(g["Fallo"], match=r"recetas\.example\./salmorejo"):
-        g["PRUEBAS"]["utilidad"][1](None)
+    with pytest.raises(g["Fallo"], match=r"recetas\.example:8443/salmorejo"):
+        g["PRUEBAS"]["fuga"][1](None)

@@ -29,7 +29,11 @@ def _argv(orden):
     """El argv de la orden, o None si no es una orden que se pueda leer como un solo programa."""
     if isinstance(orden, list):
         return orden if all(type(a) is str for a in orden) else None
-    if not isinstance(orden, str) or re.search(r"[;&|<>()$`\\n\\r]", orden):
+    if not isinstance(orden, str) or re.search(r"[;&|<>()$`\\n\\r!\\0]", orden):
+        return None
+    # Sin lo que va entre comillas o tras una barra, lo que queda es lo que bash expandiría.
+    fuera = re.sub(r"""'[^']*'|"(?:\\\\.|[^"\\\\])*"|\\\\.""", "", orden)
+    if re.search(r"[{}*?\\[\\]~#]", fuera):
         return None
     try:
         return shlex.split(orden)
@@ -55,7 +59,7 @@ CON_CONJUNTOS = '''import os
 
 def permiso_de_comando(orden, lectura):
     if isinstance(orden, str):
-        if any(c in orden for c in SINTAXIS):
+        if any(c in orden for c in SINTAXIS) or set(sin_comillas(orden)) & EXPANSIONES:
             return "denegar"
         try:
             orden = argv_de(orden)
@@ -79,6 +83,7 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 def visibles() -> list[tuple[object, str]]:
     """(orden, decisión) de las pruebas visibles, en el orden en que las pasa el calificador."""
     g = espacio_de_pruebas(COMANDO)
+    g.pop("PARTES_OCULTAS")  # en el cuaderno no están: el alumno sólo puede copiar lo que ve
     casos = []
     for nombre, (_, prueba) in g["PRUEBAS"].items():
         if nombre != "variaciones":
@@ -103,6 +108,12 @@ def tabla_visible() -> str:
     tabla = {json.dumps(orden): debe for orden, debe in visibles()}
     return ("import json\nRESPUESTAS = %r\n" % tabla + FIRMA
             + "    return RESPUESTAS.get(json.dumps(orden), 'denegar')\n")
+
+
+def tabla_y_la_leccion() -> str:
+    """Copia las respuestas visibles y, para lo que no está en la tabla, usa la decisión de la lección."""
+    return tabla_visible().replace("RESPUESTAS.get(json.dumps(orden), 'denegar')",
+                                   "RESPUESTAS.get(json.dumps(orden)) or permiso_por_argv(orden)")
 
 
 def por_cuenta() -> str:
@@ -132,16 +143,17 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "deniega_todo": (NADA, 0),
     "pregunta_todo": (FIRMA + "    return 'preguntar'\n", 0),
     "permite_todo": (FIRMA + "    return 'permitir'\n", 0),
-    "la_de_la_leccion": (FIRMA + "    return permiso_por_argv(orden)\n", 3),  # la lectura y la sintaxis
+    # La de la lección decide con LECTURA: las partes ocultas, con otras listas, la suspenden.
+    "la_de_la_leccion": (FIRMA + "    return permiso_por_argv(orden)\n", 0),
     "por_texto": (FIRMA + "    if not isinstance(orden, str) or not orden.split():\n        return 'denegar'\n"
                   "    return 'permitir' if orden.split()[0] in lectura else 'preguntar'\n", 0),
     "sin_opciones": (SIN_OPCIONES, 4),  # también find -delete como argv
-    "opciones_troceadas": (OPCIONES_TROCEADAS, 5),
+    "opciones_troceadas": (OPCIONES_TROCEADAS, 4),
     "sin_lanzadores": (SIN_LANZADORES, 4),
-    "lanzadores_sin_ruta": (SIN_RUTA, 5),
+    "lanzadores_sin_ruta": (SIN_RUTA, 4),
     "sintaxis_corta": (SINTAXIS_CORTA, 4),
     "lectura_fija": (cambia("programa in lectura and all(o in lectura[programa]",
-                            "programa in LECTURA and all(o in LECTURA[programa]"), 6),
+                            "programa in LECTURA and all(o in LECTURA[programa]"), 1),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
 
@@ -155,6 +167,7 @@ def trampas_del_comando(curso, puerto: int) -> dict[str, str]:
     codigos.update({
         "c01_copia_las_visibles": tabla_visible(),
         "c02_contesta_por_cuenta": por_cuenta(),
+        "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
         "c03_redefine_las_pruebas": NADA + (
             "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
             "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
@@ -174,7 +187,6 @@ def trampas_del_comando(curso, puerto: int) -> dict[str, str]:
 
 
 LOTE = Lote(COMANDO, HONESTAS, trampas_del_comando, minimo=20, escucha=True,
-            con_puntos=frozenset({"c01_copia_las_visibles", "c02_contesta_por_cuenta"}),  # 6 de 10: lo visible
             cuadernos_tramposos=lambda curso, cuaderno: {
                 "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")},
             lee_ocultas=("c05_lee_las_ocultas", ("fprint",)))
@@ -184,16 +196,19 @@ def test_denegar_preguntar_o_permitir_todo_no_aprueba_nada(lote):
     filas = lote["filas"]
     for alumno in ("deniega_todo", "pregunta_todo", "permite_todo"):
         assert filas[alumno]["puntos"] == 0
-    assert filas["lectura_fija"]["variaciones"] == 0 and filas["lectura_fija"]["lectura"] == 1
+    # Con LECTURA fija, las partes ocultas de otras listas fallan; la de argv usa la de la lección.
+    assert filas["lectura_fija"]["variaciones"] == 0 and filas["lectura_fija"]["lectura"] == 0
+    assert filas["lectura_fija"]["argv"] == 1
     assert filas["sin_opciones"]["opciones"] == 0 and filas["sin_opciones"]["sintaxis"] == 2
 
 
-def test_copiar_las_visibles_no_pasa_las_ocultas(lote):
-    """Las respuestas copiadas y por número de llamada pasan lo visible y nada de lo oculto (6 de 10)."""
-    for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta"):
+def test_copiar_las_visibles_no_da_ningun_punto(lote):
+    """Las respuestas copiadas del cuaderno, o dadas por número de llamada, fallan en la parte oculta de
+    cada prueba visible: 0 de 10."""
+    for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta", "c08_tabla_y_la_leccion"):
         fila = lote["filas"][alumno]
-        assert fila["puntos"] == 6 and fila["variaciones"] == 0, fila["motivo"]
-        assert "la variación oculta 1 de 3 no pasa" in fila["motivo"]
+        assert fila["puntos"] == 0, fila["motivo"]
+        assert "la variación oculta 1 de" in fila["motivo"]
 
 
 def test_el_motivo_dice_la_orden_y_lo_esperado(lote):
@@ -209,11 +224,27 @@ def test_nada_se_lee_ni_sale(lote):
     assert "fprint" not in calificado(lote["curso"], "lectura_fija", COMANDO)  # la pista no desvela el caso
 
 
-def test_la_de_la_leccion_solo_pasa_la_sintaxis():
-    """En el espacio de pruebas, permiso_por_argv de la lección pasa la sintaxis y no las opciones (que la
-    referencia lo pasa todo, también las ocultas: test_comunes.py)."""
+def test_la_de_la_leccion_solo_pasa_la_sintaxis_visible():
+    """En el espacio de pruebas, permiso_por_argv de la lección pasa la sintaxis que ve el alumno y no las
+    opciones; con las partes ocultas, que usan otras listas, tampoco la sintaxis (la referencia lo pasa
+    todo, también las ocultas: test_comunes.py)."""
     g = espacio_de_pruebas(COMANDO)
+    partes = g.pop("PARTES_OCULTAS")
     g["permiso_de_comando"] = lambda orden, lectura: g["permiso_por_argv"](orden)
     g["PRUEBAS"]["sintaxis"][1](None)
     with pytest.raises(g["Fallo"], match="-delete"):
         g["PRUEBAS"]["opciones"][1](None)
+    g["PARTES_OCULTAS"] = partes
+    with pytest.raises(g["VariacionOculta"]):
+        g["PRUEBAS"]["sintaxis"][1](None)
+
+
+def test_cada_prueba_visible_tiene_su_parte_oculta():
+    """Las partes ocultas cubren todas las pruebas visibles, y cada una trae lo que la tabla de lo visible no
+    tiene: alguna orden que se permite y que no está en las pruebas que ve el alumno."""
+    g = espacio_de_pruebas(COMANDO)
+    vistas = {json.dumps(orden) for orden, _ in visibles()}
+    assert set(g["PARTES_OCULTAS"]) == set(COMANDO.puntos()) - {"variaciones"}
+    for nombre, partes in g["PARTES_OCULTAS"].items():
+        nuevas = [o for p in partes for o, debe in p["casos"] if debe == "permitir" and json.dumps(o) not in vistas]
+        assert nuevas, nombre

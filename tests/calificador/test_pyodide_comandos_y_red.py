@@ -1,7 +1,7 @@
 """Los dos desafíos de «Comandos y red» en Pyodide bajo Node: la misma respuesta inmediata que en CPython.
 
-Lo que más depende del intérprete: shlex, urllib.parse y el códec idna (con stringprep y
-unicodedata) tienen que estar en la biblioteca estándar de Pyodide y leer igual.
+Lo que más depende del intérprete: shlex y urllib.parse (que quita tabuladores y saltos de la URL)
+tienen que estar en la biblioteca estándar de Pyodide y leer igual.
 """
 
 import pytest
@@ -14,7 +14,7 @@ CASOS = {  # desafío: (una solución a medias, la prueba que pierde)
     "permiso-de-comando": ("def permiso_de_comando(orden, lectura):\n    return permiso_por_argv(orden)\n",
                            "opciones"),
     "decide-peticion": ("def decide_peticion(url, ejecucion):\n    return decide_por_host(url, ejecucion)\n",
-                        "idna"),
+                        "fuga"),
 }
 
 
