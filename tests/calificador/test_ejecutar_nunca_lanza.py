@@ -31,7 +31,8 @@ SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str)
           '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
-EN_TEXTO = ('        return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))\n')
+EN_TEXTO = ("        return resultado(id, valor if isinstance(valor, str) "
+            "else json.dumps(valor, ensure_ascii=False))\n")
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
@@ -142,7 +143,8 @@ LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, lee_ocultas=(
 
 def test_cada_parte_cuenta(lote):
     filas = lote["filas"]
-    assert filas["solo_recoge_lo_que_lanza"]["no_encaja"] == 0 and filas["solo_recoge_lo_que_lanza"]["la_funcion_lanza"] == 2
+    solo_try = filas["solo_recoge_lo_que_lanza"]
+    assert solo_try["no_encaja"] == 0 and solo_try["la_funcion_lanza"] == 2
     assert filas["sin_recoger"]["la_funcion_lanza"] == 0 and filas["sin_recoger"]["no_encaja"] == 2
     assert filas["prefijo_en_todo"]["la_funcion_lanza"] == 0
     assert filas["sin_mirar_el_id"]["no_encaja"] == 0 and filas["sin_mirar_el_id"]["variaciones"] == 1
@@ -171,7 +173,8 @@ def test_el_desafio_no_reparte_harness():
     """Como la lección, el desafío no carga harness.py: su ejecutar, que no pasa a texto, no va al lado."""
     assert [nombre for nombre, _ in NUNCA_LANZA.modulos()] == ["guionizado.py", "entorno.py"]
     definidas = {n.name for n in ast.parse(NUNCA_LANZA.partida()).body if isinstance(n, ast.FunctionDef)}
-    assert {"bucle", "problema_de_esquema", "error", "resultado"} <= definidas and "problema_de_llamada" not in definidas
+    assert {"bucle", "problema_de_esquema", "error", "resultado"} <= definidas
+    assert "problema_de_llamada" not in definidas
 
 
 def test_el_ejecutar_de_la_leccion_y_el_de_harness_no_pasan_a_texto(lote):
