@@ -145,7 +145,7 @@ def comprueba_conversacion(banco, inicio, entorno, pasos, max_turnos, que):
           _corto(visto[2][-2:]) if isinstance(visto[2], list) else _corto(visto[2]))
 
 
-INICIO = [("sistema", SISTEMA), ("usuario", "¿Qué tengo el martes?")]
+INICIO_MARTES = [("sistema", SISTEMA), ("usuario", "¿Qué tengo el martes?")]
 MARTES = [("Miro la agenda.\nAcción: leer agenda.txt", ["leer", "agenda.txt"]),
           ("El martes tienes dentista a las 17:30.", None)]
 COMPRA = [("Acción: leer lista.txt", ["leer", "lista.txt"]),
@@ -155,7 +155,7 @@ FALLOS = [("Acción: leer agenda", ["leer", "agenda"]),
           ("Acción: buscar martes", ["buscar", "martes"]),
           ("Acción: leer agenda.txt", ["leer", "agenda.txt"]),
           ("Dentista a las 17:30.", None)]
-TERCO = [("Acción: leer agenda", ["leer", "agenda"])] * 12
+PASOS_TERCO = [("Acción: leer agenda", ["leer", "agenda"])] * 12
 
 
 def comprueba_grupo(banco, grupo):
@@ -182,7 +182,7 @@ def prueba_accion(banco):
 
 def prueba_conversacion(banco):
     """La conversación del martes y la de la compra: el modelo recibe cada M y el bucle acaba en fin."""
-    comprueba_conversacion(banco, INICIO, ENTORNO, MARTES, 5, "en la conversación del martes")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, MARTES, 5, "en la conversación del martes")
     comprueba_conversacion(banco, [("sistema", SISTEMA), ("usuario", "¿Qué me falta para la tortilla?")],
                            ENTORNO, COMPRA, 5, "en la conversación de la compra")
     con_su_parte_oculta("conversacion", banco, "¿Busca tu bucle la acción con tu lee_accion, el tolerante?")
@@ -190,15 +190,15 @@ def prueba_conversacion(banco):
 
 def prueba_fallos(banco):
     """Un fichero que no existe y una herramienta que no existe: vuelven como observación y se sigue."""
-    comprueba_conversacion(banco, INICIO, ENTORNO, FALLOS, 10, "con un fichero y una herramienta que no existen")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, FALLOS, 10, "con un fichero y una herramienta que no existen")
     con_su_parte_oculta("fallos", banco, "¿Devuelve tu bucle lo que dice observa, también si es un fallo?")
 
 
 def prueba_tope(banco):
     """max_turnos: el modelo terco se corta en el tope (4, 1 y 0 llamadas); contestar en el último turno es fin."""
     for tope in (4, 1, 0):
-        comprueba_conversacion(banco, INICIO, ENTORNO, TERCO, tope, "con el modelo terco")
-    comprueba_conversacion(banco, INICIO, ENTORNO, FALLOS, 4, "con los fallos y el tope justo")
+        comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, PASOS_TERCO, tope, "con el modelo terco")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, FALLOS, 4, "con los fallos y el tope justo")
     con_su_parte_oculta("tope", banco, "¿Llama tu bucle al modelo como mucho max_turnos veces?")
 
 

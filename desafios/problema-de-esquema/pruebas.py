@@ -58,7 +58,7 @@ def comprueba_problemas(casos):
 LEER = HERRAMIENTAS["leer"]["input_schema"]
 LISTAR = HERRAMIENTAS["listar"]["input_schema"]
 ESCRIBIR = HERRAMIENTAS["escribir"]["input_schema"]
-RECORTAR = {"type": "object", "additionalProperties": False, "required": ["ruta", "lineas"],
+ESQUEMA_RECORTAR = {"type": "object", "additionalProperties": False, "required": ["ruta", "lineas"],
             "properties": {"ruta": {"type": "string"}, "lineas": {"type": "integer"}}}
 # Un esquema con todos los tipos de JSON, sin additionalProperties (se admiten otros) y sin obligatorios.
 NOTA = {"type": "object",
@@ -110,12 +110,12 @@ CASOS_DE_SOBRANTES = [
 
 CASOS_DE_TIPOS = [
     ({"ruta": 3}, LEER, "el argumento «ruta» debe ser de tipo string"),
-    ({"ruta": "agenda.txt", "lineas": True}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
-    ({"ruta": "agenda.txt", "lineas": 2.0}, RECORTAR, None),  # en JSON Schema, 2.0 es un integer
-    ({"ruta": "agenda.txt", "lineas": 2.5}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
-    ({"ruta": "agenda.txt", "lineas": 2}, RECORTAR, None),
-    ({"ruta": None, "lineas": "2"}, RECORTAR, "el argumento «ruta» debe ser de tipo string"),  # el primero
-    ({"lineas": "2", "ruta": None}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),  # en su orden
+    ({"ruta": "agenda.txt", "lineas": True}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
+    ({"ruta": "agenda.txt", "lineas": 2.0}, ESQUEMA_RECORTAR, None),  # en JSON Schema, 2.0 es un integer
+    ({"ruta": "agenda.txt", "lineas": 2.5}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
+    ({"ruta": "agenda.txt", "lineas": 2}, ESQUEMA_RECORTAR, None),
+    ({"ruta": None, "lineas": "2"}, ESQUEMA_RECORTAR, "el argumento «ruta» debe ser de tipo string"),  # el primero
+    ({"lineas": "2", "ruta": None}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),  # en su orden
     ({"peso": 1, "veces": 2, "fijada": False, "etiquetas": [], "meta": {}, "padre": None, "color": [1],
       "fecha": 5, "titulo": ""}, NOTA, None),
     ({"peso": True}, NOTA, "el argumento «peso» debe ser de tipo number"),

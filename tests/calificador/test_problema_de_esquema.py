@@ -8,6 +8,8 @@ regla de enum, que harness.py no trae. La muestra de trampas es la del primer de
 import ast
 import functools
 
+import pytest
+
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
@@ -247,3 +249,28 @@ def test_el_motivo_dice_con_que_argumentos(lote):
     assert "debía devolver 'el argumento «modo» debe ser uno de \"añadir\", \"sustituir\"'" in motivos["enum_con_str"]
     tabla = motivos["e05_tabla_de_las_visibles"]
     assert "la variación oculta 1 de 1 no pasa" in tabla and "AVISO" not in tabla
+
+
+def _definidos(fuente: str) -> set[str]:
+    """Los nombres que un código define en su primer nivel (asignaciones, funciones, clases)."""
+    nombres = set()
+    for nodo in ast.parse(fuente).body:
+        if isinstance(nodo, ast.Assign):
+            nombres |= {t.id for t in nodo.targets if isinstance(t, ast.Name)}
+        elif isinstance(nodo, (ast.FunctionDef, ast.ClassDef)):
+            nombres.add(nodo.name)
+    return nombres
+
+
+@pytest.mark.parametrize("slug", ["el-bucle-de-texto", "problema-de-esquema", "ejecutar-nunca-lanza"])
+def test_la_celda_de_pruebas_no_pisa_nombres_de_la_leccion(slug):
+    """La celda de pruebas corre después de la del alumno: si define TIPOS, pisa el TIPOS que el alumno
+    copió de la lección y su es_del_tipo cambia. Ninguna tabla de pruebas.py se llama como algo de
+    las celdas de la lección (salvo PRUEBAS, la tabla que leen el cuaderno y el calificador)."""
+    from cursos import celdas
+
+    desafio = Desafio(slug)
+    leccion = RAIZ / "lecciones" / desafio.leccion / "leccion.md"
+    de_la_leccion = set().union(*(_definidos(f) for f, _ in celdas.celdas_de_codigo(leccion)))
+    pisados = (_definidos(desafio.lee("pruebas.py")) & (de_la_leccion - _definidos(desafio.partida()))) - {"PRUEBAS"}
+    assert not pisados, f"{slug}: pruebas.py redefine {sorted(pisados)}, que la lección también define"
