@@ -52,8 +52,23 @@ def test_ninguna_celda_ni_modulo_saca_la_nota_entera(tmp_path_factory, slug):
     entregas = regalos(desafio)
     entrega_codigos(curso, cuaderno, entregas, desafio)
     filas = califica_lote(curso, desafio)
+    print(slug, {alumno: filas[alumno]["puntos"] for alumno in entregas})  # con -s: lo que saca cada regalo
     enteras = sorted(alumno for alumno in entregas if filas[alumno]["puntos"] >= 10)
     assert not enteras, f"{slug}: sacan 10 copiando lo que ya da el curso: {', '.join(enteras)}"
+
+
+@pytest.mark.parametrize("slug", ["el-bucle-de-texto", "problema-de-esquema", "ejecutar-nunca-lanza"])
+def test_tampoco_la_leccion_entera_ni_el_harness_con_ella(tmp_path_factory, slug):
+    """En los tres primeros desafíos, ni todas las celdas de la lección juntas, ni con harness.py detrás."""
+    desafio = Desafio(slug)
+    leccion = "\n\n".join(f for f, _ in celdas.celdas_de_codigo(CURSO.leccion(desafio.leccion).fuente))
+    harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
+    entregas = {"leccion_entera": leccion, "leccion_y_harness": leccion + "\n\n" + harness}
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
+    entrega_codigos(curso, cuaderno, {a: desafio.esqueleto() + "\n\n\n" + c for a, c in entregas.items()}, desafio)
+    filas = califica_lote(curso, desafio)
+    print(slug, {a: filas[a]["puntos"] for a in entregas})  # con -s
+    assert all(filas[a]["puntos"] < 10 for a in entregas), {a: filas[a]["puntos"] for a in entregas}
 
 
 def test_los_regalos_cubren_la_leccion_y_los_modulos():
