@@ -65,6 +65,9 @@ def _primero(contenido):
 def primera_diferencia(esperada, recibida):
     """Describe el primer punto donde dos conversaciones difieren, o None si son iguales."""
     for n in range(max(len(esperada), len(recibida))):
+        if n < len(recibida) and not (isinstance(recibida[n], (list, tuple)) and len(recibida[n]) == 2):
+            # Un harness con un fallo puede meter en M algo que no es un mensaje: se dice, no se lanza.
+            return "el mensaje %d no es un par (rol, contenido): %s" % (n, _linea(recibida[n]))
         if n >= len(recibida):
             return "falta el mensaje %d (%s): %s" % (n, esperada[n][0], _primero(esperada[n][1]))
         if n >= len(esperada):
@@ -107,6 +110,9 @@ class ModeloGuionizado:
                 % (self.turno, len(self.guion))
             )
         paso = self.guion[self.turno - 1]
+        if not isinstance(M, (list, tuple)):
+            raise DivergenciaDelGuion("turno %d: M tiene que ser una lista de mensajes y es %s"
+                                      % (self.turno, _linea(M)))
         diferencia = primera_diferencia(paso["espera"], M)
         if diferencia:
             raise DivergenciaDelGuion(

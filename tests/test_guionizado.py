@@ -105,3 +105,17 @@ def test_un_mensaje_vacio_que_falta_no_rompe_la_comparacion(g):
     """Falta un mensaje sin bloques: la divergencia lo dice, en vez de lanzar IndexError."""
     diferencia = g["primera_diferencia"]([("usuario", "a"), ("usuario", [])], [("usuario", "a")])
     assert diferencia == "falta el mensaje 1 (usuario): (nada)"
+
+
+@pytest.mark.parametrize("M, dice", [
+    ([("usuario", "a"), ("asistente", "b", "c")], "el mensaje 1 no es un par (rol, contenido)"),
+    ([("usuario", "a"), "asistente: b"], 'el mensaje 1 no es un par (rol, contenido): "asistente: b"'),
+    ("usuario: a", "M tiene que ser una lista de mensajes"),
+    (None, "M tiene que ser una lista de mensajes y es (nada)"),
+])
+def test_una_M_mal_formada_es_una_divergencia_y_no_otra_excepcion(g, M, dice):
+    """Lo que un harness con fallos mande al modelo se dice con el turno; no sale un ValueError ni un TypeError."""
+    modelo = g["ModeloGuionizado"]([{"espera": [("usuario", "a"), ("asistente", "b")], "responde": "c"}])
+    with pytest.raises(g["DivergenciaDelGuion"], match="^turno 1: ") as e:
+        modelo(M)
+    assert dice in str(e.value)
