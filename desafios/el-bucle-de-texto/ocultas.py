@@ -51,7 +51,7 @@ PARTES_OCULTAS = {
     "accion": [{"acciones": [
         ("ACCIÓN:leer huerto/riego.txt", ["leer", "huerto/riego.txt"]),
         ("Acción\t:\tbuscar  tomate ", ["buscar", "tomate"]),
-        ("  acCION  :  leer  a  b  ", ["leer", "a  b"]),
+        ("  acCION  :  leer  a b  ", ["leer", "a b"]),
         ("Nada que hacer.\nLa Acción: leer x", None),
         ("Acción: \t \nAcción:listar", ["listar", ""]),
         ("Ya lo sé: regar los martes.", None),
