@@ -2,8 +2,9 @@
 
 Un guion es una lista de turnos. Cada turno dice qué conversación M debe
 recibir el modelo y qué responde a ella. Antes de responder, el modelo compara
-la M que recibe con la del guion, bloque a bloque; si no son iguales, lanza
-DivergenciaDelGuion con el turno y el primer bloque distinto. Por eso repetir
+la M que recibe con la del guion, mensaje a mensaje y bloque a bloque; si no son
+iguales, lanza DivergenciaDelGuion con el turno, el mensaje y el primer bloque distinto
+(o el texto, si el mensaje es un texto sin bloques). Por eso repetir
 una traza con él es una comprobación: si tu harness contesta otra cosa, lo dice.
 
 Usa muestra() de harness.py para enseñar los bloques si está cargado; si no,
@@ -55,16 +56,31 @@ def _bloques(contenido):
     return contenido if isinstance(contenido, list) else [contenido]
 
 
+def _primero(contenido):
+    """El primer bloque de un mensaje (o su texto), en una línea; un mensaje vacío es «(nada)»."""
+    bloques = _bloques(contenido)
+    return _linea(bloques[0] if bloques else None)
+
+
 def primera_diferencia(esperada, recibida):
     """Describe el primer punto donde dos conversaciones difieren, o None si son iguales."""
     for n in range(max(len(esperada), len(recibida))):
+        if n < len(recibida) and not (isinstance(recibida[n], (list, tuple)) and len(recibida[n]) == 2):
+            # Un harness con un fallo puede meter en M algo que no es un mensaje: se dice, no se lanza.
+            return "el mensaje %d no es un par (rol, contenido): %s" % (n, _linea(recibida[n]))
         if n >= len(recibida):
-            return "falta el mensaje %d (%s): %s" % (n, esperada[n][0], _linea(_bloques(esperada[n][1])[0]))
+            return "falta el mensaje %d (%s): %s" % (n, esperada[n][0], _primero(esperada[n][1]))
         if n >= len(esperada):
-            return "sobra el mensaje %d (%s): %s" % (n, recibida[n][0], _linea(_bloques(recibida[n][1])[0]))
+            return "sobra el mensaje %d (%s): %s" % (n, recibida[n][0], _primero(recibida[n][1]))
         (rol_e, cont_e), (rol_r, cont_r) = esperada[n], recibida[n]
         if rol_e != rol_r:
             return "el mensaje %d debería ser de %s y es de %s" % (n, rol_e, rol_r)
+        if isinstance(cont_e, str) and isinstance(cont_r, str):
+            # Un mensaje de texto, sin bloques (como en «El primer agente»): no hay número de bloque que dar.
+            if cont_e != cont_r:
+                return "el mensaje %d (%s) tiene otro texto:\n  esperado: %s\n  recibido: %s" % (
+                    n, rol_e, _linea(cont_e), _linea(cont_r))
+            continue
         bloques_e, bloques_r = _bloques(cont_e), _bloques(cont_r)
         for i in range(max(len(bloques_e), len(bloques_r))):
             b_e = bloques_e[i] if i < len(bloques_e) else None
@@ -94,6 +110,9 @@ class ModeloGuionizado:
                 % (self.turno, len(self.guion))
             )
         paso = self.guion[self.turno - 1]
+        if not isinstance(M, (list, tuple)):
+            raise DivergenciaDelGuion("turno %d: M tiene que ser una lista de mensajes y es %s"
+                                      % (self.turno, _linea(M)))
         diferencia = primera_diferencia(paso["espera"], M)
         if diferencia:
             raise DivergenciaDelGuion(

@@ -21,6 +21,8 @@ NO_EJECUTADA = "no se ha ejecutado: "
 # --- Bloques -----------------------------------------------------------------
 
 
+# id, name e input se llaman como los campos del bloque en la API. Como variables tapan id() e
+# input() de Python, que este fichero no usa.
 def llamada(id, name, **input):
     """Un bloque tool_use: el modelo pide una herramienta con unos argumentos."""
     return {"type": "tool_use", "id": id, "name": name, "input": input}
@@ -32,7 +34,11 @@ def texto(text):
 
 
 def resultado(id, contenido):
-    """La observación de una llamada que ha salido bien."""
+    """La observación de una llamada que ha salido bien.
+
+    El contenido va tal como lo devuelve la función, aunque no sea texto. La API de verdad sólo
+    admite texto (o una lista de bloques) en content: quien la use tiene que convertirlo antes.
+    """
     return {"type": "tool_result", "tool_use_id": id, "content": contenido}
 
 
@@ -62,11 +68,20 @@ TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "nu
 
 
 def es_del_tipo(valor, tipo):
-    """¿Es el valor del tipo JSON indicado? En JSON, True no es un número."""
+    """¿Es el valor del tipo JSON indicado? Como en JSON Schema: True no es un número, y 3.0 es un integer.
+
+    Una lista de tipos (["string", "null"]) admite un valor de cualquiera de ellos. Un tipo que
+    no se conoce no pone ninguna condición.
+    """
+    if isinstance(tipo, list):
+        return any(es_del_tipo(valor, t) for t in tipo)
     if tipo in ("integer", "number"):
-        if isinstance(valor, bool):
+        if isinstance(valor, bool) or not isinstance(valor, (int, float)):
             return False
-        return isinstance(valor, int) if tipo == "integer" else isinstance(valor, (int, float))
+        # Un integer es un número sin parte decimal: 3 o 3.0, no 2.5.
+        return tipo == "number" or isinstance(valor, int) or valor.is_integer()
+    if not isinstance(tipo, str):
+        return True
     return isinstance(valor, TIPOS_JSON.get(tipo, object))
 
 
@@ -89,6 +104,8 @@ def problema_de_esquema(argumentos, esquema):
             continue
         tipo = propiedades[nombre].get("type")
         if tipo and not es_del_tipo(valor, tipo):
+            if isinstance(tipo, list):
+                tipo = " o ".join(map(str, tipo))
             return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
     return None
 
@@ -115,7 +132,7 @@ def ejecutar(ll, entorno):
     error que empieza por "no se ha ejecutado: ". Lo que lo cumple llega a la
     función; si la función lanza, su error vuelve como observación.
     """
-    id = ll.get("id") if isinstance(ll, dict) else None
+    id = ll.get("id") if isinstance(ll, dict) else None  # el del bloque (tapa id(), que aquí no hace falta)
     problema = problema_de_llamada(ll)
     if problema:
         return error(id, NO_EJECUTADA + problema)

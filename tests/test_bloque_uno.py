@@ -47,6 +47,27 @@ def test_y_dice_cuales_son_primeras_versiones():
         assert docstring.startswith("Primera versión"), nombre
 
 
+# --- El primer agente, Las cuatro herramientas, Los errores (b1a) ---------------------------------
+#
+# CURSO.md: «Permisos y confianza» es la primera lección que carga harness.py. «Las cuatro
+# herramientas» lo dice («a partir de «Permisos y confianza», se carga de un fichero»), y «Los
+# errores» escribe en sus celdas lo que necesita, igual que harness.py.
+
+
+def test_las_lecciones_uno_a_tres_no_cargan_el_harness():
+    for slug in ("el-primer-agente", "las-cuatro-herramientas", "los-errores"):
+        assert 'open("harness.py"' not in celdas(slug), f"{slug} carga harness.py; lo carga la lección 5"
+
+
+def test_los_errores_escribe_lo_que_usa_igual_que_harness():
+    """Lo que «Los errores» repite y lo que termina escribiendo (ejecutar) es lo de harness.py, sin cambios."""
+    leccion, harness = funciones(celdas("los-errores")), funciones((RAIZ / "harness.py").read_text("utf-8"))
+    usadas = IGUALES + ["error", "es_del_tipo", "problema_de_esquema", "problema_de_llamada", "ejecutar"]
+    distintas = [n for n in usadas if leccion.get(n) != harness[n]]
+    assert not distintas, f"«Los errores» no escribe igual que harness.py: {distintas}"
+    assert re.search(r'^NO_EJECUTADA = "no se ha ejecutado: "$', celdas("los-errores"), re.M)
+
+
 def test_el_primer_agente_no_carga_el_harness():
     """El primer agente construye su bucle en celdas: harness.py aún no existe para el alumno."""
     fuente = celdas("el-primer-agente")

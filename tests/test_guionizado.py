@@ -80,5 +80,42 @@ def test_funciona_sin_el_harness_cargado():
     from cursos import RAIZ
     espacio = {}
     exec((RAIZ / "guionizado.py").read_text(encoding="utf-8"), espacio)
-    assert espacio["primera_diferencia"]([("usuario", "a")], [("usuario", "b")]) == (
-        'mensaje 0 (usuario), bloque 0:\n  esperado: "a"\n  recibido: "b"')
+    assert espacio["primera_diferencia"]([("usuario", [{"type": "text", "text": "a"}])],
+                                         [("usuario", [{"type": "text", "text": "b"}])]) == (
+        'mensaje 0 (usuario), bloque 0:\n  esperado: {"type": "text", "text": "a"}\n'
+        '  recibido: {"type": "text", "text": "b"}')
+
+
+def test_un_mensaje_de_texto_no_habla_de_bloques(g):
+    """En «El primer agente» los mensajes son textos: la divergencia dice el mensaje y el texto, sin «bloque 0»."""
+    modelo = g["ModeloGuionizado"]([{"espera": [("usuario", "¿2 + 2?")], "responde": "4"}])
+    with pytest.raises(g["DivergenciaDelGuion"]) as e:
+        modelo([("usuario", "¿2 + 3?")])
+    assert str(e.value) == ('turno 1: la conversación no es la del guion. el mensaje 0 (usuario) tiene otro texto:\n'
+                            '  esperado: "¿2 + 2?"\n  recibido: "¿2 + 3?"')
+    assert "bloque" not in str(e.value)
+
+
+def test_un_texto_donde_se_esperaban_bloques_sigue_diciendo_el_bloque(g):
+    diferencia = g["primera_diferencia"]([("usuario", [g["texto"]("a")])], [("usuario", "a")])
+    assert diferencia.startswith("mensaje 0 (usuario), bloque 0:") and 'recibido: "a"' in diferencia
+
+
+def test_un_mensaje_vacio_que_falta_no_rompe_la_comparacion(g):
+    """Falta un mensaje sin bloques: la divergencia lo dice, en vez de lanzar IndexError."""
+    diferencia = g["primera_diferencia"]([("usuario", "a"), ("usuario", [])], [("usuario", "a")])
+    assert diferencia == "falta el mensaje 1 (usuario): (nada)"
+
+
+@pytest.mark.parametrize("M, dice", [
+    ([("usuario", "a"), ("asistente", "b", "c")], "el mensaje 1 no es un par (rol, contenido)"),
+    ([("usuario", "a"), "asistente: b"], 'el mensaje 1 no es un par (rol, contenido): "asistente: b"'),
+    ("usuario: a", "M tiene que ser una lista de mensajes"),
+    (None, "M tiene que ser una lista de mensajes y es (nada)"),
+])
+def test_una_M_mal_formada_es_una_divergencia_y_no_otra_excepcion(g, M, dice):
+    """Lo que un harness con fallos mande al modelo se dice con el turno; no sale un ValueError ni un TypeError."""
+    modelo = g["ModeloGuionizado"]([{"espera": [("usuario", "a"), ("asistente", "b")], "responde": "c"}])
+    with pytest.raises(g["DivergenciaDelGuion"], match="^turno 1: ") as e:
+        modelo(M)
+    assert dice in str(e.value)

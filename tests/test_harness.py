@@ -93,3 +93,31 @@ def test_bucle_llama_al_ejecutar_redefinido(g):
 
 def test_json_queda_disponible_como_en_las_celdas(g):
     assert g["json"].dumps({"a": "ñ"}, ensure_ascii=False) == '{"a": "ñ"}'
+
+
+@pytest.mark.parametrize("valor, tipo, esperado", [
+    (3, "integer", True), (3.0, "integer", True), (-0.0, "integer", True), (10**400, "integer", True),
+    (2.5, "integer", False), (float("inf"), "integer", False), (float("nan"), "integer", False),
+    (True, "integer", False), (False, "number", False), ("3", "integer", False), (None, "number", False),
+    (2.5, "number", True), (10**400, "number", True),
+])
+def test_los_numeros_como_en_json_schema(g, valor, tipo, esperado):
+    """JSON Schema: un número con parte decimal cero es un integer; un booleano no es un número."""
+    assert g["es_del_tipo"](valor, tipo) is esperado
+
+
+def test_una_lista_de_tipos_no_hace_lanzar_a_ejecutar(g):
+    """"type": ["string", "null"] es JSON Schema válido: vale cualquiera de los dos, y ejecutar no lanza."""
+    g["HERRAMIENTAS"]["nota"] = {
+        "description": "", "funcion": lambda entorno, texto: "vale %r" % (texto,),
+        "input_schema": {"type": "object", "properties": {"texto": {"type": ["string", "null"]}},
+                         "required": ["texto"], "additionalProperties": False}}
+    assert g["ejecutar"](g["llamada"]("t1", "nota", texto=None), {}) == g["resultado"]("t1", "vale None")
+    assert g["ejecutar"](g["llamada"]("t2", "nota", texto="a"), {}) == g["resultado"]("t2", "vale 'a'")
+    assert g["ejecutar"](g["llamada"]("t3", "nota", texto=3), {}) == g["error"](
+        "t3", "no se ha ejecutado: el argumento «texto» debe ser de tipo string o null")
+
+
+def test_un_tipo_que_no_es_un_nombre_no_hace_lanzar(g):
+    assert g["es_del_tipo"]("x", {"raro": 1}) is True
+    assert g["problema_de_esquema"]({"a": 1}, {"properties": {"a": {"type": {"raro": 1}}}}) is None

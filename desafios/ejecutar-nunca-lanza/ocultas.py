@@ -28,6 +28,11 @@ def _etiquetar(entorno, ruta, etiquetas):
     return ["etiquetado", ruta, len(etiquetas)]
 
 
+def _ficha(entorno, producto):
+    """La ficha de un producto, un diccionario; None si no está."""
+    return {"producto": producto, "precio": PRECIOS[producto]} if producto in PRECIOS else None
+
+
 def _pedir(entorno, producto, unidades):
     entorno["pedidos.txt"] = entorno.get("pedidos.txt", "") + "%d %s\n" % (unidades, producto)
     if producto not in PRECIOS:
@@ -40,6 +45,7 @@ TIENDA = {
     "pesar": herramienta(_pesar, {"gramos": "number", "redondear": "boolean"}, ["gramos"]),
     "etiquetar": herramienta(_etiquetar, {"ruta": "string", "etiquetas": "array"}, ["ruta", "etiquetas"]),
     "pedir": herramienta(_pedir, {"producto": "string", "unidades": "integer"}, ["producto", "unidades"]),
+    "ficha": herramienta(_ficha, {"producto": "string"}, ["producto"]),
     "listar": HERRAMIENTAS_DE_PRUEBA["listar"],
 }
 DESPENSA = {"despensa.txt": "arroz\npimiento", "recetas/paella.txt": "Paella: arroz, azafrán, pimiento."}
@@ -56,7 +62,7 @@ PARTES_OCULTAS = {
         "respuestas": [[llamada("o1", "precio", producto="azafran")],
                        [llamada("o2", "precio", producto="azafrán")],
                        [texto("3,50 €.")]],
-        "vistos": [[error("o1", "KeyError: 'azafran'")], [resultado("o2", 3.5)], None],
+        "vistos": [[error("o1", "KeyError: 'azafran'")], [resultado("o2", "3.5")], None],
     }],
     "no_encaja": [{
         "entorno": DESPENSA, "herramientas": TIENDA,
@@ -71,13 +77,13 @@ PARTES_OCULTAS = {
             ({"type": "tool_use", "id": "x6", "name": "pedir", "input": ["arroz", 2]},
              _no("x6", "los argumentos no son un objeto")),
             (llamada("x7", "pedir", producto="arroz"), _no("x7", "falta el argumento «unidades»")),
-            (llamada("x8", "pedir", producto="arroz", unidades=2.0),
+            (llamada("x8", "pedir", producto="arroz", unidades=2.5),
              _no("x8", "el argumento «unidades» debe ser de tipo integer")),
             (llamada("x9", "precio", producto="arroz", moneda="€"), _no("x9", "sobra el argumento «moneda»")),
             ({"type": "TOOL_USE", "id": "x10", "name": "precio", "input": {"producto": "arroz"}},
              _no("x10", "no es un bloque tool_use")),
             ([llamada("x11", "precio", producto="arroz")], _no(None, "no es un bloque tool_use")),
-            (llamada("x12", "pesar", gramos=250, redondear=True), resultado("x12", 0)),
+            (llamada("x12", "listar"), resultado("x12", "despensa.txt\nrecetas/paella.txt")),
         ]}],
     "la_funcion_lanza": [{
         "entorno": DESPENSA, "herramientas": TIENDA,
@@ -93,17 +99,20 @@ PARTES_OCULTAS = {
         "entorno": DESPENSA, "herramientas": TIENDA,
         "inicio": [["usuario", "Pesa 750 gramos."]],
         "respuestas": [[llamada("q1", "pesar", peso=750)], [llamada("q2", "pesar", gramos=750)], [texto("0,75 kg.")]],
-        "vistos": [[_no("q1", "falta el argumento «gramos»")], [resultado("q2", 0.75)], None],
+        "vistos": [[_no("q1", "falta el argumento «gramos»")], [resultado("q2", "0.75")], None],
     }],
     "bien_formadas": [{
         "entorno": DESPENSA, "herramientas": TIENDA,
         "casos": [
             (llamada("z1", "etiquetar", ruta="despensa.txt", etiquetas=["seco", "básico"]),
-             resultado("z1", ["etiquetado", "despensa.txt", 2])),
-            (llamada("z2", "pesar", gramos=1500), resultado("z2", 1.5)),
+             resultado("z1", '["etiquetado", "despensa.txt", 2]')),
+            (llamada("z2", "pesar", gramos=1500), resultado("z2", "1.5")),
             (llamada("z3", "pedir", producto="arroz", unidades=3), resultado("z3", "pedido: 3 arroz")),
             (llamada("z4", "pedir", producto="arroz", unidades=3), resultado("z4", "pedido: 3 arroz")),
-            (llamada("z5", "precio", producto="pimiento"), resultado("z5", 0.8)),
+            (llamada("z5", "precio", producto="pimiento"), resultado("z5", "0.8")),
+            (llamada("z6", "ficha", producto="azafrán"), resultado("z6", '{"producto": "azafrán", "precio": 3.5}')),
+            (llamada("z7", "ficha", producto="sal"), resultado("z7", "null")),
+            (llamada("z8", "pesar", gramos=250, redondear=True), resultado("z8", "0")),
         ]}],
 }
 
@@ -133,10 +142,10 @@ VARIACIONES = [
              llamada("w6", "repartir", total=9, entre=0)],
             [texto("Medio kilo son 0,5 kg.")]],
         "vistos": [
-            [resultado("w1", ["etiquetado", "despensa.txt", 1]),
+            [resultado("w1", '["etiquetado", "despensa.txt", 1]'),
              error("w2", "PermissionError: las recetas son de sólo lectura"),
              _no("w3", "el argumento «gramos» debe ser de tipo number")],
-            [resultado("w4", 0.5), _no("w5", "no existe la herramienta «borrar»"),
+            [resultado("w4", "0.5"), _no("w5", "no existe la herramienta «borrar»"),
              error("w6", "ZeroDivisionError: no se puede repartir entre 0")],
             None],
     },

@@ -4,13 +4,14 @@ Se escriben una sola vez y corren en dos sitios:
 - en tu cuaderno, en el mismo proceso que tu código: te dicen al momento qué ha
   devuelto tu ejecutar. Tu código podría engañarlas, así que no cuentan para la nota;
 - en el calificador, fuera de tu proceso: allí tu ejecutar sólo recibe llamadas, y las
-  funciones de las herramientas corren en el otro proceso, sobre su entorno.
+  funciones de las herramientas corren en el otro proceso, sobre su entorno; lo que devuelven
+  te llega como un valor de JSON.
 En el calificador, cada prueba repite además sus comprobaciones con herramientas y
 llamadas que no ves (PARTES_OCULTAS, en ocultas.py).
 
-Cada caso declara la observación que debe volver. Una llamada cuya observación no
-empieza por "no se ha ejecutado: " debe llegar a su función exactamente una vez; las
-demás, ninguna. Sólo biblioteca estándar.
+Cada caso declara la observación que debe volver, con el contenido ya en texto. Una llamada
+cuya observación no empieza por "no se ha ejecutado: " debe llegar a su función exactamente
+una vez; las demás, ninguna. Sólo biblioteca estándar.
 """
 
 
@@ -25,6 +26,16 @@ class Ocupado(Exception):
 def _contar(entorno, ruta):
     """Cuántas líneas tiene un fichero: devuelve un número, no un texto."""
     return len(leer(entorno, ruta).splitlines())  # leer, de entorno.py
+
+
+def _ocupados(entorno):
+    """Los días de la agenda que ya tienen algo: devuelve una lista."""
+    return [linea.split(":")[0] for linea in entorno.get("agenda.txt", "").splitlines() if ":" in linea]
+
+
+def _existe(entorno, ruta):
+    """¿Existe el fichero? Devuelve un booleano."""
+    return ruta in entorno
 
 
 def _repartir(entorno, total, entre):
@@ -66,6 +77,8 @@ HERRAMIENTAS_DE_PRUEBA.update({
     "repartir": herramienta(_repartir, {"total": "integer", "entre": "integer"}, ["total", "entre"]),
     "apuntar": herramienta(_apuntar, {"ruta": "string", "linea": "string"}, ["ruta", "linea"]),
     "reservar": herramienta(_reservar, {"dia": "string", "urgente": "boolean"}, ["dia"]),
+    "ocupados": herramienta(_ocupados, {}, []),
+    "existe": herramienta(_existe, {"ruta": "string"}, ["ruta"]),
 })
 
 
@@ -108,18 +121,10 @@ class BancoLocal:
         return con_globales(HERRAMIENTAS=mesa.herramientas)
 
     def bucle_intacto(self):
-        """None si el bucle es el de harness.py; si no, qué ha cambiado."""
-        try:
-            with open("harness.py", encoding="utf-8") as f:
-                original = {}
-                exec(f.read(), dict(HERRAMIENTAS={}), original)
-        except OSError:
-            return None  # sin harness.py al lado no se puede comparar; el calificador sí lo comprueba
-        for nombre in ("bucle", "llamadas_de", "texto_de"):
-            actual = globals().get(nombre)
-            if getattr(actual, "__code__", None) is None or \
-                    actual.__code__.co_code != original[nombre].__code__.co_code:
-                return "«%s» no es la de harness.py" % nombre
+        """None si el bucle es el del código de partida (DE_LA_LECCION); si no, qué ha cambiado."""
+        for nombre, original in globals().get("DE_LA_LECCION", {}).items():
+            if globals().get(nombre) is not original:
+                return "«%s» no es la del código de partida" % nombre
         return None
 
 
@@ -256,16 +261,22 @@ def prueba_la_funcion_lanza(banco):
 
 
 def prueba_bien_formadas(banco):
-    """Lo que encaja corre una vez y vuelve su valor tal cual, sea texto o no."""
+    """Lo que encaja corre una vez y vuelve en texto: un str tal cual; lo demás, escrito en JSON."""
     comprueba_casos(banco, Mesa(ENTORNO), [
-        (llamada("c1", "contar", ruta="agenda.txt"), resultado("c1", 2)),
+        (llamada("c1", "contar", ruta="agenda.txt"), resultado("c1", "2")),
         (llamada("c2", "escribir", ruta="lista.txt", contenido="pan"), resultado("c2", "escrito lista.txt")),
         (llamada("c3", "reservar", dia="viernes", urgente=True), resultado("c3", "reservado el viernes")),
-        (llamada("c4", "repartir", total=12, entre=5), resultado("c4", 2)),
+        (llamada("c4", "repartir", total=12, entre=5), resultado("c4", "2")),
         (llamada("c5", "listar"), resultado("c5", "agenda.txt\nlista.txt\nnotas.txt\nrecetas/tortilla.txt")),
         (llamada("c6", "leer", ruta="lista.txt"), resultado("c6", "pan")),
+        (llamada("c7", "ocupados"), resultado("c7", '["Martes", "Jueves", "Viernes"]')),
+        (llamada("c8", "existe", ruta="notas.txt"), resultado("c8", "true")),
+        (llamada("c9", "existe", ruta="nada.txt"), resultado("c9", "false")),
+        (llamada("c10", "escribir", ruta="2", contenido="2"), resultado("c10", "escrito 2")),
+        (llamada("c11", "contar", ruta="2"), resultado("c11", "1")),
     ])
-    con_su_parte_oculta("bien_formadas", banco, "¿Llamas a la función una sola vez y devuelves su valor tal cual?")
+    con_su_parte_oculta("bien_formadas", banco, "¿Llamas a la función una sola vez y devuelves su valor en texto "
+                                                "(un str tal cual y lo demás con json.dumps)?")
 
 
 def prueba_bucle(banco):
@@ -299,7 +310,7 @@ PRUEBAS = {
     "tortilla": (2, prueba_tortilla),
     "no_encaja": (2, prueba_no_encaja),
     "la_funcion_lanza": (2, prueba_la_funcion_lanza),
-    "bien_formadas": (1, prueba_bien_formadas),
+    "bien_formadas": (2, prueba_bien_formadas),
     "bucle": (1, prueba_bucle),
-    "variaciones": (2, prueba_variaciones),
+    "variaciones": (1, prueba_variaciones),
 }

@@ -1,5 +1,5 @@
 def ejecutar(ll, entorno):
-    """Ejecuta una llamada y devuelve su observación. Nunca lanza.
+    """Ejecuta una llamada y devuelve su observación, con el contenido siempre en texto. Nunca lanza.
 
     Primero, si la llamada encaja; sólo entonces, la función.
     """
@@ -16,7 +16,9 @@ def ejecutar(ll, entorno):
     if problema:
         return error(id, NO_EJECUTADA + problema)
     try:
-        return resultado(id, herramienta["funcion"](entorno, **ll["input"]))
+        valor = herramienta["funcion"](entorno, **ll["input"])
+        # La API sólo admite texto en content: lo que no es texto va escrito en JSON.
+        return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))
     except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo
         return error(id, "%s: %s" % (type(e).__name__, e))
     ### END SOLUTION

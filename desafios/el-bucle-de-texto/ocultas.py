@@ -1,5 +1,6 @@
 # Las variaciones ocultas: otras respuestas que leer, otros ficheros, otras conversaciones y otros topes.
-# nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí.
+# nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí. PARTES_OCULTAS son los
+# casos que cada prueba visible añade en el calificador; VARIACIONES, la prueba «variaciones».
 TALLER = {"taller/horario.txt": "Lunes y miércoles, de 18:00 a 20:00.",
           "taller/material.txt": "Papel de acuarela, pinceles del 4 y del 8.",
           "cuotas 2025.txt": "Marzo: pagada.\nAbril: pendiente."}
@@ -44,3 +45,36 @@ VARIACIONES = [
         ],
     },
 ]
+
+HUERTO = {"huerto/riego.txt": "Regar los martes y los viernes.", "huerto/semillas.txt": "Tomate, pimiento, albahaca."}
+PARTES_OCULTAS = {
+    "accion": [{"acciones": [
+        ("ACCIÓN:leer huerto/riego.txt", ["leer", "huerto/riego.txt"]),
+        ("Acción\t:\tbuscar  tomate ", ["buscar", "tomate"]),
+        ("  acCION  :  leer  a b  ", ["leer", "a b"]),
+        ("Nada que hacer.\nLa Acción: leer x", None),
+        ("Acción: \t \nAcción:listar", ["listar", ""]),
+        ("Ya lo sé: regar los martes.", None),
+        ("Accion leer riego.txt", None),
+        ("Transacción: leer x", None),
+    ]}],
+    "conversacion": [{"conversaciones": [
+        {"inicio": [["sistema", SISTEMA], ["usuario", "¿Cuándo riego el huerto?"]], "entorno": HUERTO,
+         "max_turnos": 5,
+         "pasos": [("Lo miro.\nacción: leer huerto/riego.txt", ["leer", "huerto/riego.txt"]),
+                   ("Los martes y los viernes.", None)]},
+    ]}],
+    "fallos": [{"conversaciones": [
+        {"inicio": [["usuario", "¿Qué semillas tengo?"]], "entorno": HUERTO, "max_turnos": 6,
+         "pasos": [("ACCION: abrir huerto/semillas.txt", ["abrir", "huerto/semillas.txt"]),
+                   ("  Accion: leer semillas.txt", ["leer", "semillas.txt"]),
+                   ("Acción: leer huerto/semillas.txt", ["leer", "huerto/semillas.txt"]),
+                   ("Tomate, pimiento y albahaca.", None)]},
+    ]}],
+    "tope": [{"conversaciones": [
+        {"inicio": [["usuario", "Lee el riego."]], "entorno": HUERTO, "max_turnos": 3,
+         "pasos": [("Acción: leer riego", ["leer", "riego"])] * 5},
+        {"inicio": [["usuario", "Lee el riego."]], "entorno": HUERTO, "max_turnos": 2,
+         "pasos": [("Acción: listar huerto", ["listar", "huerto"]), ("Regar los martes y los viernes.", None)]},
+    ]}],
+}

@@ -11,6 +11,8 @@ Se escriben una sola vez y corren en dos sitios:
 Se cargan en el mismo espacio de nombres que el código de partida (ModeloGuionizado,
 guion_de, DivergenciaDelGuion, ENTORNO, SISTEMA, observa). Sólo biblioteca estándar.
 Las acciones esperadas están escritas a mano en cada caso: aquí no hay ningún lee_accion.
+En el calificador, cada prueba repite además sus comprobaciones con respuestas y
+conversaciones que no ves (PARTES_OCULTAS, en ocultas.py): copiar las visibles no da puntos.
 """
 
 
@@ -143,7 +145,7 @@ def comprueba_conversacion(banco, inicio, entorno, pasos, max_turnos, que):
           _corto(visto[2][-2:]) if isinstance(visto[2], list) else _corto(visto[2]))
 
 
-INICIO = [("sistema", SISTEMA), ("usuario", "¿Qué tengo el martes?")]
+INICIO_MARTES = [("sistema", SISTEMA), ("usuario", "¿Qué tengo el martes?")]
 MARTES = [("Miro la agenda.\nAcción: leer agenda.txt", ["leer", "agenda.txt"]),
           ("El martes tienes dentista a las 17:30.", None)]
 COMPRA = [("Acción: leer lista.txt", ["leer", "lista.txt"]),
@@ -153,31 +155,51 @@ FALLOS = [("Acción: leer agenda", ["leer", "agenda"]),
           ("Acción: buscar martes", ["buscar", "martes"]),
           ("Acción: leer agenda.txt", ["leer", "agenda.txt"]),
           ("Dentista a las 17:30.", None)]
-TERCO = [("Acción: leer agenda", ["leer", "agenda"])] * 12
+PASOS_TERCO = [("Acción: leer agenda", ["leer", "agenda"])] * 12
+
+
+def comprueba_grupo(banco, grupo):
+    """Un grupo de casos, como los de ocultas.py: {"acciones": [...], "conversaciones": [...]}."""
+    comprueba_acciones(grupo.get("acciones", []))
+    for conversacion in grupo.get("conversaciones", []):
+        comprueba_conversacion(banco, conversacion["inicio"], conversacion["entorno"],
+                               conversacion["pasos"], conversacion["max_turnos"], "en la variación")
+
+
+def con_su_parte_oculta(nombre, banco, pista):
+    """En el calificador, cada grupo de casos ocultos de esta prueba (ocultas.py); en tu cuaderno, ninguno."""
+    grupos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, grupo in enumerate(grupos, 1):
+        with oculta(n, len(grupos), pista):
+            comprueba_grupo(banco, grupo)
 
 
 def prueba_accion(banco):
     """lee_accion: la primera línea de acción, con las tolerancias del enunciado, o None."""
     comprueba_acciones(ACCIONES)
+    con_su_parte_oculta("accion", banco, "¿Sigue tu lee_accion todas las reglas del enunciado?")
 
 
 def prueba_conversacion(banco):
     """La conversación del martes y la de la compra: el modelo recibe cada M y el bucle acaba en fin."""
-    comprueba_conversacion(banco, INICIO, ENTORNO, MARTES, 5, "en la conversación del martes")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, MARTES, 5, "en la conversación del martes")
     comprueba_conversacion(banco, [("sistema", SISTEMA), ("usuario", "¿Qué me falta para la tortilla?")],
                            ENTORNO, COMPRA, 5, "en la conversación de la compra")
+    con_su_parte_oculta("conversacion", banco, "¿Busca tu bucle la acción con tu lee_accion, el tolerante?")
 
 
 def prueba_fallos(banco):
     """Un fichero que no existe y una herramienta que no existe: vuelven como observación y se sigue."""
-    comprueba_conversacion(banco, INICIO, ENTORNO, FALLOS, 10, "con un fichero y una herramienta que no existen")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, FALLOS, 10, "con un fichero y una herramienta que no existen")
+    con_su_parte_oculta("fallos", banco, "¿Devuelve tu bucle lo que dice observa, también si es un fallo?")
 
 
 def prueba_tope(banco):
     """max_turnos: el modelo terco se corta en el tope (4, 1 y 0 llamadas); contestar en el último turno es fin."""
     for tope in (4, 1, 0):
-        comprueba_conversacion(banco, INICIO, ENTORNO, TERCO, tope, "con el modelo terco")
-    comprueba_conversacion(banco, INICIO, ENTORNO, FALLOS, 4, "con los fallos y el tope justo")
+        comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, PASOS_TERCO, tope, "con el modelo terco")
+    comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, FALLOS, 4, "con los fallos y el tope justo")
+    con_su_parte_oculta("tope", banco, "¿Llama tu bucle al modelo como mucho max_turnos veces?")
 
 
 def prueba_variaciones(banco, variaciones):
@@ -185,10 +207,7 @@ def prueba_variaciones(banco, variaciones):
     for n, v in enumerate(variaciones, 1):
         with oculta(n, len(variaciones), "¿Sigue tu lee_accion todas las reglas del enunciado y para tu bucle "
                                          "sólo en una respuesta sin acción o en max_turnos?"):
-            comprueba_acciones(v.get("acciones", []))
-            for conversacion in v.get("conversaciones", []):
-                comprueba_conversacion(banco, conversacion["inicio"], conversacion["entorno"],
-                                       conversacion["pasos"], conversacion["max_turnos"], "en la variación")
+            comprueba_grupo(banco, v)
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.

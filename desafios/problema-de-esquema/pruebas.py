@@ -9,6 +9,9 @@ Se escriben una sola vez y corren en dos sitios:
 
 Se cargan en el mismo espacio de nombres que el código de partida (HERRAMIENTAS, json).
 Las respuestas esperadas están escritas a mano en cada caso. Sólo biblioteca estándar.
+En el calificador, cada prueba repite además sus comprobaciones con casos que no ves
+(PARTES_OCULTAS, en ocultas.py): copiar las respuestas visibles no da puntos.
+Las tablas de casos se llaman CASOS_…, para no pisar ningún nombre tuyo (como TIPOS).
 """
 
 
@@ -55,7 +58,7 @@ def comprueba_problemas(casos):
 LEER = HERRAMIENTAS["leer"]["input_schema"]
 LISTAR = HERRAMIENTAS["listar"]["input_schema"]
 ESCRIBIR = HERRAMIENTAS["escribir"]["input_schema"]
-RECORTAR = {"type": "object", "additionalProperties": False, "required": ["ruta", "lineas"],
+ESQUEMA_RECORTAR = {"type": "object", "additionalProperties": False, "required": ["ruta", "lineas"],
             "properties": {"ruta": {"type": "string"}, "lineas": {"type": "integer"}}}
 # Un esquema con todos los tipos de JSON, sin additionalProperties (se admiten otros) y sin obligatorios.
 NOTA = {"type": "object",
@@ -64,9 +67,9 @@ NOTA = {"type": "object",
                        "meta": {"type": "object"}, "padre": {"type": "null"}, "color": {"description": "libre"},
                        "fecha": {"type": "fecha"}}}
 
-TIPOS = [  # (valor, tipo, esperado)
-    (3, "integer", True), (-7, "integer", True), (True, "integer", False), (3.0, "integer", False),
-    ("3", "integer", False), (None, "integer", False),
+CASOS_DE_TIPO = [  # (valor, tipo, esperado)
+    (3, "integer", True), (-7, "integer", True), (True, "integer", False), (3.0, "integer", True),
+    (2.5, "integer", False), ("3", "integer", False), (None, "integer", False),
     (2.5, "number", True), (3, "number", True), (False, "number", False), ("2.5", "number", False),
     ("hola", "string", True), ("", "string", True), (3, "string", False),
     (True, "boolean", True), (False, "boolean", True), (0, "boolean", False), ("true", "boolean", False),
@@ -76,7 +79,7 @@ TIPOS = [  # (valor, tipo, esperado)
     ("lo que sea", "fecha", True), (None, "fecha", True),  # un tipo que no es de JSON no pone condiciones
 ]
 
-OBJETO = [  # (argumentos, esquema, esperado): lo primero, que sea un objeto
+CASOS_DE_OBJETO = [  # (argumentos, esquema, esperado): lo primero, que sea un objeto
     ("lista.txt", LEER, "los argumentos no son un objeto"),
     (["lista.txt"], LEER, "los argumentos no son un objeto"),
     (None, LISTAR, "los argumentos no son un objeto"),
@@ -84,7 +87,7 @@ OBJETO = [  # (argumentos, esquema, esperado): lo primero, que sea un objeto
     ({}, LISTAR, None),
 ]
 
-OBLIGATORIOS = [
+CASOS_DE_OBLIGATORIOS = [
     ({}, LEER, "falta el argumento «ruta»"),
     ({"contenido": "pan"}, ESCRIBIR, "falta el argumento «ruta»"),
     ({}, ESCRIBIR, "falta el argumento «ruta»"),  # el primero de required
@@ -94,7 +97,7 @@ OBLIGATORIOS = [
     ({"ruta": "lista.txt", "contenido": "pan"}, ESCRIBIR, None),
 ]
 
-SOBRANTES = [
+CASOS_DE_SOBRANTES = [
     ({"ruta": "lista.txt", "contenido": "pan", "modo": "añadir"}, ESCRIBIR, "sobra el argumento «modo»"),
     ({"carpeta": "recetas", "todo": True}, LISTAR, "sobra el argumento «todo»"),
     ({"ruta": "lista.txt", "Ruta": "notas.txt"}, LEER, "sobra el argumento «Ruta»"),
@@ -105,13 +108,14 @@ SOBRANTES = [
     ({}, {"type": "object", "additionalProperties": False}, None),
 ]
 
-TIPOS_EN_EL_ESQUEMA = [
+CASOS_DE_TIPOS = [
     ({"ruta": 3}, LEER, "el argumento «ruta» debe ser de tipo string"),
-    ({"ruta": "agenda.txt", "lineas": True}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
-    ({"ruta": "agenda.txt", "lineas": 2.0}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
-    ({"ruta": "agenda.txt", "lineas": 2}, RECORTAR, None),
-    ({"ruta": None, "lineas": "2"}, RECORTAR, "el argumento «ruta» debe ser de tipo string"),  # el primero
-    ({"lineas": "2", "ruta": None}, RECORTAR, "el argumento «lineas» debe ser de tipo integer"),  # en su orden
+    ({"ruta": "agenda.txt", "lineas": True}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
+    ({"ruta": "agenda.txt", "lineas": 2.0}, ESQUEMA_RECORTAR, None),  # en JSON Schema, 2.0 es un integer
+    ({"ruta": "agenda.txt", "lineas": 2.5}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),
+    ({"ruta": "agenda.txt", "lineas": 2}, ESQUEMA_RECORTAR, None),
+    ({"ruta": None, "lineas": "2"}, ESQUEMA_RECORTAR, "el argumento «ruta» debe ser de tipo string"),  # el primero
+    ({"lineas": "2", "ruta": None}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),  # en su orden
     ({"peso": 1, "veces": 2, "fijada": False, "etiquetas": [], "meta": {}, "padre": None, "color": [1],
       "fecha": 5, "titulo": ""}, NOTA, None),
     ({"peso": True}, NOTA, "el argumento «peso» debe ser de tipo number"),
@@ -125,29 +129,82 @@ TIPOS_EN_EL_ESQUEMA = [
 ]
 
 
+# enum: el valor tiene que ser igual, como en JSON, a uno de la lista; se mira después del tipo.
+MODO = {"type": "object", "additionalProperties": False, "required": ["ruta", "modo"],
+        "properties": {"ruta": {"type": "string"}, "modo": {"type": "string", "enum": ["añadir", "sustituir"]}}}
+NIVEL = {"type": "object", "properties": {"nivel": {"type": "integer", "enum": [1, 2, 3]},
+                                          "activo": {"enum": [True, None]}, "cero": {"enum": [0]}}}
+CASOS_DE_ENUM = [
+    ({"ruta": "lista.txt", "modo": "añadir"}, MODO, None),
+    ({"ruta": "lista.txt", "modo": "sustituir"}, MODO, None),
+    ({"ruta": "lista.txt", "modo": "borrar"}, MODO, 'el argumento «modo» debe ser uno de "añadir", "sustituir"'),
+    ({"ruta": "lista.txt", "modo": "Añadir"}, MODO, 'el argumento «modo» debe ser uno de "añadir", "sustituir"'),
+    ({"ruta": "lista.txt", "modo": 1}, MODO, "el argumento «modo» debe ser de tipo string"),  # el tipo, antes
+    ({"modo": "borrar", "ruta": 3}, MODO, 'el argumento «modo» debe ser uno de "añadir", "sustituir"'),  # en orden
+    ({"modo": "borrar"}, MODO, "falta el argumento «ruta»"),  # los obligatorios, antes
+    ({"nivel": 2}, NIVEL, None),
+    ({"nivel": 2.0}, NIVEL, None),  # 2.0 es un integer, e igual a 2
+    ({"nivel": 4}, NIVEL, "el argumento «nivel» debe ser uno de 1, 2, 3"),
+    ({"nivel": True}, NIVEL, "el argumento «nivel» debe ser de tipo integer"),
+    ({"activo": True}, NIVEL, None),
+    ({"activo": None}, NIVEL, None),
+    ({"activo": 1}, NIVEL, "el argumento «activo» debe ser uno de true, null"),  # 1 no es true
+    ({"activo": "true"}, NIVEL, "el argumento «activo» debe ser uno de true, null"),
+    ({"cero": 0.0}, NIVEL, None),
+    ({"cero": False}, NIVEL, "el argumento «cero» debe ser uno de 0"),  # en Python False == 0; en JSON, no
+]
+
+
+def parte_oculta(nombre):
+    """En el calificador, los casos ocultos de esta prueba (ocultas.py); en tu cuaderno, ninguno."""
+    return globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+
+
+def con_su_parte_oculta(nombre, pista):
+    """Pasa, con una pista, cada grupo de casos ocultos de la prueba: tipos y problemas."""
+    grupos = parte_oculta(nombre)
+    for n, grupo in enumerate(grupos, 1):
+        with oculta(n, len(grupos), pista):
+            comprueba_tipos(grupo.get("tipos", []))
+            comprueba_problemas(grupo.get("problemas", []))
+
+
 def prueba_tipo(banco):
-    """es_del_tipo: los siete tipos de JSON; True no es un número y 3.0 no es un integer."""
-    comprueba_tipos(TIPOS)
+    """es_del_tipo: los siete tipos de JSON; True no es un número y 3.0 es un integer."""
+    comprueba_tipos(CASOS_DE_TIPO)
+    con_su_parte_oculta("tipo", "¿Descartas los booleanos en los números y aceptas un float sin parte decimal "
+                                "como integer?")
 
 
 def prueba_objeto(banco):
     """Si los argumentos no son un objeto, eso es lo primero que se dice."""
-    comprueba_problemas(OBJETO)
+    comprueba_problemas(CASOS_DE_OBJETO)
+    con_su_parte_oculta("objeto", "¿Miras que los argumentos sean un diccionario antes que nada?")
 
 
 def prueba_obligatorios(banco):
     """Los obligatorios, en el orden de required, antes que lo que sobra y que los tipos."""
-    comprueba_problemas(OBLIGATORIOS)
+    comprueba_problemas(CASOS_DE_OBLIGATORIOS)
+    con_su_parte_oculta("obligatorios", "¿Recorres required en su orden, antes de mirar cada argumento?")
 
 
 def prueba_sobrantes(banco):
     """additionalProperties: false no admite otros argumentos; sin él (o con true), se admiten."""
-    comprueba_problemas(SOBRANTES)
+    comprueba_problemas(CASOS_DE_SOBRANTES)
+    con_su_parte_oculta("sobrantes", "¿Sólo es un problema lo que sobra si additionalProperties es False?")
 
 
 def prueba_tipos(banco):
     """El tipo de cada argumento, en el orden de los argumentos; sin tipo o con uno desconocido, vale todo."""
-    comprueba_problemas(TIPOS_EN_EL_ESQUEMA)
+    comprueba_problemas(CASOS_DE_TIPOS)
+    con_su_parte_oculta("tipos", "¿Miras cada argumento en su orden, con el tipo y el enum de su propiedad?")
+
+
+def prueba_enum(banco):
+    """enum: el valor, igual como en JSON a uno de la lista (true no es 1); se mira después del tipo."""
+    comprueba_problemas(CASOS_DE_ENUM)
+    con_su_parte_oculta("enum", "¿Comparas como en JSON (un booleano sólo es igual a otro booleano) y escribes "
+                                "los valores permitidos con json.dumps, separados por «, »?")
 
 
 def prueba_variaciones(banco, variaciones):
@@ -161,10 +218,11 @@ def prueba_variaciones(banco, variaciones):
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
 PRUEBAS = {
-    "tipo": (2, prueba_tipo),
+    "tipo": (1, prueba_tipo),
     "objeto": (1, prueba_objeto),
-    "obligatorios": (2, prueba_obligatorios),
-    "sobrantes": (2, prueba_sobrantes),
+    "obligatorios": (1, prueba_obligatorios),
+    "sobrantes": (1, prueba_sobrantes),
     "tipos": (1, prueba_tipos),
+    "enum": (3, prueba_enum),
     "variaciones": (2, prueba_variaciones),
 }

@@ -10,10 +10,12 @@ import ast
 import functools
 import re
 
+import pytest
+
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
-from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
+from tests.calificador.conftest import califica_lote, con_solucion, curso_del_desafio, ejecuta_cuaderno, entrega
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import MUESTRA, trampas
 
@@ -21,16 +23,18 @@ NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
 SOLUCION = NUNCA_LANZA.lee("solucion.py")
 FIRMA = "def ejecutar(ll, entorno):\n"
 LECCION = (RAIZ / "lecciones" / "los-errores" / "leccion.md").read_text(encoding="utf-8")
-# Las celdas de la lección: la 1 confía en la llamada, la 2 sólo recoge lo que lanza la función,
-# la 4 es la de la lección (problema_de_llamada y ejecutar).
+# Las celdas de la lección: la 1 repite la lección anterior, la 2 confía en la llamada, la 3 sólo
+# recoge lo que lanza la función, la 5 es la de la lección (problema_de_llamada y ejecutar).
 CELDAS = re.split(r"```python[^\n]*\n", LECCION)[1:]  # con o sin etiquetas en la cabecera
-CONFIA = CELDAS[0][CELDAS[0].index("def ejecutar("):CELDAS[0].index("\nINICIO")]
-SOLO_TRY = CELDAS[1][CELDAS[1].index("def ejecutar("):CELDAS[1].index("\nmotivo")]
-DE_LA_LECCION = CELDAS[3][:CELDAS[3].index("\nentorno = dict(ENTORNO)")]
+CONFIA = CELDAS[1][CELDAS[1].index("def ejecutar("):CELDAS[1].index("\nINICIO")]
+SOLO_TRY = CELDAS[2][CELDAS[2].index("def ejecutar("):CELDAS[2].index("\nmotivo")]
+DE_LA_LECCION = CELDAS[4][:CELDAS[4].index("\nentorno = dict(ENTORNO)")]
 SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str):\n'
           '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
+EN_TEXTO = ("        return resultado(id, valor if isinstance(valor, str) "
+            "else json.dumps(valor, ensure_ascii=False))\n")
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
@@ -40,7 +44,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDO + cambia(
         "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
-    "la_de_la_leccion": (DE_LA_LECCION, 10),
+    "la_de_la_leccion": (DE_LA_LECCION, 4),  # no pasa a texto: sólo lo que no encaja y lo que lanza
     # Comprueba primero y recoge después, escrito de otra manera: un diccionario de motivos.
     "otro_estilo": (FIRMA + (
         "    es_llamada = isinstance(ll, dict) and ll.get('type') == 'tool_use'\n"
@@ -53,16 +57,23 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         "    if motivo is not None:\n        return error(id, NO_EJECUTADA + motivo)\n"
         "    try:\n        valor = HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
         "    except Exception as fallo:\n        return error(id, f'{fallo.__class__.__name__}: {fallo}')\n"
+        "    if type(valor) is not str:\n        import json as j\n"
+        "        valor = j.dumps(valor, ensure_ascii=False)\n"
         "    return resultado(id, valor)\n"), 10),
-    "confia_en_la_llamada": (CONFIA, 1),  # sólo las bien formadas que no lanzan
-    "solo_recoge_lo_que_lanza": (SOLO_TRY, 5),  # la celda 2: sin mirar la llamada
-    "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 3),
-    "prefijo_en_todo": (cambia(FUNCION_ERROR, FUNCION_ERROR.replace("error(id, ", "error(id, NO_EJECUTADA + ")), 3),
-    "sin_el_tipo": (cambia(FUNCION_ERROR, "        return error(id, str(e))\n"), 3),
+    "con_str": (cambia(EN_TEXTO, "        return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
+    "json_tambien_el_texto": (cambia(EN_TEXTO, "        return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
+                              0),  # un texto sale entre comillas: la tortilla ya no es la del guion
+    "json_con_ascii": (cambia(EN_TEXTO, EN_TEXTO.replace(", ensure_ascii=False", "")), 8),  # «azafrán» sale escapado
+    "sin_pasar_a_texto": (cambia(EN_TEXTO, "        return resultado(id, valor)\n"), 4),
+    "confia_en_la_llamada": (CONFIA, 0),  # lanza en la tortilla y no pasa nada a texto
+    "solo_recoge_lo_que_lanza": (SOLO_TRY, 2),  # la celda 3: sin mirar la llamada ni pasar a texto
+    "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 4),
+    "prefijo_en_todo": (cambia(FUNCION_ERROR, FUNCION_ERROR.replace("error(id, ", "error(id, NO_EJECUTADA + ")), 4),
+    "sin_el_tipo": (cambia(FUNCION_ERROR, "        return error(id, str(e))\n"), 4),
     "sin_mirar_el_id": (cambia(SIN_ID, ""), 8),
-    "dos_veces": (cambia('        return resultado(id, herramienta["funcion"](entorno, **ll["input"]))\n',
+    "dos_veces": (cambia('        valor = herramienta["funcion"](entorno, **ll["input"])\n',
                          '        herramienta["funcion"](entorno, **ll["input"])\n'
-                         '        return resultado(id, herramienta["funcion"](entorno, **ll["input"]))\n'), 3),
+                         '        valor = herramienta["funcion"](entorno, **ll["input"])\n'), 3),
     "nada_se_ejecuta": (FIRMA + "    return error(None, NO_EJECUTADA + 'no')\n", 0),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
@@ -134,10 +145,11 @@ LOTE = Lote(NUNCA_LANZA, HONESTAS, trampas_de_ejecutar, minimo=20, lee_ocultas=(
 
 def test_cada_parte_cuenta(lote):
     filas = lote["filas"]
-    assert filas["solo_recoge_lo_que_lanza"]["no_encaja"] == 0 and filas["solo_recoge_lo_que_lanza"]["tortilla"] == 2
+    solo_try = filas["solo_recoge_lo_que_lanza"]
+    assert solo_try["no_encaja"] == 0 and solo_try["la_funcion_lanza"] == 2
     assert filas["sin_recoger"]["la_funcion_lanza"] == 0 and filas["sin_recoger"]["no_encaja"] == 2
     assert filas["prefijo_en_todo"]["la_funcion_lanza"] == 0
-    assert filas["sin_mirar_el_id"]["no_encaja"] == 0 and filas["sin_mirar_el_id"]["variaciones"] == 2
+    assert filas["sin_mirar_el_id"]["no_encaja"] == 0 and filas["sin_mirar_el_id"]["variaciones"] == 1
     assert filas["dos_veces"]["bien_formadas"] == 0
     assert "falta la solución" in filas["x_stub"]["motivo"]
 
@@ -159,10 +171,33 @@ def test_las_fijas_pasan_las_visibles_en_el_cuaderno(lote):
     assert lote["filas"]["e01_fija_las_visibles"]["puntos"] == 0
 
 
-def test_el_harness_del_desafio_no_trae_la_solucion():
-    """En el harness.py que recibe el alumno, ejecutar y problema_de_llamada sólo lanzan."""
-    harness = dict(NUNCA_LANZA.modulos())["harness.py"]
-    funciones = {n.name: n for n in ast.parse(harness).body if isinstance(n, ast.FunctionDef)}
-    for nombre in ("ejecutar", "problema_de_llamada"):
-        assert "NotImplementedError" in ast.unparse(funciones[nombre]) and "try" not in ast.unparse(funciones[nombre])
-    assert "problema_de_esquema" in funciones and "bucle" in funciones
+def test_el_desafio_no_reparte_harness():
+    """Como la lección, el desafío no carga harness.py: su ejecutar, que no pasa a texto, no va al lado."""
+    assert [nombre for nombre, _ in NUNCA_LANZA.modulos()] == ["guionizado.py", "entorno.py"]
+    definidas = {n.name for n in ast.parse(NUNCA_LANZA.partida()).body if isinstance(n, ast.FunctionDef)}
+    assert {"bucle", "problema_de_esquema", "error", "resultado"} <= definidas
+    assert "problema_de_llamada" not in definidas
+
+
+def test_el_ejecutar_de_la_leccion_y_el_de_harness_no_pasan_a_texto(lote):
+    """La regla nueva se califica: lo que la lección y harness.py traen hecho no la cumple."""
+    filas = lote["filas"]
+    assert filas["la_de_la_leccion"]["bien_formadas"] == 0 and filas["la_de_la_leccion"]["no_encaja"] == 2
+    assert filas["con_str"]["bien_formadas"] == 0 and "resultado c7" in filas["con_str"]["motivo"]
+
+
+# Un ejecutar correcto que trata el entorno como lo que la lección le da: un dict.
+USA_EL_ENTORNO = cambia("    id = ll.get(\"id\") if isinstance(ll, dict) else None\n",
+                        "    assert isinstance(entorno, dict), 'la lección da un dict'\n"
+                        "    json.dumps(entorno)  # un registro, por ejemplo\n"
+                        "    id = ll.get(\"id\") if isinstance(ll, dict) else None\n")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26: en el calificador, el entorno que recibe ejecutar es un "
+                   "EntornoRemoto (cursos/calificador/caja/hijo.py), un Mapping de sólo lectura y no un dict; "
+                   "lo arregla quien lleva el calificador, y entonces hay que quitar esta marca")
+def test_el_entorno_es_un_dict_como_en_la_leccion(tmp_path_factory):
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, NUNCA_LANZA)
+    entrega(curso, "usa_el_entorno", con_solucion(cuaderno, USA_EL_ENTORNO, NUNCA_LANZA), NUNCA_LANZA)
+    fila = califica_lote(curso, NUNCA_LANZA)["usa_el_entorno"]
+    assert fila["puntos"] == 10, fila["motivo"]

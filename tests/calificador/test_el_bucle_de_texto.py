@@ -91,8 +91,25 @@ def _acciones_visibles() -> list:
                 if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ACCIONES")
 
 
+TABLA = "TABLA = %r\n\n\n" % {r: a for r, a in _acciones_visibles()}
+
+# Las visibles copiadas en una tabla y nada más: el bucle de la lección sobre esa tabla.
+SOLO_LA_TABLA = TABLA + '''def lee_accion(respuesta):
+    return TABLA.get(respuesta)
+
+
+''' + BUCLE_BIEN + CONVERSA
+
+# Las respuestas de las visibles en el orden en que las piden: la primera llamada, la primera respuesta.
+POR_ORDEN = "ORDEN = %r\nVEZ = [0]\n\n\n" % [a for _, a in _acciones_visibles()] + '''def lee_accion(respuesta):
+    VEZ[0] += 1
+    return ORDEN[(VEZ[0] - 1) % len(ORDEN)]
+
+
+''' + BUCLE_BIEN + CONVERSA
+
 # Las visibles copiadas en una tabla; lo demás, el parser de la lección.
-FIJAS = ("TABLA = %r\n\n\n" % {r: a for r, a in _acciones_visibles()} + '''def lee_accion(respuesta):
+FIJAS = (TABLA + '''def lee_accion(respuesta):
     if respuesta in TABLA:
         return TABLA[respuesta]
     for linea in respuesta.splitlines():
@@ -110,7 +127,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien_con_ruido": (RUIDO + cambia(
         "        respuesta = modelo(M)\n",
         "        respuesta = modelo(M)\n        print('turno', len(M), file=sys.stderr)\n"), 10),
-    "parser_de_la_leccion": (DE_LA_LECCION, 5),  # las conversaciones y el tope; ni acciones ni variaciones
+    # La celda de la lección: el bucle está bien, pero su lee_accion no es el tolerante. Las conversaciones
+    # ocultas traen acciones tolerantes: sólo queda el tope.
+    "parser_de_la_leccion": (DE_LA_LECCION, 2),
     "sin_tope": (SIN_TOPE, 6),
     "un_turno_de_mas": (cambia("range(max_turnos)", "range(max_turnos + 1)"), 6),
     "sin_prefijo": (cambia('"Observación: " + observa', "observa"), 3),  # el modelo diverge en cada conversación
@@ -121,7 +140,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "solo_la_primera_linea": (SOLO_LA_PRIMERA_LINEA, 3),
     "lanza": (LEE + "    raise ValueError('todavía no')\n" + FIRMA_BUCLE + "    raise ValueError('todavía no')\n"
               + CONVERSA, 0),
-    "acciones_fijas": (FIJAS, 8),  # pasa las visibles; las variaciones, no
+    "tabla_y_parser_de_la_leccion": (FIJAS, 2),  # las visibles de lee_accion copiadas: sólo el tope
 }
 
 
@@ -149,6 +168,8 @@ def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
             "    M = [list(m) for m in inicio]\n"
             "    if max_turnos == 0:\n        return 'max_turnos', None, M\n"
             "    return 'fin', 'El martes tienes dentista a las 17:30.', M\n")),
+        "b07_tabla_de_las_visibles": SOLO_LA_TABLA,
+        "b08_visibles_por_orden": POR_ORDEN,
         "b06_modelo_propio": NADA.replace(FIRMA_BUCLE, (
             "class Modelo:\n    def __call__(self, M):\n        return 'Listo.'\n"
             + FIRMA_BUCLE + "    modelo = Modelo()\n    M = list(inicio)\n    r = modelo(M)\n"
@@ -157,14 +178,15 @@ def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
     return codigos
 
 
-LOTE = Lote(BUCLE, HONESTAS, trampas_del_bucle, minimo=18, lee_ocultas=("b03_lee_las_ocultas", ("TALLER",)))
+LOTE = Lote(BUCLE, HONESTAS, trampas_del_bucle, minimo=20, lee_ocultas=("b03_lee_las_ocultas", ("TALLER",)))
 
 
 def test_cada_fallo_cuesta_lo_suyo(lote):
     filas = lote["filas"]
     assert filas["parser_de_la_leccion"]["accion"] == 0 and filas["parser_de_la_leccion"]["tope"] == 2
+    assert filas["parser_de_la_leccion"]["conversacion"] == 0 and filas["parser_de_la_leccion"]["fallos"] == 0
     assert filas["sin_tope"]["tope"] == 0 and filas["sin_tope"]["conversacion"] == 2
-    assert filas["acciones_fijas"]["accion"] == 3 and filas["acciones_fijas"]["variaciones"] == 0
+    assert filas["tabla_y_parser_de_la_leccion"]["accion"] == 0
     assert filas["solo_la_primera_linea"]["conversacion"] == 0 and filas["solo_la_primera_linea"]["tope"] == 2
 
 
@@ -175,7 +197,8 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "lee_accion('acción: leer agenda.txt') debía devolver ['leer', 'agenda.txt']" in motivos[
         "parser_de_la_leccion"]
     assert "debía llamar al modelo 4 veces y lo ha llamado 5" in motivos["un_turno_de_mas"]
-    assert "la variación oculta" in motivos["acciones_fijas"] and "cuotas" not in motivos["acciones_fijas"]
+    tabla = motivos["tabla_y_parser_de_la_leccion"]
+    assert "la variación oculta 1 de 1 no pasa" in tabla and "HUERTO" not in tabla and "huerto" not in tabla
 
 
 def test_el_esqueleto_conserva_conversa(lote):

@@ -1,12 +1,14 @@
 """El desafío «El esquema mira la forma»: entregas honestas y tramposas en un mismo lote.
 
 Las dos funciones del alumno reciben y devuelven valores JSON (argumentos, esquemas,
-tipos), así que no hay apoderados. La solución de referencia es, letra por letra, la
-de harness.py. La muestra de trampas es la del primer desafío.
+tipos), así que no hay apoderados. La solución de referencia es la de harness.py más la
+regla de enum, que harness.py no trae. La muestra de trampas es la del primer desafío.
 """
 
 import ast
 import functools
+
+import pytest
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
@@ -25,7 +27,7 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 
 # Otro estilo: una tabla de comprobaciones de tipo y un recorrido con next().
 CON_TABLA = '''COMPRUEBA = {
-    "integer": lambda v: type(v) is int,
+    "integer": lambda v: type(v) is int or (type(v) is float and v == int(v)),
     "number": lambda v: type(v) in (int, float),
     "string": lambda v: isinstance(v, str),
     "boolean": lambda v: isinstance(v, bool),
@@ -53,6 +55,10 @@ def problema_de_esquema(argumentos, esquema):
                 return f"sobra el argumento «{nombre}»"
         elif "type" in propiedad and not es_del_tipo(valor, propiedad["type"]):
             return f"el argumento «{nombre}» debe ser de tipo {propiedad['type']}"
+        elif "enum" in propiedad and (type(valor) is bool, valor) not in [
+                (type(p) is bool, p) for p in propiedad["enum"]]:
+            return "el argumento «%s» debe ser uno de %s" % (
+                nombre, ", ".join(json.dumps(p, ensure_ascii=False) for p in propiedad["enum"]))
 '''
 
 # La primera versión de la lección, con es_del_tipo hecho con la misma tabla de Python.
@@ -92,6 +98,18 @@ TIPOS_PRIMERO = cambia('''    propiedades = esquema.get("properties", {})
     for nombre, valor in argumentos.items():''')
 
 
+# Lo que trae harness.py, copiado tal cual: todo menos enum.
+def _de_harness() -> str:
+    harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
+    return harness[harness.index("TIPOS_JSON = "):harness.index("def problema_de_llamada")]
+
+
+SIN_ENUM = SOLUCION[:SOLUCION.index("        permitidos = ")] + "    return None\n"
+ENUM_CON_IN = cambia("not any(igual_en_json(valor, p) for p in permitidos)", "valor not in permitidos")
+ENUM_CON_STR = cambia('", ".join(json.dumps(p, ensure_ascii=False) for p in permitidos)',
+                      '", ".join(str(p) for p in permitidos)')
+
+
 def _tablas_visibles() -> dict:
     """Las tablas de pruebas.py que un tramposo copiaría: {(argumentos, esquema): respuesta}, sin ejecutarlo."""
     arbol = ast.parse(ESQUEMA.lee("pruebas.py"))
@@ -100,27 +118,38 @@ def _tablas_visibles() -> dict:
             and n.targets[0].id != "PRUEBAS"}
 
 
-# Copia las respuestas visibles (con los esquemas de pruebas.py pegados) y, si no, la primera versión.
-FIJAS = ("import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()) + '''
+# Las respuestas visibles copiadas del cuaderno (con los esquemas de pruebas.py pegados), y nada más.
+TABLAS = "import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()) + '''
 VISTAS = {json.dumps([a, e]): r
-          for a, e, r in OBJETO + OBLIGATORIOS + SOBRANTES + TIPOS_EN_EL_ESQUEMA}
-VISTOS = {json.dumps([v, t]): r for v, t, r in TIPOS}
-_problema = None
-
-
-''' + DE_LA_LECCION.replace("def es_del_tipo(", "def _es_del_tipo(").replace(
-    "def problema_de_esquema(", "def _problema_de_esquema(").replace("not es_del_tipo(", "not _es_del_tipo(") + '''
+          for a, e, r in CASOS_DE_OBJETO + CASOS_DE_OBLIGATORIOS + CASOS_DE_SOBRANTES + CASOS_DE_TIPOS + CASOS_DE_ENUM}
+VISTOS = {json.dumps([v, t]): r for v, t, r in CASOS_DE_TIPO}
+'''
+FIJAS = TABLAS + '''
 
 def es_del_tipo(valor, tipo):
-    clave = json.dumps([valor, tipo])
-    return VISTOS[clave] if clave in VISTOS else _es_del_tipo(valor, tipo)
+    return VISTOS.get(json.dumps([valor, tipo]), True)
 
 
 def problema_de_esquema(argumentos, esquema):
-    clave = json.dumps([argumentos, esquema])
-    return VISTAS[clave] if clave in VISTAS else _problema_de_esquema(argumentos, esquema)
-''').replace("TIPOS = {\"string\": str", "TIPOS_PY = {\"string\": str").replace(
-    "isinstance(valor, TIPOS.get(", "isinstance(valor, TIPOS_PY.get(")
+    return VISTAS.get(json.dumps([argumentos, esquema]))
+'''
+# Las mismas respuestas, en el orden en que las piden las pruebas visibles.
+POR_ORDEN = TABLAS + '''
+ORDEN_T = [r for v, t, r in CASOS_DE_TIPO]
+ORDEN_P = [r for a, e, r in CASOS_DE_OBJETO + CASOS_DE_OBLIGATORIOS + CASOS_DE_SOBRANTES + CASOS_DE_TIPOS
+           + CASOS_DE_ENUM]
+VEZ = {"t": 0, "p": 0}
+
+
+def es_del_tipo(valor, tipo):
+    VEZ["t"] += 1
+    return ORDEN_T[(VEZ["t"] - 1) % len(ORDEN_T)]
+
+
+def problema_de_esquema(argumentos, esquema):
+    VEZ["p"] += 1
+    return ORDEN_P[(VEZ["p"] - 1) % len(ORDEN_P)]
+'''
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
@@ -128,18 +157,23 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien_con_ruido": (RUIDO + cambia(
         "    propiedades = esquema.get", "    print('miro', argumentos, file=sys.stderr)\n"
         "    propiedades = esquema.get"), 10),
-    "la_primera_version": (DE_LA_LECCION, 3),  # el objeto y los obligatorios
-    "true_es_un_numero": (cambia('''        if isinstance(valor, bool):
+    "la_primera_version": (DE_LA_LECCION, 2),  # el objeto y los obligatorios
+    "true_es_un_numero": (cambia('''        if isinstance(valor, bool) or not isinstance(valor, (int, float)):
             return False
-''', ""), 5),  # los tipos (es_del_tipo y un caso de tipos) y las variaciones
+''', '''        if not isinstance(valor, (int, float)):
+            return False
+'''), 3),  # pierde los tipos (es_del_tipo y un caso de tipos), un caso de enum y las variaciones
     "sin_additional": (cambia('''            if esquema.get("additionalProperties", True) is False:
                 return "sobra el argumento «%s»" % nombre
-''', ""), 5),  # pierde lo que sobra, los tipos (un caso) y las variaciones
+''', ""), 6),  # pierde lo que sobra, los tipos (un caso) y las variaciones
     "additional_por_omision": (cambia('esquema.get("additionalProperties", True) is False',
-                                      'not esquema.get("additionalProperties", False)'), 6),
-    "tipos_antes": (TIPOS_PRIMERO, 5),  # los obligatorios, un orden de los tipos y las variaciones
-    "solo_es_del_tipo": (SOLUCION.split(FIRMA)[0] + FIRMA + "    raise NotImplementedError('luego')\n", 2),
-    "acciones_fijas": (FIJAS, 8),  # las visibles, todas; las variaciones, no
+                                      'not esquema.get("additionalProperties", False)'), 7),
+    "tipos_antes": (TIPOS_PRIMERO, 3),  # los obligatorios, un orden de los tipos y las variaciones
+    "solo_es_del_tipo": (SOLUCION.split(FIRMA)[0] + FIRMA + "    raise NotImplementedError('luego')\n", 1),
+    "copia_harness": (_de_harness(), 4),  # todo menos enum: ni enum, ni los tipos ocultos, ni las variaciones
+    "sin_enum": (SIN_ENUM, 4),
+    "enum_con_in": (ENUM_CON_IN, 7),  # True en [1] y False en [0]
+    "enum_con_str": (ENUM_CON_STR, 5),  # el mensaje sin comillas: «añadir, sustituir»
 }
 
 
@@ -159,6 +193,8 @@ def trampas_del_esquema(curso, puerto: int) -> dict[str, str]:
         "e03_lee_las_ocultas": FIRMA_TIPO + "    return True\n" + FIRMA + (
             "    try:\n        return open(%r).read()[-500:]\n"
             "    except OSError as e:\n        return str(e)\n") % str(ocultas),
+        "e05_tabla_de_las_visibles": FIJAS,
+        "e06_visibles_por_orden": POR_ORDEN,
         "e04_por_numero_de_llamada": (
             "VECES = [0]\n" + FIRMA_TIPO + "    VECES[0] += 1\n    return VECES[0] %% 2 == 0\n"
             + FIRMA + "    VECES[0] += 1\n    return [None, 'falta el argumento «ruta»'][VECES[0] %% 2]\n"
@@ -171,20 +207,38 @@ LOTE = Lote(ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18,
             lee_ocultas=("e03_lee_las_ocultas", ("ana@ejemplo.com",)))
 
 
-def test_la_solucion_de_referencia_es_la_de_harness():
-    """Lo que termina enseñando la lección es exactamente lo que usa el curso desde «Permisos y confianza»."""
-    sin_marcas = "\n".join(linea for linea in SOLUCION.splitlines() if "### " not in linea).strip()
-    harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
-    desde, hasta = harness.index("TIPOS_JSON = "), harness.index("def problema_de_llamada")
-    assert sin_marcas == harness[desde:hasta].strip()
+def _con(codigo: str) -> dict:
+    """Un espacio con json y el entorno del curso (HERRAMIENTAS), como el código de partida, y el código."""
+    espacio = {"json": __import__("json")}
+    exec((RAIZ / "entorno.py").read_text(encoding="utf-8"), espacio)
+    exec(codigo, espacio)
+    return espacio
+
+
+def test_la_referencia_es_la_de_harness_mas_enum():
+    """Sin enum, la referencia y harness.py dicen lo mismo en cada caso visible; con enum, harness.py no ve nada."""
+    referencia, harness = _con(SOLUCION), _con(_de_harness())
+    tablas = {nombre: _con("import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()))[nombre]
+              for nombre in ("CASOS_DE_TIPO", "CASOS_DE_OBJETO", "CASOS_DE_OBLIGATORIOS", "CASOS_DE_SOBRANTES",
+                             "CASOS_DE_TIPOS", "CASOS_DE_ENUM")}
+    for valor, tipo, _ in tablas["CASOS_DE_TIPO"]:
+        assert referencia["es_del_tipo"](valor, tipo) is harness["es_del_tipo"](valor, tipo), (valor, tipo)
+    sin_enum = [c for n, casos in tablas.items() if n not in ("CASOS_DE_TIPO", "CASOS_DE_ENUM") for c in casos]
+    for argumentos, esquema, esperado in sin_enum:
+        assert referencia["problema_de_esquema"](argumentos, esquema) == esperado
+        assert harness["problema_de_esquema"](argumentos, esquema) == esperado
+    de_enum = [c for c in tablas["CASOS_DE_ENUM"] if c[2] and "uno de" in c[2]]
+    assert len(de_enum) >= 5
+    assert all(harness["problema_de_esquema"](a, e) != esperado for a, e, esperado in de_enum), "trae enum"
 
 
 def test_cada_regla_cuenta_por_separado(lote):
     filas = lote["filas"]
-    assert filas["la_primera_version"]["obligatorios"] == 2 and filas["la_primera_version"]["tipo"] == 0
-    assert filas["true_es_un_numero"]["tipo"] == 0 and filas["true_es_un_numero"]["sobrantes"] == 2
-    assert filas["tipos_antes"]["obligatorios"] == 0 and filas["tipos_antes"]["sobrantes"] == 2
-    assert filas["acciones_fijas"]["variaciones"] == 0
+    assert filas["la_primera_version"]["objeto"] == 1 and filas["la_primera_version"]["tipo"] == 0
+    assert filas["true_es_un_numero"]["tipo"] == 0 and filas["true_es_un_numero"]["sobrantes"] == 1
+    assert filas["tipos_antes"]["obligatorios"] == 0 and filas["tipos_antes"]["sobrantes"] == 1
+    assert filas["copia_harness"]["enum"] == 0 and filas["copia_harness"]["tipo"] == 1
+    assert filas["enum_con_in"]["enum"] == 0 and filas["enum_con_in"]["tipos"] == 1
     assert "falta la solución" in filas["x_stub"]["motivo"]
 
 
@@ -192,4 +246,31 @@ def test_el_motivo_dice_con_que_argumentos(lote):
     motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
     assert 'es_del_tipo(true, \'integer\') debía devolver False y ha devuelto True' in motivos["la_primera_version"]
     assert "debía devolver 'sobra el argumento «modo»' y ha devuelto None" in motivos["sin_additional"]
-    assert "la variación oculta" in motivos["acciones_fijas"] and "CORREO" not in motivos["acciones_fijas"]
+    assert "debía devolver 'el argumento «modo» debe ser uno de \"añadir\", \"sustituir\"'" in motivos["enum_con_str"]
+    tabla = motivos["e05_tabla_de_las_visibles"]
+    assert "la variación oculta 1 de 1 no pasa" in tabla and "AVISO" not in tabla
+
+
+def _definidos(fuente: str) -> set[str]:
+    """Los nombres que un código define en su primer nivel (asignaciones, funciones, clases)."""
+    nombres = set()
+    for nodo in ast.parse(fuente).body:
+        if isinstance(nodo, ast.Assign):
+            nombres |= {t.id for t in nodo.targets if isinstance(t, ast.Name)}
+        elif isinstance(nodo, (ast.FunctionDef, ast.ClassDef)):
+            nombres.add(nodo.name)
+    return nombres
+
+
+@pytest.mark.parametrize("slug", ["el-bucle-de-texto", "problema-de-esquema", "ejecutar-nunca-lanza"])
+def test_la_celda_de_pruebas_no_pisa_nombres_de_la_leccion(slug):
+    """La celda de pruebas corre después de la del alumno: si define TIPOS, pisa el TIPOS que el alumno
+    copió de la lección y su es_del_tipo cambia. Ninguna tabla de pruebas.py se llama como algo de
+    las celdas de la lección (salvo PRUEBAS, la tabla que leen el cuaderno y el calificador)."""
+    from cursos import celdas
+
+    desafio = Desafio(slug)
+    leccion = RAIZ / "lecciones" / desafio.leccion / "leccion.md"
+    de_la_leccion = set().union(*(_definidos(f) for f, _ in celdas.celdas_de_codigo(leccion)))
+    pisados = (_definidos(desafio.lee("pruebas.py")) & (de_la_leccion - _definidos(desafio.partida()))) - {"PRUEBAS"}
+    assert not pisados, f"{slug}: pruebas.py redefine {sorted(pisados)}, que la lección también define"

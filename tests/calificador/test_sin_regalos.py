@@ -1,0 +1,81 @@
+"""Ningún desafío se regala: nada de lo que el curso ya le da al alumno saca 10 por sí solo.
+
+Para cada uno de los desafíos, se entrega como solución, de una en una:
+- cada celda de código de su lección (la que lo precede en el curso);
+- cada módulo del curso (los del manifiesto, tal como se sirven en el sitio y se copian junto a
+  los cuadernos, enteros: harness.py incluido, aunque el desafío reciba una versión recortada).
+
+Cada entrega es el cuaderno repartido con el texto pegado debajo del esqueleto de la solución: lo
+más generoso con quien copia (conserva lo que el esqueleto ya trae, como conversa o TIPOS_JSON).
+Ninguna puede sacar 10: si una celda o un módulo saca la nota entera, el desafío está resuelto en
+la lección o en el harness y el alumno no tiene nada que hacer. Lo que la lección enseña puede dar
+puntos; la nota entera exige lo que el enunciado pide además.
+"""
+
+import pytest
+
+from cursos import RAIZ, celdas
+from cursos.calificador.desafio import Desafio
+from cursos.manifiesto import leer_curso
+from tests.calificador.conftest import califica_lote, curso_del_desafio, entrega_codigos
+
+CURSO = leer_curso()
+DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
+
+# Los desafíos de otras lecciones que hoy todavía se regalan: los arregla quien lleva su lección.
+# strict: en cuanto dejen de regalarse, esta marca falla y hay que quitarlos de aquí.
+TODAVIA_SE_REGALAN: dict[str, str] = {
+    "acumulador-de-hechos": "cadenas.py, el módulo de «Cadenas peligrosas», saca 10 (es del bloque 3)",
+}
+
+
+def regalos(desafio: Desafio) -> dict[str, str]:
+    """{alumno: código} con cada celda de la lección y cada módulo del curso pegados bajo el esqueleto."""
+    esqueleto = desafio.esqueleto()
+    leccion = CURSO.leccion(desafio.leccion).fuente
+    pegados = {f"celda_{n:02d}": fuente for n, (fuente, _) in enumerate(celdas.celdas_de_codigo(leccion), 1)}
+    for nombre in CURSO.modulos:
+        pegados["modulo_" + nombre.replace(".", "_")] = CURSO.modulo(nombre).read_text(encoding="utf-8")
+    return {alumno: esqueleto + "\n\n\n" + codigo + "\n" for alumno, codigo in pegados.items()}
+
+
+def _marcas(slug: str) -> list:
+    if slug in TODAVIA_SE_REGALAN:
+        return [pytest.mark.xfail(strict=True, reason=TODAVIA_SE_REGALAN[slug])]
+    return []
+
+
+@pytest.mark.parametrize("slug", [pytest.param(s, marks=_marcas(s)) for s in DESAFIOS])
+def test_ninguna_celda_ni_modulo_saca_la_nota_entera(tmp_path_factory, slug):
+    desafio = Desafio(slug)
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
+    entregas = regalos(desafio)
+    entrega_codigos(curso, cuaderno, entregas, desafio)
+    filas = califica_lote(curso, desafio)
+    print(slug, {alumno: filas[alumno]["puntos"] for alumno in entregas})  # con -s: lo que saca cada regalo
+    enteras = sorted(alumno for alumno in entregas if filas[alumno]["puntos"] >= 10)
+    assert not enteras, f"{slug}: sacan 10 copiando lo que ya da el curso: {', '.join(enteras)}"
+
+
+@pytest.mark.parametrize("slug", ["el-bucle-de-texto", "problema-de-esquema", "ejecutar-nunca-lanza"])
+def test_tampoco_la_leccion_entera_ni_el_harness_con_ella(tmp_path_factory, slug):
+    """En los tres primeros desafíos, ni todas las celdas de la lección juntas, ni con harness.py detrás."""
+    desafio = Desafio(slug)
+    leccion = "\n\n".join(f for f, _ in celdas.celdas_de_codigo(CURSO.leccion(desafio.leccion).fuente))
+    harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
+    entregas = {"leccion_entera": leccion, "leccion_y_harness": leccion + "\n\n" + harness}
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
+    entrega_codigos(curso, cuaderno, {a: desafio.esqueleto() + "\n\n\n" + c for a, c in entregas.items()}, desafio)
+    filas = califica_lote(curso, desafio)
+    print(slug, {a: filas[a]["puntos"] for a in entregas})  # con -s
+    assert all(filas[a]["puntos"] < 10 for a in entregas), {a: filas[a]["puntos"] for a in entregas}
+
+
+def test_los_regalos_cubren_la_leccion_y_los_modulos():
+    """La prueba de arriba entrega de verdad cada celda y cada módulo (y harness.py entero)."""
+    entregas = regalos(Desafio("ejecutar-nunca-lanza"))
+    leccion = CURSO.leccion("los-errores").fuente
+    assert sum(a.startswith("celda_") for a in entregas) == len(celdas.celdas_de_codigo(leccion)) > 3
+    harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
+    assert harness in entregas["modulo_harness_py"] and "def ejecutar(ll, entorno):" in harness
+    assert all(a.startswith("modulo_") for a in entregas if not a.startswith("celda_"))
