@@ -67,3 +67,30 @@ def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
         (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)]
     assert posiciones == sorted(posiciones)
     return enlaces
+
+
+def puntos_en_el_banco(slug: str, codigo: str) -> tuple[int, int, dict]:
+    """(puntos, máximo, {prueba: por qué no pasa}) de un código en el banco del desafío, en este proceso.
+
+    Cuenta todo lo de la nota: las partes ocultas (PARTES_OCULTAS) y las variaciones. Es el banco del
+    cuaderno (BancoLocal), no el calificador aislado: sirve para código de confianza (el del curso).
+    """
+    from cursos.calificador.banco import espacio_de_pruebas
+    from cursos.calificador.desafio import Desafio
+
+    g = espacio_de_pruebas(Desafio(slug))
+    antes = os.getcwd()
+    os.chdir(RAIZ)  # hay pruebas que leen harness.py de al lado, como en el cuaderno
+    try:
+        exec(compile(codigo, f"<código para {slug}>", "exec"), g)
+        ganados, maximo, fallos = 0, 0, {}
+        for nombre, (valor, prueba) in g["PRUEBAS"].items():
+            maximo += valor
+            try:
+                prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+                ganados += valor
+            except Exception as e:  # el Fallo de la prueba, o lo que lance el código: no pasa
+                fallos[nombre] = str(e)[:300]
+    finally:
+        os.chdir(antes)
+    return ganados, maximo, fallos

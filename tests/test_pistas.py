@@ -10,10 +10,9 @@ import tomllib
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from cursos.sitio.paginas import pistas_de
+from tests.ayudas import puntos_en_el_banco as puntos
 
 # Los desafíos que ya tienen que traer [sigue]. Los demás, mientras no lo traigan, salen como xfail
 # con su nombre (pytest -rx); cuando todos lo tengan, SIGUE_OBLIGATORIO = True y la falta es un fallo.
@@ -99,25 +98,6 @@ def codigo_que_sigue(slug: str, datos: dict) -> str:
     faltan = [n for n in range(1, len(datos["pista"]) + 1) if n not in usadas]
     assert not faltan, f"{donde}: [sigue] no dice dónde usa las pistas {faltan} (un comentario «# pista N»)"
     return sigue["codigo"]
-
-
-def puntos(slug: str, codigo: str) -> tuple[int, int, dict]:
-    """(puntos, máximo, {prueba: por qué no pasa}) del código en el banco del desafío, en este proceso.
-
-    Con todo lo que cuenta para la nota: las partes ocultas (PARTES_OCULTAS) y las variaciones.
-    """
-    desafio = Desafio(slug)
-    g = espacio_de_pruebas(desafio)
-    exec(compile(codigo, f"desafios/{slug}/pistas.toml [sigue]", "exec"), g)
-    ganados, maximo, fallos = 0, 0, {}
-    for nombre, (valor, prueba) in g["PRUEBAS"].items():
-        maximo += valor
-        try:
-            prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
-            ganados += valor
-        except Exception as e:  # el Fallo de la prueba, o lo que lance el código: no pasa
-            fallos[nombre] = str(e)[:300]
-    return ganados, maximo, fallos
 
 
 @pytest.mark.parametrize("slug", desafios())

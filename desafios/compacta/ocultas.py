@@ -13,7 +13,7 @@ _TALLER = {
 
 def _justo(M, k):
     """El presupuesto con el que M cabe justo al retirar sus k primeras retirables."""
-    return tamano(_con_retiradas(_json(M), _retirables(_json(M))[:k]))
+    return tamaño(_con_retiradas(_json(M), _retirables(_json(M))[:k]))
 
 
 def _variaciones():
@@ -38,10 +38,10 @@ def _variaciones():
         ["usuario", "¿Y los pedidos?"], ["asistente", [leer_(20, "taller/pedidos.txt")]],
         ["usuario", [{"type": "tool_result", "tool_use_id": "x20", "content": _TALLER["taller/pedidos.txt"]}]]]
     return [
-        (tres, [tamano(tres) - 1, _justo(tres, 2), _justo(tres, 4) + 1, 400, tamano(tres)]),
-        (uno, [_justo(uno, 1), tamano(uno) - 900, 50]),
-        (cuatro, [_justo(cuatro, 2), _justo(cuatro, 3) - 1, tamano(cuatro) + 5]),
-        (dos, [tamano(dos) - 300, _justo(dos, 1), 200]),
+        (tres, [tamaño(tres) - 1, _justo(tres, 2), _justo(tres, 4) + 1, 400, tamaño(tres)]),
+        (uno, [_justo(uno, 1), tamaño(uno) - 900, 50]),
+        (cuatro, [_justo(cuatro, 2), _justo(cuatro, 3) - 1, tamaño(cuatro) + 5]),
+        (dos, [tamaño(dos) - 300, _justo(dos, 1), 200]),
     ]
 
 
