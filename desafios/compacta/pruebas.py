@@ -219,6 +219,21 @@ def comprueba_caso(banco, caso, M, presupuesto, *partes):
     return R
 
 
+def con_su_parte_oculta(banco, nombre, pista):
+    """En el calificador, los casos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py): otras
+    conversaciones y otros presupuestos. En tu cuaderno, ninguno. Así, repetir las respuestas de lo
+    visible (por cuántas llamadas van, o de una tabla) no da los puntos de la prueba."""
+    casos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, (caso, M, presupuesto, partes) in enumerate(casos, 1):
+        with oculta(n, len(casos), pista):
+            R = comprueba_caso(banco, caso, M, presupuesto, *partes)
+            if "igual" in partes:  # ya cabe, o no hay nada que retirar: vuelve la misma M
+                _exige(R == _json(M), "en %s no había que retirar nada", caso)
+            if "dos_veces" in partes:
+                _exige(R == comprueba_caso(banco, caso, M, presupuesto, *partes),
+                       "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
@@ -227,6 +242,7 @@ def prueba_cabe(banco):
     for turno, presupuesto in ((8, 4000), (6, 3000), (4, 1500)):
         comprueba_caso(banco, "la compra, turno %d, presupuesto %d" % (turno, presupuesto),
                        _compra(turno), presupuesto)
+    con_su_parte_oculta(banco, "cabe", "¿Retiras observaciones con retira hasta que tamaño(M) cabe?")
 
 
 def prueba_pares(banco):
@@ -234,6 +250,8 @@ def prueba_pares(banco):
     M = _varias_llamadas()
     for presupuesto in (tamaño(M) - 200, tamaño(M) - 600):
         comprueba_caso(banco, "varias llamadas, presupuesto %d" % presupuesto, M, presupuesto)
+    con_su_parte_oculta(banco, "pares", "¿Dejas cada bloque en su sitio, y cambias sólo el contenido de "
+                                        "las observaciones?")
 
 
 def prueba_protegidos(banco):
@@ -241,6 +259,8 @@ def prueba_protegidos(banco):
     comprueba_caso(banco, "la compra, turno 8, presupuesto 1000", _compra(8), 1000, "protegidos")
     M = _y_despues()
     comprueba_caso(banco, "una pregunta después del final, presupuesto 500", M, 500, "protegidos")
+    con_su_parte_oculta(banco, "protegidos", "¿Buscas el último mensaje del asistente y no tocas nada de ahí "
+                                             "en adelante, ni la petición?")
 
 
 def prueba_las_justas(banco):
@@ -252,6 +272,8 @@ def prueba_las_justas(banco):
     retirables = _retirables(_json(M))
     justo = tamaño(_con_retiradas(_json(M), retirables[:3]))  # cabe justo con tres
     comprueba_caso(banco, "la compra, turno 8, presupuesto %d (justo)" % justo, M, justo, "justas")
+    con_su_parte_oculta(banco, "las_justas", "¿Miras si ya cabe antes de retirar cada una, de la más vieja "
+                                             "a la más nueva, y saltas las que no ahorran?")
 
 
 def prueba_sin_tocar(banco):
@@ -261,6 +283,7 @@ def prueba_sin_tocar(banco):
     comprueba_caso(banco, "varias llamadas, presupuesto 900", otra, 900, "sin_tocar")
     segunda = comprueba_caso(banco, "la compra, turno 7, presupuesto 2500 (otra vez)", M, 2500, "sin_tocar")
     _exige(primera == segunda, "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+    con_su_parte_oculta(banco, "sin_tocar", "¿Construyes listas nuevas, sin cambiar M ni sus bloques?")
 
 
 def prueba_limites(banco):
@@ -271,6 +294,8 @@ def prueba_limites(banco):
     comprueba_caso(banco, "sólo la petición, presupuesto 10", _compra(1), 10, "justas")
     comprueba_caso(banco, "la compra ya compactada, presupuesto 2000", compacta_todo(_compra(8)), 2000, "justas")
     comprueba_caso(banco, "varias llamadas, presupuesto 100", _varias_llamadas(), 100, "justas")
+    con_su_parte_oculta(banco, "limites", "¿Devuelves M tal cual si ya cabe o no hay asistente, y no "
+                                          "vuelves a retirar lo retirado?")
 
 
 def prueba_variaciones(banco, variaciones):

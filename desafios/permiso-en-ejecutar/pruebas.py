@@ -253,6 +253,20 @@ def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
     return M
 
 
+def con_su_parte_oculta(banco, nombre, pista):
+    """En el calificador, los casos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py): otras
+    tablas, otros usuarios y otras llamadas. En tu cuaderno, ninguno. Así, fijar las respuestas de
+    lo visible (por el id de la llamada, o por cuántas van) no da los puntos de la prueba."""
+    casos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, caso in enumerate(casos, 1):
+        mesa = Mesa(caso["entorno"], caso.get("clases"), caso.get("tabla"), caso.get("usuario", ("lista.txt",)))
+        with oculta(n, len(casos), pista):
+            if "respuestas" in caso:
+                conversa(banco, mesa, caso["inicio"], caso["respuestas"])
+            else:
+                comprueba_llamadas(banco, mesa, caso["llamadas"])
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 # La conversación de la receta es la de la lección: viene del código de partida (E, INICIO, RESPUESTAS).
@@ -274,6 +288,8 @@ def prueba_salmorejo(banco):
           PERMITIDA_NO, _corta(t4))
     exige([a for a, _ in mesa.preguntas] == [(RESPUESTAS_SALMOREJO[1][0],), (RESPUESTAS_SALMOREJO[1][1],)],
           "preguntar debía recibir t3 y t4, una vez cada una, y ha recibido %r", mesa.preguntas)
+    con_su_parte_oculta(banco, "salmorejo", "¿Decides con permiso(ll) y preguntar(ll) en cada llamada, "
+                                            "sin nada fijo de la receta?")
 
 
 def prueba_esquema(banco):
@@ -289,6 +305,8 @@ def prueba_esquema(banco):
         {"type": "text", "text": "no soy una llamada"},
         llamada("m6", "leer", ruta="agenda.txt"),  # bien formada: se ejecuta
     ])
+    con_su_parte_oculta(banco, "esquema", "¿Compruebas el esquema antes que el permiso, con cualquier "
+                                          "herramienta y cualquier argumento?")
 
 
 def prueba_denegar(banco):
@@ -313,6 +331,8 @@ def prueba_denegar(banco):
         llamada("d8", "borrar", ruta="notas.txt"),
         llamada("d9", "buscar", texto="cena"),
     ])
+    con_su_parte_oculta(banco, "denegar", "¿Deniegas todo lo que no es «permitir» ni «preguntar», "
+                                          "diga lo que diga la tabla?")
 
 
 def prueba_preguntar(banco):
@@ -325,6 +345,8 @@ def prueba_preguntar(banco):
         llamada("p5", "escribir", ruta="agenda.txt", contenido="Todo cancelado."),
         llamada("p6", "escribir", ruta="lista.txt", contenido="pan, sal, ajo"),
     ])
+    con_su_parte_oculta(banco, "preguntar", "¿Preguntas una vez, con la llamada, sólo cuando la tabla "
+                                            "dice «preguntar», sea cual sea la clase?")
 
 
 def prueba_nadie(banco):
@@ -334,6 +356,7 @@ def prueba_nadie(banco):
         llamada("n2", "leer", ruta="lista.txt"),
         llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
     ])
+    con_su_parte_oculta(banco, "nadie", "¿Tomas cualquier respuesta que no sea True, también None, por un no?")
 
 
 def prueba_una_vez(banco):
@@ -344,6 +367,7 @@ def prueba_una_vez(banco):
         llamada("u3", "leer", ruta="lista.txt"),
         llamada("u4", "escribir", ruta="nuevo.txt", contenido="hola"),
     ])
+    con_su_parte_oculta(banco, "una_vez", "¿Llamas a la función una sola vez, y devuelves su error si lanza?")
 
 
 def prueba_bucle(banco):
@@ -354,6 +378,7 @@ def prueba_bucle(banco):
         [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
         [llamada("l3", "buscar", texto="martes")],
         [texto("El martes tienes dentista.")]])
+    con_su_parte_oculta(banco, "bucle", "¿Dejas el bucle como está y contestas a cada llamada de la conversación?")
 
 
 def prueba_variaciones(banco, variaciones):

@@ -12,6 +12,7 @@ from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
+from tests.ayudas import trampas_que_repiten
 from tests.calificador.trampas import muestra_sobre
 
 COMPACTA = Desafio("compacta")
@@ -142,7 +143,12 @@ FIJA = (
     "    return compacta_todo(M)\n")
 
 
-LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_de_compacta, minimo=20,
+def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
+    """Las de arriba y las dos que repiten lo visible (por cuántas llamadas van, o de una tabla)."""
+    return dict(trampas_de_compacta(curso, puerto), **trampas_que_repiten(COMPACTA.slug, "M"))
+
+
+LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_del_lote, minimo=22,
             cuadernos_tramposos=lambda curso, cuaderno: {
                 "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")},
             lee_ocultas=("m03_lee_las_ocultas", ("taller",)))
@@ -164,3 +170,12 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "variación oculta 1 de 4 no pasa" in calificado(lote["curso"], "la_de_la_leccion", COMPACTA)
     assert "falta la solución" in motivos["x_stub"]
 
+
+
+def test_repetir_lo_visible_no_da_ningun_punto(lote):
+    """Issue 26: cada prueba visible tiene partes ocultas (PARTES_OCULTAS); repetir lo visible saca 0."""
+    for alumno in ("r01_repite_por_numero_de_llamada", "r02_repite_de_una_tabla_copiada"):
+        fila = lote["filas"][alumno]
+        assert fila["puntos"] == 0, fila["motivo"]
+    # FIJA acierta lo visible con la buena y lo demás con compacta_todo: ya no gana más que compacta_todo (antes, 7)
+    assert lote["filas"]["fija_las_visibles"]["puntos"] <= lote["filas"]["la_de_la_leccion"]["puntos"]
