@@ -114,7 +114,8 @@ PARTES_OCULTAS = {
         {"entorno": _CASA, "usuario": "todo", "clases": _BORRAR,
          "tabla": {"lectura": "permitir", "escritura": "preguntar", "borrado": "preguntar"},
          "llamadas": [llamada("o1", "borrar", ruta="no-está.txt"), llamada("o2", "borrar", ruta="agenda.txt"),
-                      llamada("o3", "leer", ruta="agenda.txt"), llamada("o4", "escribir", ruta="a/b.txt", contenido="1")]},
+                      llamada("o3", "leer", ruta="agenda.txt"),
+                      llamada("o4", "escribir", ruta="a/b.txt", contenido="1")]},
     ],
     "bucle": [
         {"entorno": _CASA, "usuario": ["compra.txt"],

@@ -10,9 +10,9 @@ import functools
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
+from tests.ayudas import trampas_que_repiten
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
-from tests.ayudas import trampas_que_repiten
 from tests.calificador.trampas import muestra_sobre
 
 COMPACTA = Desafio("compacta")
