@@ -128,3 +128,24 @@ def test_estado_y_memoria_no_dice_que_otra_leccion_llamara_memoria_a_algo():
     assert "he llamado" not in primero and "le he" not in primero
     for slug in ("el-primer-agente", "las-cuatro-herramientas", "los-errores", "la-especificacion"):
         assert "memoria" not in CURSO.leccion(slug).fuente.read_text(encoding="utf-8").lower(), slug
+
+
+def _normal(texto: str) -> str:
+    return " ".join(re.findall(r"[\wáéíóúüñ]+", texto.lower()))
+
+
+def test_la_explicacion_de_una_opcion_mala_no_da_la_buena():
+    """Decisión 6: quien falla lee por qué su opción no vale y qué releer, no el texto de la correcta."""
+    import tomllib
+
+    for slug in ("la-especificacion", "permisos-y-confianza", "estado-y-memoria"):
+        datos = tomllib.loads((RAIZ / "lecciones" / slug / "preguntas.toml").read_text(encoding="utf-8"))
+        for pregunta in datos["pregunta"]:
+            buenas = [_normal(o["texto"]) for o in pregunta["opcion"] if o["correcta"]]
+            for opcion in pregunta["opcion"]:
+                if opcion["correcta"]:
+                    continue
+                explicacion = _normal(opcion["explicacion"])
+                assert "la correcta" not in explicacion and "la respuesta es" not in explicacion, pregunta["id"]
+                for buena in buenas:
+                    assert len(buena.split()) < 4 or buena not in explicacion, (slug, pregunta["id"], buena)
