@@ -94,7 +94,8 @@ def codigo_que_sigue(slug: str, datos: dict) -> str:
     sigue = datos["sigue"]
     assert isinstance(sigue, dict) and set(sigue) == {"codigo"} and isinstance(sigue["codigo"], str), (
         f"{donde}: [sigue] es una tabla con una sola clave, codigo = \"\"\"…\"\"\" (el código de la celda)")
-    usadas = {int(n) for n in re.findall(r"#.*?\bpista (\d+)", sigue["codigo"])}
+    comentarios = " ".join(re.findall(r"#(.*)$", sigue["codigo"], re.M))
+    usadas = {int(n) for n in re.findall(r"\bpista (\d+)", comentarios)}
     faltan = [n for n in range(1, len(datos["pista"]) + 1) if n not in usadas]
     assert not faltan, f"{donde}: [sigue] no dice dónde usa las pistas {faltan} (un comentario «# pista N»)"
     return sigue["codigo"]
@@ -143,6 +144,8 @@ def test_la_prueba_nota_unas_pistas_que_contradicen_el_enunciado():
     ('codigo = 3\n', "una sola clave, codigo"),
     ('codigo = "x = 1"\notro = 2\n', "una sola clave, codigo"),
     ('codigo = "x = 1  # pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
+    ('codigo = "x = 1  # pista 3 y pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
+    ('codigo = "print(\'pista 2\')  # pista 1"\n', r"no dice dónde usa las pistas \[2\]"),  # fuera de un comentario
 ])
 def test_un_sigue_mal_escrito_dice_que_corregir(sigue, motivo):
     datos = tomllib.loads('[[pista]]\ntexto = "a"\n[[pista]]\ntexto = "b"\n[sigue]\n' + sigue)
