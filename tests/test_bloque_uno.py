@@ -149,3 +149,18 @@ def test_la_explicacion_de_una_opcion_mala_no_da_la_buena():
                 assert "la correcta" not in explicacion and "la respuesta es" not in explicacion, pregunta["id"]
                 for buena in buenas:
                     assert len(buena.split()) < 4 or buena not in explicacion, (slug, pregunta["id"], buena)
+
+
+def test_la_referencia_de_permiso_en_ejecutar_solo_ejecuta_con_un_true():
+    """El enunciado: «con cualquier respuesta que no sea True, la llamada no se ejecuta». La referencia
+    decía `not preguntar(ll)`: un texto "no" (lo que teclea el usuario) corría la escritura y sacaba 10."""
+    from tests.ayudas import puntos_en_el_banco
+
+    referencia = (RAIZ / "desafios" / "permiso-en-ejecutar" / "solucion.py").read_text(encoding="utf-8")
+    assert puntos_en_el_banco("permiso-en-ejecutar", referencia)[:2] == (10, 10)
+    cuerpo = referencia.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
+    assert "is not True" in cuerpo, "la referencia compara la respuesta del usuario con True"
+    lo_da_por_bueno = referencia.replace("preguntar(ll) is not True", "not preguntar(ll)")
+    ganados, maximo, fallos = puntos_en_el_banco("permiso-en-ejecutar", lo_da_por_bueno)
+    assert ganados < maximo and set(fallos) == {"nadie"}, fallos
+    assert "'no', que no es True" in fallos["nadie"]  # y el mensaje dice por qué

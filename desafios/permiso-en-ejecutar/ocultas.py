@@ -109,6 +109,12 @@ PARTES_OCULTAS = {
          "tabla": {"lectura": "preguntar", "escritura": "preguntar", "borrado": "preguntar"},
          "llamadas": [llamada("y1", "leer", ruta="compra.txt"), llamada("y2", "borrar", ruta="agenda.txt"),
                       llamada("y3", "escribir", ruta="compra.txt", contenido="")]},
+        {"entorno": _CASA, "usuario": {"contesta": {"aprueba": False}}, "clases": _BORRAR,
+         "tabla": {"lectura": "permitir", "escritura": "preguntar", "borrado": "preguntar"},
+         "llamadas": [llamada("y4", "borrar", ruta="agenda.txt"), llamada("y5", "leer", ruta="agenda.txt"),
+                      llamada("y6", "escribir", ruta="agenda.txt", contenido="Viernes: nada")]},
+        {"entorno": _CASA, "usuario": {"contesta": "denegada"},
+         "llamadas": [llamada("y7", "escribir", ruta="compra.txt", contenido="nada")]},
     ],
     "una_vez": [
         {"entorno": _CASA, "usuario": "todo", "clases": _BORRAR,

@@ -43,8 +43,11 @@ HERRAMIENTAS_DE_PRUEBA["borrar"] = {
 class Mesa:
     """Todo lo que rodea a ejecutar en una prueba: entorno, tabla, usuario y contadores.
 
-    usuario: las rutas que el usuario guionizado aprueba, "todo" o "nadie"
-    (no hay nadie a quien preguntar: preguntar devuelve None, y eso es un no).
+    usuario: las rutas que el usuario guionizado aprueba, "todo", "nadie" (no hay nadie a
+    quien preguntar: preguntar devuelve None, y eso es un no) o {"contesta": valor}: preguntar
+    devuelve siempre ese valor, que no es True ni False ni None (una interfaz que devuelve lo
+    tecleado, "no"). Cualquier respuesta que no sea True es un no, también la que Python da por
+    verdadera.
     La tabla puede tener valores que no son ninguno de los tres (una errata, None):
     sólo "permitir" y un sí a "preguntar" llegan a la función.
     """
@@ -72,6 +75,8 @@ class Mesa:
         """Lo que contesta el usuario guionizado a una llamada."""
         if self.usuario == "nadie":
             return None
+        if isinstance(self.usuario, dict):
+            return self.usuario["contesta"]
         entrada = ll.get("input") if isinstance(ll, dict) else None
         ruta = entrada.get("ruta") if isinstance(entrada, dict) else None
         return self.usuario == "todo" or ruta in self.usuario
@@ -104,6 +109,14 @@ class Mesa:
     def pregunta(self, ll):
         """¿Debe ejecutar preguntar por esta llamada?"""
         return problema_de_esquema_en(self.herramientas, ll) is None and self.permiso(ll) == "preguntar"
+
+    def porque(self, ll):
+        """Por qué no corre una llamada que parece aprobada, si es el caso: la respuesta no es True."""
+        respuesta = self.aprueba(ll) if self.pregunta(ll) else True
+        if respuesta is True or respuesta is False or respuesta is None:
+            return ""
+        return ("\n  preguntar ha contestado %r, que no es True: cualquier respuesta que no sea True "
+                "es un no, aunque un if la dé por verdadera" % (respuesta,))
 
 
 def problema_de_esquema_en(herramientas, ll):
@@ -159,9 +172,9 @@ def exige(condicion, mensaje, *datos):
         raise Fallo(mensaje % datos if datos else mensaje)
 
 
-def compara(ll, recibida, esperada):
-    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s",
-          _corta(ll), _corta(esperada), _corta(recibida))
+def compara(ll, recibida, esperada, porque=""):
+    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s%s",
+          _corta(ll), _corta(esperada), _corta(recibida), porque)
 
 
 def no_ejecutada(ll, recibida, decision):
@@ -193,7 +206,7 @@ def comprueba_llamadas(banco, mesa, llamadas):
             if mesa.desconocida(ll):
                 no_ejecutada(ll, recibida, mesa.permiso(ll))
             else:
-                compara(ll, recibida, esperada)
+                compara(ll, recibida, esperada, mesa.porque(ll))
             nuevas = mesa.preguntas[preguntas:]
             if mesa.pregunta(ll):
                 exige(len(nuevas) == 1, "con %s la tabla dice preguntar: preguntar debe "
@@ -350,13 +363,18 @@ def prueba_preguntar(banco):
 
 
 def prueba_nadie(banco):
-    """Si no hay nadie a quien preguntar (preguntar devuelve None), la respuesta es no."""
+    """Sólo True es un sí: si no hay nadie a quien preguntar (preguntar devuelve None), o la
+    respuesta es otra cosa, como el texto "no", la llamada no se ejecuta."""
     comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="nadie"), [
         llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
         llamada("n2", "leer", ruta="lista.txt"),
         llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
     ])
-    con_su_parte_oculta(banco, "nadie", "¿Tomas cualquier respuesta que no sea True, también None, por un no?")
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario={"contesta": "no"}), [  # lo tecleado
+        llamada("n4", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+        llamada("n5", "leer", ruta="notas.txt"),
+    ])
+    con_su_parte_oculta(banco, "nadie", "¿Tomas cualquier respuesta que no sea True (None, un texto) por un no?")
 
 
 def prueba_una_vez(banco):

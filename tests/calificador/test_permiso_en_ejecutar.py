@@ -28,13 +28,13 @@ def con_region(region: str) -> str:
 FALLA_EN_ABIERTO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    if decision == "preguntar" and not preguntar(ll):\n'
+    '    if decision == "preguntar" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
 PREGUNTA_LO_DESCONOCIDO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    if decision != "permitir" and not preguntar(ll):\n'
+    '    if decision != "permitir" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
 SOLO_PERMITIR_PASA = con_region(
@@ -62,8 +62,11 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "solo_permitir_pasa": (SOLO_PERMITIR_PASA, 10),
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
-    "none_es_si": (SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"), 7),
-    "pregunta_dos_veces": (SOLUCION.replace("and not preguntar(ll)", "and not (preguntar(ll) and preguntar(ll))"), 4),
+    "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 7),
+    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie».
+    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 9),
+    "pregunta_dos_veces": (SOLUCION.replace("and preguntar(ll) is not True",
+                                             "and (preguntar(ll) and preguntar(ll)) is not True"), 3),
     "permiso_antes_del_esquema": (
         SOLUCION.replace("    problema = problema_de_llamada(ll)\n    if problema:\n"
                          "        return error(id, NO_EJECUTADA + problema)\n", "")
