@@ -164,3 +164,16 @@ def test_la_referencia_de_permiso_en_ejecutar_solo_ejecuta_con_un_true():
     ganados, maximo, fallos = puntos_en_el_banco("permiso-en-ejecutar", lo_da_por_bueno)
     assert ganados < maximo and set(fallos) == {"nadie"}, fallos
     assert "'no', que no es True" in fallos["nadie"]  # y el mensaje dice por qué
+
+
+def test_lo_que_permisos_dice_de_borrar_lo_enseña_la_leccion_de_los_errores():
+    """«Permisos y confianza» no corre t5 por ejecutar (sus dos celdas son las de la semilla): dice que es
+    «la misma llamada, borrar sobre notas.txt, y el mismo error que vi en la lección de los errores»."""
+    import tomllib
+
+    frase = "Es la misma llamada, `borrar`\nsobre `notas.txt`, y el mismo error que vi en la lección de los errores"
+    assert frase in CURSO.leccion("permisos-y-confianza").fuente.read_text(encoding="utf-8")
+    assert 'llamada("r1", "borrar", ruta="notas.txt")' in celdas("los-errores")
+    salidas = tomllib.loads((RAIZ / "lecciones" / "los-errores" / "salidas.toml").read_text(encoding="utf-8"))
+    afirmado = [linea for celda in salidas["celda"] for linea in celda.get("contiene", [])]
+    assert 'error     r1 "no se ha ejecutado: no existe la herramienta «borrar»"' in afirmado
