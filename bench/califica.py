@@ -32,7 +32,7 @@ SOLUCION = DESAFIO.lee("solucion.py")
 VARIANTES = {
     "bien": SOLUCION,
     "bien_comentada": SOLUCION.replace("    decision = permiso(ll)\n", "    decision = permiso(ll)  # primero\n"),
-    "none_es_si": SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"),
+    "none_es_si": SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"),
     "sin_permisos": SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1],
     "deniega_todo": SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'),
     "lanza": "def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n",

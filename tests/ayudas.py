@@ -67,3 +67,87 @@ def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
         (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)]
     assert posiciones == sorted(posiciones)
     return enlaces
+
+
+def puntos_en_el_banco(slug: str, codigo: str) -> tuple[int, int, dict]:
+    """(puntos, máximo, {prueba: por qué no pasa}) de un código en el banco del desafío, en este proceso.
+
+    Cuenta todo lo de la nota: las partes ocultas (PARTES_OCULTAS) y las variaciones. Es el banco del
+    cuaderno (BancoLocal), no el calificador aislado: sirve para código de confianza (el del curso).
+    """
+    from cursos.calificador.banco import espacio_de_pruebas
+    from cursos.calificador.desafio import Desafio
+
+    g = espacio_de_pruebas(Desafio(slug))
+    antes = os.getcwd()
+    os.chdir(RAIZ)  # hay pruebas que leen harness.py de al lado, como en el cuaderno
+    try:
+        exec(compile(codigo, f"<código para {slug}>", "exec"), g)
+        ganados, maximo, fallos = 0, 0, {}
+        for nombre, (valor, prueba) in g["PRUEBAS"].items():
+            maximo += valor
+            try:
+                prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+                ganados += valor
+            except Exception as e:  # el Fallo de la prueba, o lo que lance el código: no pasa
+                fallos[nombre] = str(e)[:300]
+    finally:
+        os.chdir(antes)
+    return ganados, maximo, fallos
+
+
+def llamadas_visibles(slug: str) -> list[tuple[list, object]]:
+    """(argumentos, lo que devuelve) de cada llamada de las pruebas visibles a la función del desafío,
+    en orden, con la solución de referencia: lo que apuntaría quien copia las respuestas del cuaderno.
+
+    Para desafíos de una función pura (sus argumentos y lo que devuelve son JSON).
+    """
+    import json
+
+    from cursos.calificador.banco import espacio_de_pruebas
+    from cursos.calificador.desafio import Desafio
+
+    desafio = Desafio(slug)
+    g = espacio_de_pruebas(desafio)
+    g.pop("PARTES_OCULTAS", None)  # como en el cuaderno: sólo lo visible
+    exec(desafio.lee("solucion.py"), g)
+    nombre, vistas = desafio.funciones[0], []
+    original = g[nombre]
+
+    def apunta(*args):
+        devuelto = original(*args)
+        vistas.append((json.loads(json.dumps(list(args))), json.loads(json.dumps(devuelto))))
+        return devuelto
+
+    g[nombre] = apunta
+    for prueba, (_, funcion) in g["PRUEBAS"].items():
+        if prueba != "variaciones":
+            funcion(g["BancoLocal"]())
+    return vistas
+
+
+def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
+    """Dos trampas que repiten las respuestas de las pruebas visibles (issue 26): por cuántas llamadas van,
+    y de una tabla copiada del cuaderno (si la entrada no está en la tabla, devuelven si_no_la_sabe).
+
+    Con partes ocultas en cada prueba visible, las dos sacan 0.
+    """
+    import ast
+    import json
+
+    from cursos.calificador.desafio import Desafio
+
+    desafio = Desafio(slug)
+    nombre = desafio.funciones[0]
+    definicion = next(n for n in ast.parse(desafio.lee("solucion.py")).body
+                      if isinstance(n, ast.FunctionDef) and n.name == nombre)
+    parametros = [a.arg for a in definicion.args.args]
+    firma = "def %s(%s):\n    args = [%s]\n" % (nombre, ", ".join(parametros), ", ".join(parametros))
+    datos = "import json\n_VISTAS = json.loads(%r)\n" % json.dumps(llamadas_visibles(slug), ensure_ascii=False)
+    return {
+        "r01_repite_por_numero_de_llamada": datos + "_VAN = [0]\n" + firma
+        + "    _VAN[0] += 1\n    return _VISTAS[(_VAN[0] - 1) % len(_VISTAS)][1]\n",
+        "r02_repite_de_una_tabla_copiada": datos
+        + "_TABLA = {json.dumps(a, sort_keys=True): r for a, r in _VISTAS}\n" + firma
+        + "    return _TABLA.get(json.dumps(args, sort_keys=True), %s)\n" % si_no_la_sabe,
+    }

@@ -72,3 +72,129 @@ def test_el_primer_agente_no_carga_el_harness():
     """El primer agente construye su bucle en celdas: harness.py aún no existe para el alumno."""
     fuente = celdas("el-primer-agente")
     assert "harness.py" not in fuente and "def bucle_de_texto" in fuente and "def lee_accion" in fuente
+
+
+# --- La especificación, Permisos y confianza, Estado y memoria (b1b) --------------------------------
+#
+# CURSO.md: las lecciones 1 a 4 construyen el harness en sus celdas y «Permisos y confianza» es la
+# primera que lo carga de harness.py. Esa lección dice «la única novedad es que vienen de un
+# fichero»: es verdad si «La especificación» escribe en sus celdas todo harness.py, igual.
+
+
+def test_la_especificacion_no_carga_el_harness():
+    fuente = celdas("la-especificacion")
+    assert "harness.py" not in fuente, "«La especificación» escribe el harness en sus celdas; lo carga la lección 5"
+    assert 'exec(open("entorno.py"' in fuente  # el entorno sí viene de su fichero, como dice la lección 5
+
+
+def test_la_especificacion_escribe_entero_el_harness_de_la_leccion_siguiente():
+    """Cada función y cada constante de harness.py, en las celdas de la lección 4 y sin cambios."""
+    harness_py = (RAIZ / "harness.py").read_text("utf-8")
+    leccion, harness = funciones(celdas("la-especificacion")), funciones(harness_py)
+    distintas = [n for n in harness if leccion.get(n) != harness[n]]
+    assert not distintas, f"«La especificación» no escribe igual que harness.py: {distintas}. Cópialas de harness.py"
+    for constante in ("NO_EJECUTADA", "TIPOS_JSON"):
+        en_el_fichero = re.search(rf"^{constante} = .*$", harness_py, re.M).group(0)
+        assert en_el_fichero in celdas("la-especificacion"), constante
+    assert 'exec(open("harness.py"' in celdas("permisos-y-confianza")  # y la lección 5 lo carga
+
+
+def _espacio_de_estado_y_memoria() -> dict:
+    """Las celdas de «Estado y memoria» corridas en orden, como en el cuaderno."""
+    from tests.ayudas import celdas_de_codigo, ejecuta
+
+    espacio = {}
+    for codigo in celdas_de_codigo(CURSO.leccion("estado-y-memoria")):
+        ejecuta(codigo, espacio)
+    return espacio
+
+
+def test_el_ejecutar_con_permiso_de_estado_y_memoria_no_falla_en_abierto():
+    """Lo que no es permitir ni preguntar se deniega, y sólo un True del usuario es un sí («Permisos y confianza»)."""
+    g = _espacio_de_estado_y_memoria()
+    ejecutar, tabla = g["ejecutar"], g["PERMISOS"]
+    nota = g["llamada"]("x1", "escribir", ruta="notas.txt", contenido="Cena cancelada.")
+    for valor in ("Permitir", None, "denegar", "", "permitir "):  # erratas y lo que nadie ha previsto
+        tabla["escritura"] = valor
+        entorno = dict(g["ENTORNO"])
+        obs = ejecutar(nota, entorno)
+        assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), (valor, obs)
+        assert entorno == g["ENTORNO"], f"con la tabla en {valor!r} la escritura ha corrido"
+    # con_permiso(ejecutar de harness.py, tabla, usuario), como lo cuenta la lección
+    base = {"HERRAMIENTAS": g["HERRAMIENTAS"]}
+    exec((RAIZ / "harness.py").read_text("utf-8"), base)
+    for respuesta in (None, False, 0, 1, "sí"):  # sólo True es un sí
+        con_usuario = g["con_permiso"](base["ejecutar"], {"escritura": "preguntar"}, lambda ll, r=respuesta: r)
+        entorno = dict(g["ENTORNO"])
+        obs = con_usuario(g["llamada"]("x2", "escribir", ruta="lista.txt", contenido="x"), entorno)
+        assert obs["content"] == "no se ha ejecutado: el usuario no lo ha permitido", (respuesta, obs)
+        assert entorno == g["ENTORNO"]
+
+
+def test_ninguna_celda_de_estado_y_memoria_resuelve_el_desafio_de_la_leccion_anterior():
+    """La lección 6 enseña un ejecutar con permiso, pero copiarlo no da la nota de «Permisos y confianza»."""
+    from tests.ayudas import celdas_de_codigo, puntos_en_el_banco
+
+    anteriores = ""
+    for codigo in celdas_de_codigo(CURSO.leccion("estado-y-memoria")):
+        anteriores += "\n" + codigo
+        ganados, maximo, _ = puntos_en_el_banco("permiso-en-ejecutar", anteriores)
+        assert ganados < maximo, "las celdas de «Estado y memoria» hasta aquí sacan la nota entera:\n" + codigo[:300]
+
+
+def test_estado_y_memoria_no_dice_que_otra_leccion_llamara_memoria_a_algo():
+    """Su primera frase decía «Al agente le he llamado «memoria» a dos cosas»: ninguna lección lo hizo."""
+    fuente = CURSO.leccion("estado-y-memoria").fuente.read_text(encoding="utf-8")
+    primero = fuente.split("\n# ", 1)[1].split("\n\n", 2)[1]
+    assert "he llamado" not in primero and "le he" not in primero
+    for slug in ("el-primer-agente", "las-cuatro-herramientas", "los-errores", "la-especificacion"):
+        assert "memoria" not in CURSO.leccion(slug).fuente.read_text(encoding="utf-8").lower(), slug
+
+
+def _normal(texto: str) -> str:
+    return " ".join(re.findall(r"[\wáéíóúüñ]+", texto.lower()))
+
+
+def test_la_explicacion_de_una_opcion_mala_no_da_la_buena():
+    """Decisión 6: quien falla lee por qué su opción no vale y qué releer, no el texto de la correcta."""
+    import tomllib
+
+    for slug in ("la-especificacion", "permisos-y-confianza", "estado-y-memoria"):
+        datos = tomllib.loads((RAIZ / "lecciones" / slug / "preguntas.toml").read_text(encoding="utf-8"))
+        for pregunta in datos["pregunta"]:
+            buenas = [_normal(o["texto"]) for o in pregunta["opcion"] if o["correcta"]]
+            for opcion in pregunta["opcion"]:
+                if opcion["correcta"]:
+                    continue
+                explicacion = _normal(opcion["explicacion"])
+                assert "la correcta" not in explicacion and "la respuesta es" not in explicacion, pregunta["id"]
+                for buena in buenas:
+                    assert len(buena.split()) < 4 or buena not in explicacion, (slug, pregunta["id"], buena)
+
+
+def test_la_referencia_de_permiso_en_ejecutar_solo_ejecuta_con_un_true():
+    """El enunciado: «con cualquier respuesta que no sea True, la llamada no se ejecuta». La referencia
+    decía `not preguntar(ll)`: un texto "no" (lo que teclea el usuario) corría la escritura y sacaba 10."""
+    from tests.ayudas import puntos_en_el_banco
+
+    referencia = (RAIZ / "desafios" / "permiso-en-ejecutar" / "solucion.py").read_text(encoding="utf-8")
+    assert puntos_en_el_banco("permiso-en-ejecutar", referencia)[:2] == (10, 10)
+    cuerpo = referencia.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
+    assert "is not True" in cuerpo, "la referencia compara la respuesta del usuario con True"
+    lo_da_por_bueno = referencia.replace("preguntar(ll) is not True", "not preguntar(ll)")
+    ganados, maximo, fallos = puntos_en_el_banco("permiso-en-ejecutar", lo_da_por_bueno)
+    assert ganados < maximo and set(fallos) == {"nadie"}, fallos
+    assert "'no', que no es True" in fallos["nadie"]  # y el mensaje dice por qué
+
+
+def test_lo_que_permisos_dice_de_borrar_lo_enseña_la_leccion_de_los_errores():
+    """«Permisos y confianza» no corre t5 por ejecutar (sus dos celdas son las de la semilla): dice que es
+    «la misma llamada, borrar sobre notas.txt, y el mismo error que vi en la lección de los errores»."""
+    import tomllib
+
+    frase = "Es la misma llamada, `borrar`\nsobre `notas.txt`, y el mismo error que vi en la lección de los errores"
+    assert frase in CURSO.leccion("permisos-y-confianza").fuente.read_text(encoding="utf-8")
+    assert 'llamada("r1", "borrar", ruta="notas.txt")' in celdas("los-errores")
+    salidas = tomllib.loads((RAIZ / "lecciones" / "los-errores" / "salidas.toml").read_text(encoding="utf-8"))
+    afirmado = [linea for celda in salidas["celda"] for linea in celda.get("contiene", [])]
+    assert 'error     r1 "no se ha ejecutado: no existe la herramienta «borrar»"' in afirmado

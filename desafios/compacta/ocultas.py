@@ -1,6 +1,8 @@
 # Las variaciones ocultas: otras conversaciones (otros ficheros, más o menos turnos, varias llamadas por
 # turno, errores, lo ya retirado) y otros presupuestos, también el justo. nbgrader las quita del cuaderno
 # del alumno; el calificador las lee de aquí. Se juzgan con la regla del enunciado, como las visibles.
+# PARTES_OCULTAS son los casos que cada prueba visible añade en el calificador; VARIACIONES, la prueba
+# «variaciones».
 
 _TALLER = {
     "taller/manual.txt": "Manual del torno: " + "revisa el engrase antes de cada turno y limpia la bancada. " * 9,
@@ -13,7 +15,7 @@ _TALLER = {
 
 def _justo(M, k):
     """El presupuesto con el que M cabe justo al retirar sus k primeras retirables."""
-    return tamano(_con_retiradas(_json(M), _retirables(_json(M))[:k]))
+    return tamaño(_con_retiradas(_json(M), _retirables(_json(M))[:k]))
 
 
 def _variaciones():
@@ -38,11 +40,40 @@ def _variaciones():
         ["usuario", "¿Y los pedidos?"], ["asistente", [leer_(20, "taller/pedidos.txt")]],
         ["usuario", [{"type": "tool_result", "tool_use_id": "x20", "content": _TALLER["taller/pedidos.txt"]}]]]
     return [
-        (tres, [tamano(tres) - 1, _justo(tres, 2), _justo(tres, 4) + 1, 400, tamano(tres)]),
-        (uno, [_justo(uno, 1), tamano(uno) - 900, 50]),
-        (cuatro, [_justo(cuatro, 2), _justo(cuatro, 3) - 1, tamano(cuatro) + 5]),
-        (dos, [tamano(dos) - 300, _justo(dos, 1), 200]),
+        (tres, [tamaño(tres) - 1, _justo(tres, 2), _justo(tres, 4) + 1, 400, tamaño(tres)]),
+        (uno, [_justo(uno, 1), tamaño(uno) - 900, 50]),
+        (cuatro, [_justo(cuatro, 2), _justo(cuatro, 3) - 1, tamaño(cuatro) + 5]),
+        (dos, [tamaño(dos) - 300, _justo(dos, 1), 200]),
     ]
 
 
 VARIACIONES = _variaciones()
+
+
+def _partes_ocultas():
+    leer_ = lambda i, r: llamada("h%d" % i, "leer", ruta=r)  # noqa: E731
+    uno, tres = VARIACIONES[1][0], VARIACIONES[0][0]
+    cuatro, dos = VARIACIONES[2][0], VARIACIONES[3][0]
+    # otra más: el taller con búsquedas y un listado en el mismo turno que una lectura larga
+    cinco = _conversacion("¿Qué pasa con la fresadora?", [
+        [llamada("h1", "buscar", texto="fresadora"), llamada("h2", "listar", carpeta="taller")],
+        [leer_(3, "taller/incidencias.txt"), leer_(4, "taller/manual.txt")],
+        [leer_(5, "taller/pedidos.txt")],
+        [texto("Vibra por encima de 3000 rpm; el rodamiento está pedido.")]], _TALLER)
+    sin_asistente = [["sistema", "Trabajas con el taller."], ["usuario", "Hola."]]
+    return {
+        "cabe": [("oculta", cinco, _justo(cinco, 2), ()), ("oculta", tres, tamaño(tres) - 700, ())],
+        "pares": [("oculta", dos, tamaño(dos) - 400, ()), ("oculta", cinco, 300, ())],
+        "protegidos": [("oculta", cuatro, 300, ("protegidos",)), ("oculta", cinco, 100, ("protegidos",))],
+        "las_justas": [("oculta", cinco, tamaño(cinco) - 1, ("justas",)),
+                       ("oculta", tres, _justo(tres, 3), ("justas",)),
+                       ("oculta", uno, _justo(uno, 2) + 1, ("justas",))],
+        "sin_tocar": [("oculta", cinco, _justo(cinco, 1), ("sin_tocar", "dos_veces"))],
+        "limites": [("oculta", cinco, tamaño(cinco), ("justas", "igual")),
+                    ("oculta", sin_asistente, 5, ("justas", "igual")),
+                    ("oculta", compacta_todo(cinco), 100, ("justas",)),
+                    ("oculta", cuatro, 200, ("justas",))],  # a medias: se retira lo que queda
+    }
+
+
+PARTES_OCULTAS = _partes_ocultas()

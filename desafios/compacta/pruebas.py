@@ -6,7 +6,7 @@ Se escriben una sola vez y corren en dos sitios:
 - en el calificador, fuera de tu proceso: allí tu compacta recibe copias JSON de M y del
   presupuesto, y de vuelta llegan lo que devuelve y cómo han quedado sus argumentos.
 
-Se cargan en el mismo espacio de nombres que las celdas 1 y 4 de la lección (GUION, tamano,
+Se cargan en el mismo espacio de nombres que las celdas 1 y 4 de la lección (GUION, tamaño,
 retira, problema_de_pares...). Lo que se espera no se calcula con una compacta de referencia:
 se comprueba la regla del enunciado sobre lo que devuelve la tuya. Sólo biblioteca estándar.
 """
@@ -110,7 +110,7 @@ def _retirables(M):
     """(mensaje, bloque) de lo que se puede retirar, de lo más viejo a lo más nuevo."""
     return [(n, i) for n, (_, contenido) in enumerate(M[:_ultimo_turno(M)]) if isinstance(contenido, list)
             for i, b in enumerate(contenido)
-            if b.get("type") == "tool_result" and tamano(retira(b)) < tamano(b)]
+            if b.get("type") == "tool_result" and tamaño(retira(b)) < tamaño(b)]
 
 
 def _con_retiradas(M, posiciones):
@@ -160,9 +160,9 @@ def _retiradas_en(caso, M, R):
 
 def _cabe(caso, M, presupuesto, R, retiradas):
     quedan = [p for p in _retirables(M) if p not in retiradas]
-    _exige(tamano(R) <= presupuesto or not quedan,
+    _exige(tamaño(R) <= presupuesto or not quedan,
            "en %s, tu M ocupa %d caracteres y el presupuesto es %d, y aún se podía retirar %s",
-           caso, tamano(R), presupuesto, ", ".join(_quien(M, *p) for p in quedan[:3]))
+           caso, tamaño(R), presupuesto, ", ".join(_quien(M, *p) for p in quedan[:3]))
 
 
 def _protegidos(caso, M, R, retiradas):
@@ -179,14 +179,14 @@ def _las_justas(caso, M, presupuesto, R, retiradas):
     retirables = _retirables(M)
     for p in retiradas:
         _exige(p in retirables, "en %s, has retirado %s, que retirada no ocupa menos (%d caracteres frente a %d)",
-               caso, _quien(M, *p), tamano(retira(M[p[0]][1][p[1]])), tamano(M[p[0]][1][p[1]]))
+               caso, _quien(M, *p), tamaño(retira(M[p[0]][1][p[1]])), tamaño(M[p[0]][1][p[1]]))
     k = len(retiradas)
     _exige(retiradas == retirables[:k],
            "en %s, había que retirar de la más vieja a la más nueva: has retirado %s, y antes iba %s",
            caso, ", ".join(_quien(M, *p) for p in retiradas if p not in retirables[:k])[:300],
            ", ".join(_quien(M, *p) for p in retirables[:k] if p not in retiradas)[:300])
     if k:
-        sin_la_ultima = tamano(_con_retiradas(M, retirables[:k - 1]))
+        sin_la_ultima = tamaño(_con_retiradas(M, retirables[:k - 1]))
         _exige(sin_la_ultima > presupuesto,
                "en %s, retiras %d observaciones y bastaban %d: sin retirar %s, M ocupa %d y el presupuesto es %d",
                caso, k, k - 1, _quien(M, *retirables[k - 1]), sin_la_ultima, presupuesto)
@@ -219,6 +219,21 @@ def comprueba_caso(banco, caso, M, presupuesto, *partes):
     return R
 
 
+def con_su_parte_oculta(banco, nombre, pista):
+    """En el calificador, los casos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py): otras
+    conversaciones y otros presupuestos. En tu cuaderno, ninguno. Así, repetir las respuestas de lo
+    visible (por cuántas llamadas van, o de una tabla) no da los puntos de la prueba."""
+    casos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, (caso, M, presupuesto, partes) in enumerate(casos, 1):
+        with oculta(n, len(casos), pista):
+            R = comprueba_caso(banco, caso, M, presupuesto, *partes)
+            if "igual" in partes:  # ya cabe, o no hay nada que retirar: vuelve la misma M
+                _exige(R == _json(M), "en %s no había que retirar nada", caso)
+            if "dos_veces" in partes:
+                _exige(R == comprueba_caso(banco, caso, M, presupuesto, *partes),
+                       "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
@@ -227,13 +242,16 @@ def prueba_cabe(banco):
     for turno, presupuesto in ((8, 4000), (6, 3000), (4, 1500)):
         comprueba_caso(banco, "la compra, turno %d, presupuesto %d" % (turno, presupuesto),
                        _compra(turno), presupuesto)
+    con_su_parte_oculta(banco, "cabe", "¿Retiras observaciones con retira hasta que tamaño(M) cabe?")
 
 
 def prueba_pares(banco):
     """Varias llamadas por turno, un texto junto a las llamadas y un error: ningún par se rompe."""
     M = _varias_llamadas()
-    for presupuesto in (tamano(M) - 200, tamano(M) - 600):
+    for presupuesto in (tamaño(M) - 200, tamaño(M) - 600):
         comprueba_caso(banco, "varias llamadas, presupuesto %d" % presupuesto, M, presupuesto)
+    con_su_parte_oculta(banco, "pares", "¿Dejas cada bloque en su sitio, y cambias sólo el contenido de "
+                                        "las observaciones?")
 
 
 def prueba_protegidos(banco):
@@ -241,17 +259,21 @@ def prueba_protegidos(banco):
     comprueba_caso(banco, "la compra, turno 8, presupuesto 1000", _compra(8), 1000, "protegidos")
     M = _y_despues()
     comprueba_caso(banco, "una pregunta después del final, presupuesto 500", M, 500, "protegidos")
+    con_su_parte_oculta(banco, "protegidos", "¿Buscas el último mensaje del asistente y no tocas nada de ahí "
+                                             "en adelante, ni la petición?")
 
 
 def prueba_las_justas(banco):
     """De la más vieja a la más nueva, sólo las que ahorran y ni una más de las que hacen falta."""
     M = _compra(8)
     for menos in (1, 600, 1500, 2400):
-        comprueba_caso(banco, "la compra, turno 8, presupuesto %d" % (tamano(M) - menos), M,
-                       tamano(M) - menos, "justas")
+        comprueba_caso(banco, "la compra, turno 8, presupuesto %d" % (tamaño(M) - menos), M,
+                       tamaño(M) - menos, "justas")
     retirables = _retirables(_json(M))
-    justo = tamano(_con_retiradas(_json(M), retirables[:3]))  # cabe justo con tres
+    justo = tamaño(_con_retiradas(_json(M), retirables[:3]))  # cabe justo con tres
     comprueba_caso(banco, "la compra, turno 8, presupuesto %d (justo)" % justo, M, justo, "justas")
+    con_su_parte_oculta(banco, "las_justas", "¿Miras si ya cabe antes de retirar cada una, de la más vieja "
+                                             "a la más nueva, y saltas las que no ahorran?")
 
 
 def prueba_sin_tocar(banco):
@@ -261,22 +283,25 @@ def prueba_sin_tocar(banco):
     comprueba_caso(banco, "varias llamadas, presupuesto 900", otra, 900, "sin_tocar")
     segunda = comprueba_caso(banco, "la compra, turno 7, presupuesto 2500 (otra vez)", M, 2500, "sin_tocar")
     _exige(primera == segunda, "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+    con_su_parte_oculta(banco, "sin_tocar", "¿Construyes listas nuevas, sin cambiar M ni sus bloques?")
 
 
 def prueba_limites(banco):
     """Si ya cabe, nada; sin asistente, nada; lo ya retirado y lo que no ahorra se queda; is_error se queda."""
     M = _compra(5)
-    R = comprueba_caso(banco, "la compra, turno 5, presupuesto %d (ya cabe)" % tamano(M), M, tamano(M), "justas")
+    R = comprueba_caso(banco, "la compra, turno 5, presupuesto %d (ya cabe)" % tamaño(M), M, tamaño(M), "justas")
     _exige(R == _json(M), "con la compra en el turno 5, que ya cabe, no había que retirar nada")
     comprueba_caso(banco, "sólo la petición, presupuesto 10", _compra(1), 10, "justas")
     comprueba_caso(banco, "la compra ya compactada, presupuesto 2000", compacta_todo(_compra(8)), 2000, "justas")
     comprueba_caso(banco, "varias llamadas, presupuesto 100", _varias_llamadas(), 100, "justas")
+    con_su_parte_oculta(banco, "limites", "¿Devuelves M tal cual si ya cabe o no hay asistente, y no "
+                                          "vuelves a retirar lo retirado?")
 
 
 def prueba_variaciones(banco, variaciones):
     """Otras conversaciones y otros presupuestos: todo lo anterior a la vez."""
     for n, (M, presupuestos) in enumerate(variaciones, 1):
-        pista = ("¿Miras sólo el tamaño con tamano, retiras con retira de la más vieja a la más nueva y "
+        pista = ("¿Miras sólo el tamaño con tamaño, retiras con retira de la más vieja a la más nueva y "
                  "paras en cuanto cabe, sin nada fijo de las conversaciones visibles?")
         with oculta(n, len(variaciones), pista):
             for presupuesto in presupuestos:

@@ -10,9 +10,9 @@ def compacta(M, presupuesto):
     for n in range(ultimo):
         bloques = nueva[n][1]
         for i, bloque in enumerate(bloques if isinstance(bloques, list) else []):
-            if tamano(nueva) <= presupuesto:
+            if tamaño(nueva) <= presupuesto:
                 return nueva
-            if bloque.get("type") == "tool_result" and tamano(retira(bloque)) < tamano(bloque):
+            if bloque.get("type") == "tool_result" and tamaño(retira(bloque)) < tamaño(bloque):
                 bloques[i] = retira(bloque)
     return nueva
     ### END SOLUTION

@@ -43,8 +43,11 @@ HERRAMIENTAS_DE_PRUEBA["borrar"] = {
 class Mesa:
     """Todo lo que rodea a ejecutar en una prueba: entorno, tabla, usuario y contadores.
 
-    usuario: las rutas que el usuario guionizado aprueba, "todo" o "nadie"
-    (no hay nadie a quien preguntar: preguntar devuelve None, y eso es un no).
+    usuario: las rutas que el usuario guionizado aprueba, "todo", "nadie" (no hay nadie a
+    quien preguntar: preguntar devuelve None, y eso es un no) o {"contesta": valor}: preguntar
+    devuelve siempre ese valor, que no es True ni False ni None (una interfaz que devuelve lo
+    tecleado, "no"). Cualquier respuesta que no sea True es un no, también la que Python da por
+    verdadera.
     La tabla puede tener valores que no son ninguno de los tres (una errata, None):
     sólo "permitir" y un sí a "preguntar" llegan a la función.
     """
@@ -72,6 +75,8 @@ class Mesa:
         """Lo que contesta el usuario guionizado a una llamada."""
         if self.usuario == "nadie":
             return None
+        if isinstance(self.usuario, dict):
+            return self.usuario["contesta"]
         entrada = ll.get("input") if isinstance(ll, dict) else None
         ruta = entrada.get("ruta") if isinstance(entrada, dict) else None
         return self.usuario == "todo" or ruta in self.usuario
@@ -104,6 +109,14 @@ class Mesa:
     def pregunta(self, ll):
         """¿Debe ejecutar preguntar por esta llamada?"""
         return problema_de_esquema_en(self.herramientas, ll) is None and self.permiso(ll) == "preguntar"
+
+    def porque(self, ll):
+        """Por qué no corre una llamada que parece aprobada, si es el caso: la respuesta no es True."""
+        respuesta = self.aprueba(ll) if self.pregunta(ll) else True
+        if respuesta is True or respuesta is False or respuesta is None:
+            return ""
+        return ("\n  preguntar ha contestado %r, que no es True: cualquier respuesta que no sea True "
+                "es un no, aunque un if la dé por verdadera" % (respuesta,))
 
 
 def problema_de_esquema_en(herramientas, ll):
@@ -159,9 +172,9 @@ def exige(condicion, mensaje, *datos):
         raise Fallo(mensaje % datos if datos else mensaje)
 
 
-def compara(ll, recibida, esperada):
-    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s",
-          _corta(ll), _corta(esperada), _corta(recibida))
+def compara(ll, recibida, esperada, porque=""):
+    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s%s",
+          _corta(ll), _corta(esperada), _corta(recibida), porque)
 
 
 def no_ejecutada(ll, recibida, decision):
@@ -193,7 +206,7 @@ def comprueba_llamadas(banco, mesa, llamadas):
             if mesa.desconocida(ll):
                 no_ejecutada(ll, recibida, mesa.permiso(ll))
             else:
-                compara(ll, recibida, esperada)
+                compara(ll, recibida, esperada, mesa.porque(ll))
             nuevas = mesa.preguntas[preguntas:]
             if mesa.pregunta(ll):
                 exige(len(nuevas) == 1, "con %s la tabla dice preguntar: preguntar debe "
@@ -253,6 +266,20 @@ def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
     return M
 
 
+def con_su_parte_oculta(banco, nombre, pista):
+    """En el calificador, los casos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py): otras
+    tablas, otros usuarios y otras llamadas. En tu cuaderno, ninguno. Así, fijar las respuestas de
+    lo visible (por el id de la llamada, o por cuántas van) no da los puntos de la prueba."""
+    casos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, caso in enumerate(casos, 1):
+        mesa = Mesa(caso["entorno"], caso.get("clases"), caso.get("tabla"), caso.get("usuario", ("lista.txt",)))
+        with oculta(n, len(casos), pista):
+            if "respuestas" in caso:
+                conversa(banco, mesa, caso["inicio"], caso["respuestas"])
+            else:
+                comprueba_llamadas(banco, mesa, caso["llamadas"])
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 # La conversación de la receta es la de la lección: viene del código de partida (E, INICIO, RESPUESTAS).
@@ -274,6 +301,8 @@ def prueba_salmorejo(banco):
           PERMITIDA_NO, _corta(t4))
     exige([a for a, _ in mesa.preguntas] == [(RESPUESTAS_SALMOREJO[1][0],), (RESPUESTAS_SALMOREJO[1][1],)],
           "preguntar debía recibir t3 y t4, una vez cada una, y ha recibido %r", mesa.preguntas)
+    con_su_parte_oculta(banco, "salmorejo", "¿Decides con permiso(ll) y preguntar(ll) en cada llamada, "
+                                            "sin nada fijo de la receta?")
 
 
 def prueba_esquema(banco):
@@ -289,6 +318,8 @@ def prueba_esquema(banco):
         {"type": "text", "text": "no soy una llamada"},
         llamada("m6", "leer", ruta="agenda.txt"),  # bien formada: se ejecuta
     ])
+    con_su_parte_oculta(banco, "esquema", "¿Compruebas el esquema antes que el permiso, con cualquier "
+                                          "herramienta y cualquier argumento?")
 
 
 def prueba_denegar(banco):
@@ -313,6 +344,8 @@ def prueba_denegar(banco):
         llamada("d8", "borrar", ruta="notas.txt"),
         llamada("d9", "buscar", texto="cena"),
     ])
+    con_su_parte_oculta(banco, "denegar", "¿Deniegas todo lo que no es «permitir» ni «preguntar», "
+                                          "diga lo que diga la tabla?")
 
 
 def prueba_preguntar(banco):
@@ -325,15 +358,23 @@ def prueba_preguntar(banco):
         llamada("p5", "escribir", ruta="agenda.txt", contenido="Todo cancelado."),
         llamada("p6", "escribir", ruta="lista.txt", contenido="pan, sal, ajo"),
     ])
+    con_su_parte_oculta(banco, "preguntar", "¿Preguntas una vez, con la llamada, sólo cuando la tabla "
+                                            "dice «preguntar», sea cual sea la clase?")
 
 
 def prueba_nadie(banco):
-    """Si no hay nadie a quien preguntar (preguntar devuelve None), la respuesta es no."""
+    """Sólo True es un sí: si no hay nadie a quien preguntar (preguntar devuelve None), o la
+    respuesta es otra cosa, como el texto "no", la llamada no se ejecuta."""
     comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="nadie"), [
         llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
         llamada("n2", "leer", ruta="lista.txt"),
         llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
     ])
+    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario={"contesta": "no"}), [  # lo tecleado
+        llamada("n4", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+        llamada("n5", "leer", ruta="notas.txt"),
+    ])
+    con_su_parte_oculta(banco, "nadie", "¿Tomas cualquier respuesta que no sea True (None, un texto) por un no?")
 
 
 def prueba_una_vez(banco):
@@ -344,6 +385,7 @@ def prueba_una_vez(banco):
         llamada("u3", "leer", ruta="lista.txt"),
         llamada("u4", "escribir", ruta="nuevo.txt", contenido="hola"),
     ])
+    con_su_parte_oculta(banco, "una_vez", "¿Llamas a la función una sola vez, y devuelves su error si lanza?")
 
 
 def prueba_bucle(banco):
@@ -354,6 +396,7 @@ def prueba_bucle(banco):
         [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
         [llamada("l3", "buscar", texto="martes")],
         [texto("El martes tienes dentista.")]])
+    con_su_parte_oculta(banco, "bucle", "¿Dejas el bucle como está y contestas a cada llamada de la conversación?")
 
 
 def prueba_variaciones(banco, variaciones):

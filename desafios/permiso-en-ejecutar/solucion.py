@@ -9,7 +9,7 @@ def ejecutar(ll, entorno):
         return error(id, NO_EJECUTADA + problema)
     ### BEGIN SOLUTION
     decision = permiso(ll)
-    if decision == "preguntar" and not preguntar(ll):  # False, o None si no hay nadie
+    if decision == "preguntar" and preguntar(ll) is not True:  # False, None si no hay nadie, o cualquier otra cosa
         return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")
     if decision not in ("permitir", "preguntar"):  # denegar, o lo que nadie ha previsto
         return error(id, NO_EJECUTADA + "permiso denegado")

@@ -2,7 +2,7 @@
 
 compacta es una función pura sobre mensajes JSON: por el canal van copias de M y del
 presupuesto, y vuelven lo que devuelve y cómo han quedado sus argumentos. Lo esperado no
-sale de una compacta de referencia: las pruebas comprueban la regla del enunciado con tamano
+sale de una compacta de referencia: las pruebas comprueban la regla del enunciado con tamaño
 y retira del lado de confianza. La muestra de trampas es la de los otros desafíos.
 """
 
@@ -10,6 +10,7 @@ import functools
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
+from tests.ayudas import trampas_que_repiten
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre
@@ -31,12 +32,12 @@ CON_AHORROS = FIRMA + (
     "    ultimo = len(roles) - 1 - roles[::-1].index('asistente') if 'asistente' in roles else 0\n"
     "    sitios = [(n, i) for n in range(ultimo) if isinstance(nueva[n][1], list)\n"
     "              for i, b in enumerate(nueva[n][1]) if b.get('type') == 'tool_result']\n"
-    "    sobra = tamano(nueva) - presupuesto\n"
+    "    sobra = tamaño(nueva) - presupuesto\n"
     "    for n, i in sitios:\n"
     "        if sobra <= 0:\n"
     "            break\n"
     "        b = nueva[n][1][i]\n"
-    "        ahorro = tamano(b) - tamano(retira(b))\n"
+    "        ahorro = tamaño(b) - tamaño(retira(b))\n"
     "        if ahorro > 0:\n"
     "            nueva[n][1][i] = retira(b)\n"
     "            sobra -= ahorro\n"
@@ -48,11 +49,11 @@ RECURSIVA = (
     "    ultimo = max([n for n, r in enumerate(roles) if r == 'asistente'], default=0)\n"
     "    for n in range(ultimo):\n"
     "        for i, b in enumerate(M[n][1] if isinstance(M[n][1], list) else []):\n"
-    "            if b.get('type') == 'tool_result' and tamano(retira(b)) < tamano(b):\n"
+    "            if b.get('type') == 'tool_result' and tamaño(retira(b)) < tamaño(b):\n"
     "                return n, i\n"
     "    return None\n"
     + FIRMA +
-    "    if tamano(M) <= presupuesto or _primera(M) is None:\n"
+    "    if tamaño(M) <= presupuesto or _primera(M) is None:\n"
     "        return [(r, list(c) if isinstance(c, list) else c) for r, c in M]\n"
     "    n, i = _primera(M)\n"
     "    bloques = list(M[n][1])\n"
@@ -65,15 +66,15 @@ EN_SU_SITIO = FIRMA + (
     "    for n in range(ultimo):\n"
     "        bloques = M[n][1]\n"
     "        for i, b in enumerate(bloques if isinstance(bloques, list) else []):\n"
-    "            if tamano(M) <= presupuesto:\n"
+    "            if tamaño(M) <= presupuesto:\n"
     "                return M\n"
-    "            if b.get('type') == 'tool_result' and tamano(retira(b)) < tamano(b):\n"
+    "            if b.get('type') == 'tool_result' and tamaño(retira(b)) < tamaño(b):\n"
     "                bloques[i] = retira(b)\n"
     "    return M\n")
 # Ventana deslizante: quita los turnos viejos enteros (sin romper pares, pero el modelo pierde lo que hizo).
 DESLIZANTE = FIRMA + (
     "    inicio, resto = list(M[:2]), list(M[2:])\n"
-    "    while resto and tamano(inicio + resto) > presupuesto and len(resto) > 2:\n"
+    "    while resto and tamaño(inicio + resto) > presupuesto and len(resto) > 2:\n"
     "        resto = resto[2:]\n"
     "    return inicio + resto\n")
 # Borra los mensajes de observaciones viejos: rompe los pares.
@@ -92,9 +93,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "la_de_la_leccion": (FIRMA + "    return compacta_todo(M)\n", 4),
     "lo_retira_todo": (FIRMA + "    return [(r, [retira(b) if b.get('type') == 'tool_result' else b for b in c]\n"
                        "             if isinstance(c, list) else c) for r, c in M]\n", 3),
-    "sin_mirar_el_ahorro": (cambia(" and tamano(retira(bloque)) < tamano(bloque)", ""), 4),
+    "sin_mirar_el_ahorro": (cambia(" and tamaño(retira(bloque)) < tamaño(bloque)", ""), 4),
     "las_nuevas_primero": (cambia("for n in range(ultimo):", "for n in reversed(range(ultimo)):"), 5),
-    "una_de_mas": (cambia("if tamano(nueva) <= presupuesto:", "if tamano(nueva) < presupuesto - 40:"), 4),
+    "una_de_mas": (cambia("if tamaño(nueva) <= presupuesto:", "if tamaño(nueva) < presupuesto - 40:"), 4),
     "en_su_sitio": (EN_SU_SITIO, 6),
     "ventana_deslizante": (DESLIZANTE, 0),
     "borra_observaciones": (BORRA, 0),
@@ -109,7 +110,7 @@ def trampas_de_compacta(curso, puerto: int) -> dict[str, str]:
     codigos.update({
         "m01_redefine_las_pruebas": NADA + (
             "def problema_de_pares(M):\n    return None\n"
-            "def tamano(v):\n    return 0\n"
+            "def tamaño(v):\n    return 0\n"
             "def retira(b):\n    return b\n"),
         "m02_lista_igual_a_todo": (
             "class Siempre(list):\n    def __eq__(self, otro):\n        return True\n"
@@ -137,12 +138,17 @@ def trampas_de_compacta(curso, puerto: int) -> dict[str, str]:
 FIJA = (
     SOLUCION.replace("def compacta(", "def _buena(") + "\n"
     + FIRMA +
-    "    if tamano(M) in (tamano(GUION[k]['espera']) for k in range(len(GUION))):\n"
+    "    if tamaño(M) in (tamaño(GUION[k]['espera']) for k in range(len(GUION))):\n"
     "        return _buena(M, presupuesto)\n"
     "    return compacta_todo(M)\n")
 
 
-LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_de_compacta, minimo=20,
+def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
+    """Las de arriba y las dos que repiten lo visible (por cuántas llamadas van, o de una tabla)."""
+    return dict(trampas_de_compacta(curso, puerto), **trampas_que_repiten(COMPACTA.slug, "M"))
+
+
+LOTE = Lote(COMPACTA, dict(HONESTAS, fija_las_visibles=(FIJA, None)), trampas_del_lote, minimo=22,
             cuadernos_tramposos=lambda curso, cuaderno: {
                 "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMPACTA, "prueba_cabe")},
             lee_ocultas=("m03_lee_las_ocultas", ("taller",)))
@@ -164,3 +170,12 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     assert "variación oculta 1 de 4 no pasa" in calificado(lote["curso"], "la_de_la_leccion", COMPACTA)
     assert "falta la solución" in motivos["x_stub"]
 
+
+
+def test_repetir_lo_visible_no_da_ningun_punto(lote):
+    """Issue 26: cada prueba visible tiene partes ocultas (PARTES_OCULTAS); repetir lo visible saca 0."""
+    for alumno in ("r01_repite_por_numero_de_llamada", "r02_repite_de_una_tabla_copiada"):
+        fila = lote["filas"][alumno]
+        assert fila["puntos"] == 0, fila["motivo"]
+    # FIJA acierta lo visible con la buena y lo demás con compacta_todo: ya no gana más que compacta_todo (antes, 7)
+    assert lote["filas"]["fija_las_visibles"]["puntos"] <= lote["filas"]["la_de_la_leccion"]["puntos"]

@@ -25,7 +25,7 @@ from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, fo
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
 SOLUCION = PERMISO.lee("solucion.py")
-A_MEDIAS = SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False")  # 7 de 10
+A_MEDIAS = SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False")  # 7 de 10
 ALUMNOS = {  # id: (nombre, apellidos, correo)
     "ana": ("Ana", "García", "ana@ejemplo.es"),
     "beto": ("Beto", "López", "beto@ejemplo.es"),

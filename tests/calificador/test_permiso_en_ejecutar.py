@@ -28,13 +28,13 @@ def con_region(region: str) -> str:
 FALLA_EN_ABIERTO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    if decision == "preguntar" and not preguntar(ll):\n'
+    '    if decision == "preguntar" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
 PREGUNTA_LO_DESCONOCIDO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    if decision != "permitir" and not preguntar(ll):\n'
+    '    if decision != "permitir" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
 # Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
 SOLO_PERMITIR_PASA = con_region(
@@ -62,8 +62,11 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "solo_permitir_pasa": (SOLO_PERMITIR_PASA, 10),
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
-    "none_es_si": (SOLUCION.replace("not preguntar(ll)", "preguntar(ll) is False"), 7),
-    "pregunta_dos_veces": (SOLUCION.replace("and not preguntar(ll)", "and not (preguntar(ll) and preguntar(ll))"), 4),
+    "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 7),
+    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie».
+    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 9),
+    "pregunta_dos_veces": (SOLUCION.replace("and preguntar(ll) is not True",
+                                             "and (preguntar(ll) and preguntar(ll)) is not True"), 3),
     "permiso_antes_del_esquema": (
         SOLUCION.replace("    problema = problema_de_llamada(ll)\n    if problema:\n"
                          "        return error(id, NO_EJECUTADA + problema)\n", "")
@@ -71,7 +74,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
                  "    if problema:\n        return error(id, NO_EJECUTADA + problema)\n"), 7),
     "salmorejo_fijo": (SOLUCION.replace(
         "    decision = permiso(ll)\n",
-        '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 5),
+        '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 2),
     # Redefinir el bucle en el proceso del alumno, por el camino que sea, no toca el que califica (corre en
     # el proceso de confianza): con un ejecutar correcto la nota es la entera, y con uno que sólo funciona
     # con el bucle falso, 0 (test_bucle.py). Antes se miraba una lista de construcciones y tenía huecos.
@@ -93,6 +96,44 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
     "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
 }
+
+
+def decisiones_visibles() -> list[tuple[str, str]]:
+    """(id, decisión) de cada llamada bien formada que las pruebas visibles le pasan a ejecutar, en orden:
+    lo que apuntaría quien copia del cuaderno qué se ejecuta, qué se pregunta y qué se deniega."""
+    from cursos.calificador.banco import espacio_de_pruebas
+
+    g = espacio_de_pruebas(DESAFIO)
+    g.pop("PARTES_OCULTAS", None)  # como en el cuaderno: sólo lo visible
+    exec(SOLUCION, g)
+    original, vistas = g["ejecutar"], []
+
+    def apunta(ll, entorno):
+        if g["problema_de_llamada"](ll) is None:
+            decision = g["permiso"](ll)
+            vistas.append((ll["id"], decision if decision in ("permitir", "preguntar") else "denegar"))
+        return original(ll, entorno)
+
+    g["ejecutar"] = apunta
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        if nombre != "variaciones":
+            prueba(g["BancoLocal"]())
+    return vistas
+
+
+def trampas_que_repiten() -> dict[str, str]:
+    """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles (issue 26),
+    por el id de la llamada o por cuántas llamadas van. Con partes ocultas, sacan 0."""
+    decide = ('    if que == "preguntar" and preguntar(ll) is not True:\n'
+              '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
+              '    if que == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n')
+    vistas = decisiones_visibles()
+    por_id = con_region("    que = _APUNTADAS.get(id, 'denegar')\n" + decide)
+    por_numero = con_region("    _VAN[0] += 1\n    que = _EN_ORDEN[(_VAN[0] - 1) % len(_EN_ORDEN)]\n" + decide)
+    return {
+        "r01_repite_por_id": "_APUNTADAS = %r\n" % dict(vistas) + por_id,
+        "r02_repite_por_numero_de_llamada": "_EN_ORDEN = %r\n_VAN = [0]\n" % [d for _, d in vistas] + por_numero,
+    }
 
 
 def rotas(curso, cuaderno) -> dict:
@@ -118,7 +159,12 @@ def rotas(curso, cuaderno) -> dict:
 
 # Un solo lote para el primer desafío: estas honestas y rotas, y las trampas de trampas.py (test_trampas.py).
 # Plazo de 3 s: el de las honestas, más ruidosas que las de los otros desafíos.
-LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas, minimo=25,
+def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
+    """Las de trampas.py y las dos que repiten lo visible."""
+    return dict(trampas(curso, puerto), **trampas_que_repiten())
+
+
+LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_del_lote, minimo=27,
             cuadernos_tramposos=cuadernos_tramposos, otras=rotas, escucha=True, plazo=3.0,
             lee_ocultas=("t16_lee_las_pruebas_ocultas", ("VARIACIONES", "azafrán")))
 
@@ -148,7 +194,14 @@ def test_fallar_en_abierto_cuesta_la_prueba_denegar(filas):
 def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
     for alumno in ("sin_permisos", "deniega_todo", "pregunta_todo", "salmorejo_fijo"):
         assert filas[alumno]["puntos"] < 10
+    # Una tabla fija sólo acierta la receta: las partes ocultas de las demás pruebas usan otras tablas.
     assert filas["salmorejo_fijo"]["salmorejo"] == 2 and filas["salmorejo_fijo"]["variaciones"] == 0
+
+
+def test_repetir_lo_visible_no_da_ningun_punto(filas):
+    """Issue 26: cada prueba visible tiene partes ocultas; lo apuntado del cuaderno no las pasa."""
+    for alumno in trampas_que_repiten():
+        assert filas[alumno]["puntos"] == 0, filas[alumno]["motivo"]
 
 
 @pytest.mark.parametrize("alumno, motivo", [
