@@ -13,7 +13,7 @@ ha hecho ya la ejecución. Este fichero añade lo que falta para ver la cadena:
 
 Se carga después de guionizado.py, entorno.py y harness.py, en el mismo espacio
 de nombres (exec(open("cadenas.py").read())): usa leer de entorno.py y bucle,
-ejecutar y llamadas_de de harness.py. Sólo biblioteca estándar.
+ejecutar, error, problema_de_llamada y llamadas_de de harness.py. Sólo biblioteca estándar.
 """
 
 import hashlib
@@ -261,22 +261,81 @@ def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):
     return observacion is not None and acumula(ejecucion, observacion)
 
 
-def anota_paso(ejecucion, nuevos, registros, puerta=None):
+def anota_paso(ejecucion, nuevos, registros):
     """Tras un paso del agente: anota cada llamada del paso con su observación.
 
-    nuevos son los mensajes que el paso ha añadido a M. Si una herramienta tiene
-    puerta de salida, se le pregunta a puerta(ll, obs) y su decisión queda en la
-    ejecución; sin puerta a quien preguntar, no hay aprobación.
+    nuevos son los mensajes que el paso ha añadido a M. La decisión de la puerta de
+    salida de cada llamada ya está en ejecucion["puertas"]: se tomó antes de ejecutarla.
     """
     llamadas = [b for rol, contenido in nuevos if rol == "asistente" for b in llamadas_de(contenido)]  # noqa: F821
     observaciones = {b["tool_use_id"]: b for rol, contenido in nuevos
                      if rol == "usuario" and isinstance(contenido, list) for b in contenido}
     for ll in llamadas:
-        obs, registro, aprobacion = observaciones.get(ll["id"]), registros.get(ll["name"]), None
-        if registro and registro.get("puerta_de_salida") and obs and not obs.get("is_error") and puerta:
-            aprobacion = puerta(ll, obs)
+        registro = registros.get(ll["name"]) if isinstance(ll.get("name"), str) else None
+        anota_llamada(ejecucion, ll, observaciones.get(ll.get("id")), registro, decision_de_su_puerta(ejecucion, ll))
+
+
+# --- La puerta de salida: decide antes de que la herramienta actúe --------------
+
+
+def decision_de_su_puerta(ejecucion, ll):
+    """La última decisión que una puerta de salida ha tomado sobre esta llamada, o None."""
+    decisiones = [p for p in ejecucion["puertas"] if p.get("llamada") == ll.get("id")]
+    return decisiones[-1] if decisiones else None
+
+
+def pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta):
+    """La decisión de la puerta sobre la llamada. Sin puerta, o si la puerta falla, se rechaza."""
+    rechazo = {"puerta": nombre_de_la_puerta, "llamada": ll["id"], "decision": "rechazar"}
+    if puerta is None:
+        return dict(rechazo, motivo="no hay ninguna puerta a la que preguntar")
+    try:
+        aprobacion = puerta(ll)
+    except Exception as fallo:  # una puerta que falla no aprueba nada
+        return dict(rechazo, motivo="la puerta ha fallado: %s" % type(fallo).__name__)
+    return aprobacion if isinstance(aprobacion, dict) else dict(rechazo, motivo="la puerta no ha decidido")
+
+
+def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
+    """ejecutar con las puertas de salida delante: una salida con puerta sólo se ejecuta si la aprueba.
+
+    Como en «Permisos y confianza», la decisión va antes del efecto: una exportación
+    rechazada no llega a ejecutarse, así que no entrega nada. El rechazo queda en
+    ejecucion["puertas"], y los puntos de control lo enseñan en su registro.
+    """
+    def ejecutar_aqui(ll, entorno):
+        if problema_de_llamada(ll):  # noqa: F821 (viene de harness.py): lo que no encaja, ni se pregunta
+            return ejecutar_de_siempre(ll, entorno)
+        registro = registros.get(ll["name"]) or {}
+        nombre_de_la_puerta = registro.get("puerta_de_salida")
+        if nombre_de_la_puerta:
+            aprobacion = pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta)
             ejecucion["puertas"].append(aprobacion)
-        anota_llamada(ejecucion, ll, obs, registro, aprobacion)
+            if not aprueba_su_puerta(aprobacion, nombre_de_la_puerta, ll):
+                return error(ll["id"], NO_EJECUTADA + "la puerta «%s» ha rechazado esta salida"  # noqa: F821
+                             % nombre_de_la_puerta)
+        return ejecutar_de_siempre(ll, entorno)
+    return ejecutar_aqui
+
+
+def un_paso(modelo, M, entorno, ejecucion, registros, puerta):
+    """Un paso del bucle de siempre, con las puertas de salida dentro de ejecutar.
+
+    bucle busca ejecutar al llamarla: mientras dura el paso, encuentra la que
+    pregunta a las puertas, y al terminar vuelve la de harness.py.
+    """
+    global ejecutar
+    de_siempre = ejecutar  # noqa: F821 (viene de harness.py)
+    ejecutar = ejecutar_con_puertas(de_siempre, ejecucion, registros, puerta)
+    try:
+        return bucle(modelo, M, entorno, 1)  # noqa: F821 (viene de harness.py)
+    finally:
+        ejecutar = de_siempre
+
+
+def salidas_rechazadas(ejecucion):
+    """Las decisiones de puerta de la ejecución que no han aprobado su salida."""
+    return [p for p in ejecucion["puertas"] if p.get("decision") != "aprobar"]
 
 
 # --- Reglas: las tres plantillas y el documento de política ---------------------
@@ -424,28 +483,45 @@ def valor_de(ruta, datos):
 def evalua(expresion, datos):
     """Evalúa una expresión JSON-logic: var, and, or, ! y comparaciones.
 
-    Es un subconjunto estricto y cerrado en fallo, no JsonLogic estándar: un hecho
+    Es un subconjunto estricto, no JsonLogic estándar: en una comparación, un hecho
     que falta (una herramienta que no se ha llamado) o un valor que no es un número
-    no cumple ninguna comparación, mientras que en JsonLogic null se compara como 0
-    ({"<=": [null, 500]} es cierto allí y falso aquí). Un operador desconocido lanza:
-    el punto de control lo trata como un motor que falla, y se cierra.
+    da falso, mientras que en JsonLogic null se compara como 0 ({"<=": [null, 500]}
+    es cierto allí y falso aquí). Ojo: ! invierte ese falso, así que {"!": {"<=": ...}}
+    sobre un hecho que falta da cierto. Un operador desconocido o un número de
+    argumentos que no es el suyo lanza: el punto de control lo trata como un motor
+    que falla, y se cierra.
     """
     if not isinstance(expresion, dict):
         return expresion  # un literal: 0, 500...
+    if len(expresion) != 1:
+        raise ValueError("una expresión lleva un solo operador y lleva %d" % len(expresion))
     [(operador, argumentos)] = expresion.items()
     if operador == "var":
+        if isinstance(argumentos, list) and len(argumentos) == 1:
+            argumentos = argumentos[0]  # {"var": [ruta]} es lo mismo que {"var": ruta}
+        if not isinstance(argumentos, str):
+            raise ValueError("var espera una ruta de texto (sin valor por defecto)")
         return valor_de(argumentos, datos)
+    if not isinstance(argumentos, list):
+        argumentos = [argumentos]  # JsonLogic admite {"!": x} como {"!": [x]}
     valores = [evalua(a, datos) for a in argumentos]
     if operador == "and":
         return all(valores)
     if operador == "or":
         return any(valores)
     if operador == "!":
+        _cuantos(operador, valores, 1)
         return not valores[0]
     if operador in COMPARACIONES:
+        _cuantos(operador, valores, 2)
         a, b = valores
         return es_numero_finito(a) and es_numero_finito(b) and COMPARACIONES[operador](a, b)
     raise ValueError("operador desconocido: %s" % operador)
+
+
+def _cuantos(operador, valores, n):
+    if len(valores) != n:
+        raise ValueError("%s espera %d argumento(s) y tiene %d" % (operador, n, len(valores)))
 
 
 # --- El punto de control ----------------------------------------------------------
@@ -492,6 +568,9 @@ def punto_de_control(doc, ejecucion, motor=evalua):
     else:
         regla = max(coinciden, key=lambda r: GRAVEDAD[r["then"]["decision"]], default=None)
         registro = decision_de(doc, ejecucion, regla, contexto)
+    rechazadas = salidas_rechazadas(ejecucion)
+    if rechazadas:  # ninguna regla de la versión 1 lee las puertas, pero quien revisa tiene que verlo
+        registro["outputGateRejections"] = [dict(p) for p in rechazadas]
     ejecucion["decisiones"].append(registro)
     if registro["decision"] == "block":
         ejecucion["estado"] = "bloqueada"
@@ -525,7 +604,8 @@ def resuelve(ejecucion, respuesta):
 def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, puerta=None, max_pasos=20):
     """Los pasos del agente, uno a uno, por el bucle de harness.py.
 
-    Tras cada paso anota sus hechos. Con doc, hay un punto de control tras cada
+    Las herramientas con puerta de salida le preguntan a puerta(ll) antes de
+    ejecutarse. Tras cada paso anota sus hechos. Con doc, hay un punto de control tras cada
     paso que ha hecho llamadas, y el agente se para en cuanto la ejecución deja
     de estar en curso. Para seguir tras una aprobación, vuelve a llamarla con M.
     Devuelve (motivo, final, M), como bucle.
@@ -535,8 +615,8 @@ def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, pu
         if ejecucion["estado"] != "en_curso":
             break
         antes = len(M)
-        motivo, final, M = bucle(modelo, M, entorno, 1)  # noqa: F821 (viene de harness.py)
-        anota_paso(ejecucion, M[antes:], registros, puerta)
+        motivo, final, M = un_paso(modelo, M, entorno, ejecucion, registros, puerta)
+        anota_paso(ejecucion, M[antes:], registros)
         if motivo == "fin":  # el agente ha terminado; el flujo puede tener más pasos
             break
         if doc is not None:
@@ -544,11 +624,15 @@ def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, pu
     return motivo, final, M
 
 
-def lo_que_vera(respuestas, entorno):
-    """Las observaciones que recibe el modelo en cada turno, ejecutando sobre una copia."""
-    copia = json.loads(json.dumps(entorno))
-    return [[ejecutar(b, copia) for b in r if b["type"] == "tool_use"] or None  # noqa: F821
-            for r in respuestas]
+def lo_que_vera(respuestas, entorno, puerta=None):
+    """Las observaciones que recibe el modelo en cada turno, ejecutando sobre una copia.
+
+    Con puerta, las salidas con puerta le preguntan antes, como en agente_por_pasos.
+    """
+    copia, ejecuta = json.loads(json.dumps(entorno)), ejecutar  # noqa: F821 (viene de harness.py)
+    if puerta is not None:
+        ejecuta = ejecutar_con_puertas(ejecuta, nueva_ejecucion("", "copia"), registros_de(HERRAMIENTAS), puerta)  # noqa: F821
+    return [[ejecuta(b, copia) for b in r if b["type"] == "tool_use"] or None for r in respuestas]
 
 
 # --- Para enseñar -------------------------------------------------------------------
@@ -569,7 +653,15 @@ def muestra_hechos(tools):
 def muestra_decision(registro):
     """La decisión en una línea: qué se decide, por qué regla y con qué valores."""
     if registro["ruleId"] is None and registro["decision"] == "allow":
-        return "allow (ninguna regla coincide)"
+        return "allow (ninguna regla coincide)" + _rechazos(registro)
     partes = [registro["decision"], registro["ruleId"] or "(sin regla)", " ".join(registro["reasonCodes"])]
     partes += ["%s=%s" % (c[len(PREFIJO):], v) for c, v in registro.get("evaluatedFields", {}).items()]
-    return " ".join(partes)
+    return " ".join(partes) + _rechazos(registro)
+
+
+def _rechazos(registro):
+    """« · salidas rechazadas: c3 (pantalla-segura)», si el registro trae alguna."""
+    rechazadas = registro.get("outputGateRejections", [])
+    if not rechazadas:
+        return ""
+    return " · salidas rechazadas: " + ", ".join("%s (%s)" % (p.get("llamada"), p.get("puerta")) for p in rechazadas)
