@@ -197,7 +197,7 @@ def exportacion(c, id="c2", destino="analitica-interna"):
     return c["llamada"](id, "customer_export", segmento="activos", record_count=620, destino=destino)
 
 
-def aprobacion(puerta="pantalla-segura", llamada="c2", decision="aprobar"):
+def aprobacion(puerta="filtro-de-salida", llamada="c2", decision="aprobar"):
     return {"puerta": puerta, "llamada": llamada, "decision": decision}
 
 
@@ -402,3 +402,137 @@ def test_las_claves_de_las_preguntas_salen_del_codigo(c):
     observacion = c["proyecta"](pago(c, 1), c["resultado"]("p01", "ok"), c["REGISTROS"]["payment_submit"], ejecucion)
     assert cruzan == {"bene-2201, en argValues.beneficiary_id", "480, en numericSums.amount y numericMaximums.amount"}
     assert observacion["valores"] == {"beneficiary_id": "bene-2201"} and observacion["numeros"] == {"amount": 480}
+
+
+# --- El filtro de salida decide antes de la exportación (revisión, P1) -----------------------------
+
+
+def filtro_interno(ll):
+    """El filtro de la lección: aprueba las exportaciones a analitica-interna y rechaza las demás."""
+    decision = "aprobar" if ll["input"]["destino"] == "analitica-interna" else "rechazar"
+    return {"puerta": "filtro-de-salida", "llamada": ll["id"], "decision": decision}
+
+
+def enumera_y_exporta(c, destino, puerta, doc=True, registros=620):
+    """La cadena de la revisión: enumerar y exportar a destino, con controles tras cada paso."""
+    inicio = [("usuario", "Prepara un fichero con los clientes activos.")]
+    respuestas = [[c["llamada"]("c1", "customer_enumeration", segmento="activos")],
+                  [c["llamada"]("c3", "customer_export", segmento="activos", record_count=registros, destino=destino)],
+                  [c["texto"]("Hecho.")]]
+    # Lo que verá el modelo, con el mismo filtro (sin filtro, el rechazo de no tener a quién preguntar).
+    vistos = c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"], puerta or (lambda ll: None))
+    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas, vistos))
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-fuera"), dict(c["ENTORNO_DE_OPERACIONES"])
+    motivo, final, M = c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"],
+                                             politica(c) if doc else None, puerta)
+    return ejecucion, entorno, M
+
+
+def observacion_de(M, id):
+    return next(b for rol, contenido in M if rol == "usuario" and isinstance(contenido, list)
+                for b in contenido if b.get("tool_use_id") == id)
+
+
+def test_una_exportacion_rechazada_no_entrega_nada_y_queda_en_los_controles(c):
+    ejecucion, entorno, M = enumera_y_exporta(c, "cubo-de-un-tercero", filtro_interno)
+    assert "exportaciones/cubo-de-un-tercero" not in entorno, "0 registros entregados al tercero"
+    obs = observacion_de(M, "c3")
+    assert obs["is_error"] and obs["content"].startswith(c["NO_EJECUTADA"]) and "filtro-de-salida" in obs["content"]
+    assert "customer_export" not in ejecucion["tools"], "lo que no se ha completado no deja hecho"
+    assert [p["decision"] for p in ejecucion["puertas"]] == ["rechazar"]
+    ultimo = ejecucion["decisiones"][-1]
+    assert [p["llamada"] for p in ultimo["outputGateRejections"]] == ["c3"]
+    assert "salidas rechazadas: c3 (filtro-de-salida)" in c["muestra_decision"](ultimo)
+
+
+@pytest.mark.parametrize("destino, orden", [
+    ("cubo-de-un-tercero", ["filtro"]),
+    ("analitica-interna-bis", ["filtro"]),
+    ("ANALITICA-INTERNA", ["filtro"]),
+    ("analitica-interna", ["filtro", "herramienta"]),
+])
+def test_el_filtro_decide_antes_de_que_corra_la_herramienta(c, destino, orden):
+    visto = []
+    exporta = c["HERRAMIENTAS"]["customer_export"]["funcion"]
+
+    def herramienta(entorno, **argumentos):
+        visto.append("herramienta")
+        return exporta(entorno, **argumentos)
+    c["HERRAMIENTAS"]["customer_export"] = dict(c["HERRAMIENTAS"]["customer_export"], funcion=herramienta)
+    enumera_y_exporta(c, destino, lambda ll: visto.append("filtro") or filtro_interno(ll))
+    assert visto[-len(orden):] == orden and visto.count("filtro") == 2  # una vez en lo_que_vera y otra de verdad
+
+
+def test_la_exportacion_aprobada_se_hace_y_cuenta(c):
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", filtro_interno)
+    assert len(entorno["exportaciones/analitica-interna"].splitlines()) == 621
+    assert ejecucion["tools"]["customer_export"]["numericSums"] == {"record_count": 620}
+    assert ejecucion["estado"] == "en_pausa" and "outputGateRejections" not in ejecucion["decisiones"][-1]
+
+
+@pytest.mark.parametrize("puerta", [
+    None,  # sin filtro al que preguntar
+    lambda ll: 1 / 0,  # un filtro que falla
+    lambda ll: "aprobar",  # un filtro que no devuelve una decisión
+    lambda ll: {"puerta": "otra-puerta", "llamada": ll["id"], "decision": "aprobar"},
+    lambda ll: {"puerta": "filtro-de-salida", "llamada": "c1", "decision": "aprobar"},  # otra llamada
+])
+def test_sin_una_aprobacion_de_su_filtro_la_exportacion_no_se_ejecuta(c, puerta):
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", puerta)
+    assert "exportaciones/analitica-interna" not in entorno
+    assert observacion_de(M, "c3")["is_error"]
+    assert "customer_export" not in ejecucion["tools"]
+    c3 = M[3][1][0]
+    assert len(ejecucion["puertas"]) == 1
+    assert not c["aprueba_su_puerta"](ejecucion["puertas"][0], "filtro-de-salida", c3)
+
+
+def test_un_paso_con_puertas_deja_el_ejecutar_de_harness_al_terminar(c):
+    de_harness = c["ejecutar"]
+    enumera_y_exporta(c, "cubo-de-un-tercero", filtro_interno)
+    assert c["ejecutar"] is de_harness
+    ll = c["llamada"]("x", "customer_export", segmento="activos", record_count=3, destino="cubo-de-un-tercero")
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    assert not c["ejecutar"](ll, entorno).get("is_error"), "fuera de agente_por_pasos, ejecutar es el de siempre"
+
+
+def test_lo_que_no_encaja_en_el_esquema_no_se_le_pregunta_al_filtro(c):
+    preguntas = []
+    ejecutar = c["ejecutar_con_puertas"](c["ejecutar"], c["nueva_ejecucion"]("i", "r"), c["REGISTROS"],
+                                         lambda ll: preguntas.append(ll) or filtro_interno(ll))
+    for ll in ({"type": "tool_use", "id": "x", "name": ["customer_export"], "input": {}},
+               c["llamada"]("y", "customer_export", segmento="activos", destino="cubo-de-un-tercero"),
+               "customer_export"):
+        assert ejecutar(ll, {})["is_error"]
+    assert preguntas == []
+
+
+# --- El evaluador y el ! de JsonLogic (revisión, P8) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("expresion, esperado", [
+    ({"!": {"var": "context.run.tools.b.calls"}}, True),  # un hecho que falta es null: !null es cierto
+    ({"!": [{"var": "context.run.tools.b.calls"}]}, True),
+    ({"!": {"var": "context.run.tools.a.calls"}}, False),
+    ({"!": {">": [{"var": "context.run.tools.a.calls"}, 5]}}, True),
+    ({"!": {"<=": [{"var": "context.run.tools.b.numericMaximums.amount"}, 500]}}, True),
+    ({">": [{"var": ["context.run.tools.a.calls"]}, 1]}, True),
+    ({"!": True}, False),
+])
+def test_el_no_de_jsonlogic_con_un_argumento_suelto(c, expresion, esperado):
+    assert c["evalua"](expresion, {"context": {"run": {"tools": {"a": {"calls": 2}}}}}) is esperado
+
+
+@pytest.mark.parametrize("expresion", [
+    {"!": [True, False]},
+    {">": [1]},
+    {"<": [1, 2, 3]},
+    {">": [1, 2], "<": [1, 2]},
+    {"var": ["context.run.tools.a.calls", 0]},
+    {"var": 7},
+])
+def test_una_expresion_mal_formada_lanza_y_el_control_se_cierra(c, expresion):
+    with pytest.raises(ValueError):
+        c["evalua"](expresion, {"context": {"run": {"tools": {}}}})
+    doc = dict(politica(c), rules=[dict(politica(c)["rules"][0], when={"expression": expresion})])
+    assert c["punto_de_control"](doc, c["nueva_ejecucion"]("i", "r"))["decision"] == "block"

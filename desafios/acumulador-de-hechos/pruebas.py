@@ -225,7 +225,7 @@ def exportado(id, destino="analitica-interna", registros=620):
     return llamada(id, "customer_export", segmento="activos", record_count=registros, destino=destino)
 
 
-def aprobada(ll, puerta="pantalla-segura", decision="aprobar", llamada=None):
+def aprobada(ll, puerta="filtro-de-salida", decision="aprobar", llamada=None):
     return {"puerta": puerta, "llamada": llamada or ll["id"], "decision": decision}
 
 

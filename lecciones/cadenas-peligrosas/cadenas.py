@@ -128,7 +128,7 @@ HERRAMIENTAS_DE_OPERACIONES = {
         "funcion": customer_export,
         # Su salida tiene puerta propia: el hecho sólo cuenta si esa puerta aprueba.
         "metadata": {"run_fact_arg_keys": ["segmento", "destino"], "run_fact_numeric_keys": ["record_count"],
-                     "puerta_de_salida": "pantalla-segura"},
+                     "puerta_de_salida": "filtro-de-salida"},
     },
     "payment_submit": {
         "description": "Prepara un pago en el lote. Los de 500 o más necesitan aprobación.",
@@ -660,7 +660,7 @@ def muestra_decision(registro):
 
 
 def _rechazos(registro):
-    """« · salidas rechazadas: c3 (pantalla-segura)», si el registro trae alguna."""
+    """« · salidas rechazadas: c3 (filtro-de-salida)», si el registro trae alguna."""
     rechazadas = registro.get("outputGateRejections", [])
     if not rechazadas:
         return ""
