@@ -165,13 +165,18 @@ def test_el_intercambio_comprueba_que_el_actor_puede_actuar_por_el_sujeto(g):
     """RFC 8693: may_act si el token del sujeto lo trae; si no, el token del sujeto es para el actor."""
     intercambia, peticion_de, usuario = g["intercambiar_token"], g["peticion_de"], g["TOKEN_USUARIO"]
     informes = dict(g["TOKEN_ORQUESTADOR"], sub="servicio-informes")
+    api, leer = g["API_PEDIDOS"], "pedidos:leer"
     with pytest.raises(PermissionError, match="^servicio-informes no puede actuar por usuario:38217$"):
-        intercambia(peticion_de(usuario, informes, "https://api.ejemplo.com", "x"))
+        intercambia(peticion_de(usuario, informes, api, leer))
     con_may_act = dict(usuario, may_act={"sub": "servicio-informes"})
-    assert intercambia(peticion_de(con_may_act, informes, "https://api.ejemplo.com", "x"))["act"] == {
-        "sub": "servicio-informes"}
+    politica = {**g["INTERCAMBIOS"], ("servicio-informes", api): {leer}}
+    g["INTERCAMBIOS"], antes = politica, g["INTERCAMBIOS"]
+    try:
+        assert intercambia(peticion_de(con_may_act, informes, api, leer))["act"] == {"sub": "servicio-informes"}
+    finally:
+        g["INTERCAMBIOS"] = antes
     with pytest.raises(PermissionError, match="no puede actuar"):  # may_act manda sobre la audiencia
-        intercambia(peticion_de(con_may_act, g["TOKEN_ORQUESTADOR"], "https://api.ejemplo.com", "x"))
+        intercambia(peticion_de(con_may_act, g["TOKEN_ORQUESTADOR"], api, leer))
 
 
 def test_el_intercambio_rechaza_entradas_no_validas(g):
@@ -275,3 +280,120 @@ def test_la_clave_de_la_cache_sale_de_con_cache(g, preguntas):
     g["con_cache"](cache, g["PREGUNTA"], "u-100")
     recibe_marcos = g["con_cache"](cache, g["PREGUNTA"], "u-101")
     assert correcta(preguntas["cache"])["texto"].startswith("%d," % recibe_marcos)
+
+
+# --- El intercambio no concede más de lo que trae el sujeto (revisión, P2) -----------------------------
+
+
+def intercambio_o_rechazo(g, peticion):
+    """El token que emite el servidor de autorización, o None si rechaza con un error que se entiende."""
+    try:
+        return g["intercambiar_token"](peticion)
+    except (PermissionError, ValueError):
+        return None
+
+
+def alcances(token):
+    return set(token["scope"].split())
+
+
+def corpus_hostil(g):
+    """Peticiones que un actor podría mandar: más alcance, otros recursos, tokens rotos o ajenos."""
+    ahora, emisor = g["AHORA"], g["EMISOR"]
+    usuario, orquestador, mcp = g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["TOKEN_MCP_PEDIDOS"]
+    para_pedidos = g["intercambiar_token"](g["peticion_de"](usuario, orquestador, g["MCP_PEDIDOS"], "pedidos:leer"))
+    sujetos = [usuario, para_pedidos, dict(usuario, exp=ahora + 5), dict(usuario, scope="pedidos:leer"),
+               dict(usuario, scope=None), dict(usuario, scope=["pedidos:leer"]), dict(usuario, exp=None),
+               {k: v for k, v in usuario.items() if k != "sub"}, dict(usuario, sub=7), dict(usuario, iss="https://x"),
+               dict(usuario, may_act={"sub": "otro"}), dict(usuario, may_act="orquestador-soporte"),
+               dict(usuario, may_act=None), "token", None, {}]
+    actores = [orquestador, mcp, dict(orquestador, exp=ahora), dict(orquestador, aud="orquestador-soporte"),
+               dict(orquestador, iss="https://otro.ejemplo.com"), {k: v for k, v in orquestador.items() if k != "aud"},
+               dict(orquestador, sub=None), None, {"sub": "orquestador-soporte"}]
+    recursos = [g["API_PEDIDOS"], g["MCP_PEDIDOS"], g["MCP_FACTURACION"], "https://evil.ejemplo.com", None, "",
+                ["https://api.pedidos.ejemplo.com"], 5]
+    pedidos = ["pedidos:leer", "pedidos:escribir", "pedidos:leer pedidos:escribir", "pedidos:leer admin",
+               "facturas:leer", "", "   ", None, ["pedidos:leer"], "pedidos:leer pedidos:leer"]
+    for sujeto in sujetos:
+        for actor in actores:
+            for recurso in recursos:
+                for alcance in pedidos:
+                    yield sujeto, actor, recurso, alcance
+
+
+def test_ninguna_peticion_hostil_amplia_el_alcance_ni_la_vigencia_ni_lanza_otra_cosa(g):
+    emitidos = 0
+    for sujeto, actor, recurso, alcance in corpus_hostil(g):
+        token = intercambio_o_rechazo(g, g["peticion_de"](sujeto, actor, recurso, alcance))
+        if token is None:
+            continue
+        emitidos += 1
+        assert alcances(token) <= set(sujeto["scope"].split()), (sujeto, alcance)
+        assert alcances(token) <= g["INTERCAMBIOS"][(actor["sub"], recurso)]
+        assert token["exp"] <= sujeto["exp"] and token["exp"] <= g["AHORA"] + g["VIGENCIA"]
+        assert token["aud"] == recurso and isinstance(recurso, str) and recurso
+        assert token["sub"] == sujeto["sub"] and token["act"]["sub"] == actor["sub"]
+        assert actor["aud"] == g["EMISOR"] and actor["exp"] > g["AHORA"]
+        permitido = sujeto["may_act"]["sub"] if "may_act" in sujeto else sujeto["aud"]
+        assert permitido == actor["sub"]
+    assert emitidos > 0, "el corpus también tiene peticiones legítimas, y alguna tiene que pasar"
+
+
+def test_el_salto_del_mcp_no_convierte_leer_en_escribir(g):
+    peticion_de, intercambia = g["peticion_de"], g["intercambiar_token"]
+    para_pedidos = intercambia(peticion_de(g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["MCP_PEDIDOS"], "pedidos:leer"))
+    for alcance in ("pedidos:escribir", "pedidos:leer pedidos:escribir"):
+        with pytest.raises(PermissionError, match="alcance más amplio que el del token del sujeto: pedidos:escribir"):
+            intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], alcance))
+    assert intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], "pedidos:leer"))[
+        "scope"] == "pedidos:leer"
+
+
+@pytest.mark.parametrize("recurso", [None, "", ["https://api.pedidos.ejemplo.com"], 5])
+def test_sin_recurso_no_hay_token(g, recurso):
+    with pytest.raises(PermissionError, match="falta el recurso"):
+        g["intercambiar_token"](dict(g["PETICION"], resource=recurso))
+    peticion = {k: v for k, v in g["PETICION"].items() if k != "resource"}
+    with pytest.raises(PermissionError, match="falta el recurso"):
+        g["intercambiar_token"](peticion)
+
+
+def test_la_vigencia_nunca_pasa_de_la_del_sujeto(g):
+    for resta in (1, 5, 599, 600, 601, 3600):
+        sujeto = dict(g["TOKEN_USUARIO"], exp=g["AHORA"] + resta)
+        token = g["intercambiar_token"](dict(g["PETICION"], subject_token=sujeto))
+        assert token["exp"] == g["AHORA"] + min(resta, g["VIGENCIA"])
+
+
+@pytest.mark.parametrize("cambio", [
+    {"exp": 1782999400}, {"iss": "https://otro.ejemplo.com"}, {"aud": "orquestador-soporte"}, {"aud": None},
+    {"sub": None}, {"exp": None},
+])
+def test_el_token_del_actor_se_comprueba(g, cambio):
+    actor = dict(g["TOKEN_ORQUESTADOR"], **cambio)
+    with pytest.raises(PermissionError, match="token de entrada no válido"):
+        g["intercambiar_token"](dict(g["PETICION"], actor_token=actor))
+
+
+@pytest.mark.parametrize("may_act", [{"sub": "servicio-informes"}, "orquestador-soporte", None, ["orquestador-soporte"]])
+def test_un_may_act_que_no_nombra_al_actor_no_deja_actuar(g, may_act):
+    sujeto = dict(g["TOKEN_USUARIO"], may_act=may_act)
+    with pytest.raises(PermissionError, match="orquestador-soporte no puede actuar por usuario:38217"):
+        g["intercambiar_token"](dict(g["PETICION"], subject_token=sujeto))
+
+
+@pytest.mark.parametrize("alcance, motivo", [
+    ("pedidos:leer admin", "alcance más amplio que el del token del sujeto: admin"),
+    ("facturas:leer", "orquestador-soporte no puede pedir facturas:leer para https://api.pedidos.ejemplo.com"),
+    ("", "falta el alcance que se pide"),
+    (None, "falta el alcance que se pide"),
+])
+def test_el_alcance_que_no_cabe_se_rechaza_con_su_motivo(g, alcance, motivo):
+    with pytest.raises(PermissionError, match="^%s$" % motivo):
+        g["intercambiar_token"](dict(g["PETICION"], scope=alcance))
+
+
+def test_la_celda_ensena_el_salto_rechazado():
+    salidas = (LECCION.carpeta / "salidas.toml").read_text(encoding="utf-8")
+    assert "intercambio para escribir                rechazado · alcance más amplio que el del token del sujeto: " \
+           "pedidos:escribir" in salidas
