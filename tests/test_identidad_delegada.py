@@ -129,8 +129,12 @@ def test_autorizar_llamada(g):
     assert autorizar("consultar_pedido", ctx["Carlos"], "p-2") == {"alcance": "todos_los_pedidos"}
     dani = Contexto("usuario:60001", "rol:soporte")  # operador sin pedidos propios: ve los de los clientes
     assert autorizar("consultar_pedido", dani, "p-1") == {"alcance": "pedidos_de_clientes"}
-    with pytest.raises(PermissionError, match="^el pedido no pertenece a este usuario$"):
-        autorizar("consultar_pedido", ctx["Ana"], "p-2")
+    # Lo ajeno y lo que no existe dan la misma respuesta: nadie sondea qué pedidos existen (revisión, P18).
+    for quien, pedido in (("Ana", "p-2"), ("Ana", "p-404"), ("Carlos", "p-404"), ("Bea, clienta", "p-1")):
+        with pytest.raises(PermissionError, match="^pedido no encontrado$"):
+            autorizar("consultar_pedido", ctx[quien], pedido)
+    with pytest.raises(PermissionError, match="^pedido no encontrado$"):
+        autorizar("consultar_pedido", dani, "p-404")
     with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
         autorizar("aplicar_reembolso", ctx["Ana"], "p-1")
     with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
@@ -139,7 +143,7 @@ def test_autorizar_llamada(g):
         autorizar("aplicar_reembolso", ctx["Bea, operadora"], "p-2")
     with pytest.raises(PermissionError, match="^rol sin permiso para esta herramienta$"):
         autorizar("borrar_pedido", ctx["Carlos"], "p-1")
-    with pytest.raises(PermissionError, match="^no existe el pedido p-9$"):
+    with pytest.raises(PermissionError, match="^pedido no encontrado$"):
         autorizar("consultar_pedido", ctx["Carlos"], "p-9")
 
 
@@ -299,7 +303,7 @@ def alcances(token):
 
 def corpus_hostil(g):
     """Peticiones que un actor podría mandar: más alcance, otros recursos, tokens rotos o ajenos."""
-    ahora, emisor = g["AHORA"], g["EMISOR"]
+    ahora = g["AHORA"]
     usuario, orquestador, mcp = g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["TOKEN_MCP_PEDIDOS"]
     para_pedidos = g["intercambiar_token"](g["peticion_de"](usuario, orquestador, g["MCP_PEDIDOS"], "pedidos:leer"))
     sujetos = [usuario, para_pedidos, dict(usuario, exp=ahora + 5), dict(usuario, scope="pedidos:leer"),
@@ -341,7 +345,8 @@ def test_ninguna_peticion_hostil_amplia_el_alcance_ni_la_vigencia_ni_lanza_otra_
 
 def test_el_salto_del_mcp_no_convierte_leer_en_escribir(g):
     peticion_de, intercambia = g["peticion_de"], g["intercambiar_token"]
-    para_pedidos = intercambia(peticion_de(g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["MCP_PEDIDOS"], "pedidos:leer"))
+    usuario, orquestador = g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"]
+    para_pedidos = intercambia(peticion_de(usuario, orquestador, g["MCP_PEDIDOS"], "pedidos:leer"))
     for alcance in ("pedidos:escribir", "pedidos:leer pedidos:escribir"):
         with pytest.raises(PermissionError, match="alcance más amplio que el del token del sujeto: pedidos:escribir"):
             intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], alcance))
@@ -375,7 +380,8 @@ def test_el_token_del_actor_se_comprueba(g, cambio):
         g["intercambiar_token"](dict(g["PETICION"], actor_token=actor))
 
 
-@pytest.mark.parametrize("may_act", [{"sub": "servicio-informes"}, "orquestador-soporte", None, ["orquestador-soporte"]])
+@pytest.mark.parametrize("may_act", [{"sub": "servicio-informes"}, "orquestador-soporte", None,
+                                     ["orquestador-soporte"]])
 def test_un_may_act_que_no_nombra_al_actor_no_deja_actuar(g, may_act):
     sujeto = dict(g["TOKEN_USUARIO"], may_act=may_act)
     with pytest.raises(PermissionError, match="orquestador-soporte no puede actuar por usuario:38217"):
@@ -397,3 +403,34 @@ def test_la_celda_ensena_el_salto_rechazado():
     salidas = (LECCION.carpeta / "salidas.toml").read_text(encoding="utf-8")
     assert "intercambio para escribir                rechazado · alcance más amplio que el del token del sujeto: " \
            "pedidos:escribir" in salidas
+
+
+# --- El cierre del curso cubre los tres bloques (revisión, P6) y los nombres no cambian (P10) ---------
+
+
+def seccion(texto, titulo):
+    inicio = texto.index("## " + titulo)
+    fin = texto.find("\n## ", inicio + 3)
+    return texto[inicio:fin if fin > 0 else None]
+
+
+def test_el_cierre_nombra_cada_bloque_del_curso_y_lo_que_enseno():
+    cierre = seccion(LECCION.fuente.read_text(encoding="utf-8"), "Para cerrar el curso")
+    for bloque in CURSO.bloques:
+        assert "«%s»" % bloque["titulo"] in cierre, bloque["titulo"]
+    for idea in ("argv", "lanzadores", "copia", "trifecta", "ejecución entera", "lista de destinos",
+                 "filtro de salida", "intercambio"):
+        assert idea in cierre, idea
+
+
+def test_los_limites_del_cierre_incluyen_los_del_bloque_de_comandos_y_red():
+    cierre = seccion(LECCION.fuente.read_text(encoding="utf-8"), "Para cerrar el curso")
+    limites = cierre[cierre.index("tiene límites"):]
+    assert "un destino permitido también" in limites and "argv" in limites and "copia" in limites
+
+
+def test_usuario_38217_es_ana_en_toda_la_leccion():
+    texto = LECCION.fuente.read_text(encoding="utf-8")
+    assert '"Ana": ContextoUsuario("usuario:38217"' in texto
+    assert "token de Elena" not in texto and "el de Elena:" not in texto
+    assert "token de Ana" in texto
