@@ -434,3 +434,18 @@ def test_usuario_38217_es_ana_en_toda_la_leccion():
     assert '"Ana": ContextoUsuario("usuario:38217"' in texto
     assert "token de Elena" not in texto and "el de Elena:" not in texto
     assert "token de Ana" in texto
+
+
+def test_el_token_correcto_de_la_pregunta_es_uno_que_el_servidor_emitiria(g):
+    """La opción correcta por intercambio existe de verdad; la del servidor de pedidos no se emitiría (P2)."""
+    preguntas = {p["id"]: p for p in preguntas_de(LECCION)}
+    [opcion] = [o for o in preguntas["tokens-de-facturacion"]["opcion"] if o["correcta"] and "act" in o["token"]]
+    emitido = g["intercambiar_token"](g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"],
+                                                       g["MCP_FACTURACION"], "facturas:leer"))
+    assert {k: emitido[k] for k in ("aud", "scope", "act")} == {k: opcion["token"][k] for k in ("aud", "scope", "act")}
+    para_pedidos = g["intercambiar_token"](g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"],
+                                                            g["MCP_PEDIDOS"], "pedidos:leer"))
+    with pytest.raises(PermissionError):
+        g["intercambiar_token"](g["peticion_de"](para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["MCP_FACTURACION"],
+                                                 "facturas:leer"))
+    assert "lo correcto" not in json.dumps(preguntas["tokens-de-facturacion"], ensure_ascii=False)
