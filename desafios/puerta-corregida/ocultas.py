@@ -108,7 +108,11 @@ PARTES_OCULTAS = {
                 + "\n" + TURNOS, lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
         _espera("h-esquema-2", _llamada("read_document", tenant="almacen"), denegaciones=["schema_invalid"]),
         _espera("h-esquema-3", _llamada("read_document", tenant=["almacen"], document_id="turnos"),
-                denegaciones=["schema_invalid"]))],
+                denegaciones=["schema_invalid"])),
+        # Una herramienta que la sesión permite pero que no está en ESQUEMAS: ningún argumento es el suyo.
+        _almacen(_espera("h-esquema-4", _llamada("archive_document") + "\n" + TURNOS,
+                         lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
+                 herramientas=["read_document", "archive_document"])],
     "presupuesto": [_almacen(
         _espera("h-presupuesto-1", "\n".join([INVENTARIO, TURNOS] * 3),
                 lecturas=["almacen/inventario", "almacen/turnos", "almacen/inventario"],

@@ -59,7 +59,8 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDO + cambia(
         CONTADO, CONTADO + "    print('anoto', ll['id'], file=sys.stderr)\n"), 10),
-    "en_dos_partes": (PROYECTA_Y_ACUMULA, 10),
+    # La de la lección, en dos partes: deja cruzar los negativos (decisión 2: la lección no regala el desafío).
+    "en_dos_partes": (PROYECTA_Y_ACUMULA, 7),
     "no_anota_nada": (NADA, 0),
     "lo_anota_todo_crudo": (CRUDA, 0),
     "sin_reintentos": (cambia("    if operacion in ejecucion[\"operaciones\"]:\n        return False  "
@@ -67,8 +68,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "sin_puerta": (cambia("    if puerta and not aprueba_su_puerta(aprobacion, puerta, ll):\n", "    if False:\n"), 9),
     "sin_is_error": (cambia(' or obs.get("is_error")', ""), 8),
     "sin_tope": (cambia(" and len(vistos) < LIMITE_DE_VALORES", ""), 7),
-    "numeros_sin_filtro": (cambia("if es_numero_finito(numero):", "if isinstance(numero, (int, float)):"), 9),
-    "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 8),
+    "numeros_sin_filtro": (cambia("if es_numero_finito(numero) and numero >= 0:", "if isinstance(numero, (int, float)):"), 7),
+    # La de la lección: deja cruzar los negativos, lo único que el desafío añade (decisión 2: no es un regalo).
+    "con_negativos": (cambia(" and numero >= 0:", ":"), 7),
+    "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 5),
     "operacion_antes_del_error": (cambia(OPERACION, "").replace(COMPLETADA, ANTES_DEL_ERROR), 8),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }

@@ -37,10 +37,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "admite_todo": (FIRMA + "    return None\n", 2),  # sólo la lectura legítima
     "la_de_la_leccion": (FIRMA + "    return puerta_corregida(ll, sesion, admitidas)\n", 0),
     "fija": (cambia('sesion["tenant"]', '"lab"').replace('sesion["permisos"]', '["guide"]')
-             .replace('sesion["presupuesto"]', "2"), 6),  # los permisos ya cambian en las visibles
-    "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 8),
+             .replace('sesion["presupuesto"]', "2"), 0),  # cada visible tiene su parte oculta en otro mundo
+    "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 0),
     "sin_revocacion": (cambia(REVOCADA, ""), 7),
-    "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) or ", ""), 7),
+    "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) \\\n            or ", ""), 7),
     "presupuesto_antes": (cambia(REVOCADA, "").replace(AGOTADO, AGOTADO + REVOCADA), 8),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
