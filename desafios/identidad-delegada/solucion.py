@@ -15,9 +15,11 @@ def validar_token(token, audiencia, alcance, ahora):
         raise PermissionError("emisor desconocido")
     if token.get("aud") != audiencia:
         raise PermissionError("token para otra audiencia: %s" % token.get("aud"))
-    if token.get("exp", 0) <= ahora:
-        raise PermissionError("token caducado")
-    if alcance not in token.get("scope", "").split():
+    exp = token.get("exp")
+    if not isinstance(exp, (int, float)) or isinstance(exp, bool) or exp <= ahora:
+        raise PermissionError("token caducado")  # sin exp, o con uno que no es un número: no vale
+    scope = token.get("scope")
+    if not isinstance(scope, str) or alcance not in scope.split():
         raise PermissionError("falta el alcance %s" % alcance)
     return token
     ### END SOLUTION
@@ -26,7 +28,9 @@ def validar_token(token, audiencia, alcance, ahora):
 def abrir_sesion(token, ahora):
     """Las herramientas de la sesión del usuario del token; PermissionError si el token no vale aquí."""
     ### BEGIN SOLUTION
-    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]
+    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")
+    if not isinstance(usuario, str) or not usuario:
+        raise PermissionError("token sin usuario")  # sin sub no hay a quién ligar la sesión
     return {"leer": LEER,
             "leer_mi_perfil": herramienta(crear_herramienta_perfil(usuario),
                                           "Devuelve el perfil del usuario de esta sesión.", {})}

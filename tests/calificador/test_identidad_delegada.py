@@ -25,15 +25,15 @@ NADA = CREAR + "    return None\n" + RESTO
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
-VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]\n'
+VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")\n'
 LEE = '        return PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})\n'
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDO + cambia(
         LEE, "        print('leo', id_usuario_autenticado, file=sys.stderr)\n" + LEE), 10),
     "deniega_todo": (CREAR + "    return lambda: {}\n" + RESTO, 0),
-    "sin_validar": (cambia(VALIDA, '    usuario = token["sub"]\n'), 7),
-    "usa_AHORA": (cambia('token.get("exp", 0) <= ahora', 'token.get("exp", 0) <= AHORA'), 8),
+    "sin_validar": (cambia(VALIDA, '    usuario = token.get("sub")\n'), 7),
+    "usa_AHORA": (cambia("exp <= ahora", "exp <= AHORA"), 5),
     "perfiles_fijos": (cambia(LEE, "        return {'u-100': {'nombre': 'Elena Ruiz', 'departamento': 'ingenieria', "
                               "'salario_anual': 52000}, 'u-101': {'nombre': 'Marcos Vidal', 'departamento': 'rrhh', "
                               "'salario_anual': 61000}}.get(id_usuario_autenticado, {'error': "
