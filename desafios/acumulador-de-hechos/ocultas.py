@@ -79,7 +79,8 @@ PARTES_OCULTAS = {
     "reintentos": [caso_de_llamadas("oculta-reintentos", "reintentos con otras claves", [
         hecha(_pago_oculto(1, "bene-7001", 120, clave="lote-a")),
         hecha(_pago_oculto(2, "bene-7002", 120, clave="lote-b")),
-        hecha(_pago_oculto(3, "bene-7003", 999, clave="lote-a"), no_cuenta="repite la operación lote-a, con otro importe"),
+        hecha(_pago_oculto(3, "bene-7003", 999, clave="lote-a"),
+              no_cuenta="repite la operación lote-a, con otro importe"),
         hecha(llamada("k9", "secret_read", secret_id="otra")),
         hecha(llamada("k9", "secret_read", secret_id="otra"), no_cuenta="la misma llamada k9, otra vez"),
         hecha(_pago_oculto(4, "bene-7001", 120, clave="lote-c")),

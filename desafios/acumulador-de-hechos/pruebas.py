@@ -348,8 +348,8 @@ def prueba_pagos(banco):
 def prueba_reintentos(banco):
     """Una operación entregada dos veces cuenta una vez; otra operación igual, otra vez."""
     repite(banco, CASO_REINTENTOS)
-    con_su_parte_oculta("reintentos", banco,
-                        "¿Reconoces la operación por su resumen (resumen_de_operacion), y no por el id ni por el importe?")
+    con_su_parte_oculta("reintentos", banco, "¿Reconoces la operación por su resumen (resumen_de_operacion), "
+                                             "y no por el id ni por el importe?")
 
 
 def prueba_completadas(banco):
@@ -389,8 +389,8 @@ def prueba_registrada(banco):
     """Una herramienta registrada sin campos declarados cuenta sus llamadas."""
     repite(banco, CASO_SECRETO)
     repite(banco, CASO_REGISTRO_VACIO)
-    con_su_parte_oculta("registrada", banco,
-                        "¿Suma calls una herramienta registrada aunque no declare campos, con la clave de clave_de_hechos?")
+    con_su_parte_oculta("registrada", banco, "¿Suma calls una herramienta registrada aunque no declare campos, "
+                                             "con la clave de clave_de_hechos?")
 
 
 def prueba_variaciones(banco, variaciones):

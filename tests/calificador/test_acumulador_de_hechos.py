@@ -68,7 +68,8 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "sin_puerta": (cambia("    if puerta and not aprueba_su_puerta(aprobacion, puerta, ll):\n", "    if False:\n"), 9),
     "sin_is_error": (cambia(' or obs.get("is_error")', ""), 8),
     "sin_tope": (cambia(" and len(vistos) < LIMITE_DE_VALORES", ""), 7),
-    "numeros_sin_filtro": (cambia("if es_numero_finito(numero) and numero >= 0:", "if isinstance(numero, (int, float)):"), 7),
+    "numeros_sin_filtro": (cambia("if es_numero_finito(numero) and numero >= 0:",
+                                  "if isinstance(numero, (int, float)):"), 7),
     # La de la lección: deja cruzar los negativos, lo único que el desafío añade (decisión 2: no es un regalo).
     "con_negativos": (cambia(" and numero >= 0:", ":"), 7),
     "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 5),

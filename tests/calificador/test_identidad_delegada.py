@@ -37,7 +37,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "perfiles_fijos": (cambia(LEE, "        return {'u-100': {'nombre': 'Elena Ruiz', 'departamento': 'ingenieria', "
                               "'salario_anual': 52000}, 'u-101': {'nombre': 'Marcos Vidal', 'departamento': 'rrhh', "
                               "'salario_anual': 61000}}.get(id_usuario_autenticado, {'error': "
-                              "'usuario no encontrado'})\n"), 8),
+                              "'usuario no encontrado'})\n"), 3),
     "con_parametro": (cambia("    def leer_mi_perfil():\n", "    def leer_mi_perfil(id_usuario_consultado=None):\n")
                       .replace("PERFILES.get(id_usuario_autenticado,",
                                "PERFILES.get(id_usuario_consultado or id_usuario_autenticado,"), 6),
