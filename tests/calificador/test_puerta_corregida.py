@@ -89,7 +89,8 @@ LOTE = Lote(PUERTA, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n",
 def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):
     filas = lote["filas"]
     assert filas["deniega_todo"]["puntos"] == 0 and filas["admite_todo"]["puntos"] == 2
-    assert filas["tenant_y_presupuesto_fijos"]["variaciones"] == 0 and filas["fija"]["lectura"] == 2
+    # Lo fijo no pasa ni la lectura legítima: cada prueba visible se repite en otro mundo (partes ocultas).
+    assert filas["tenant_y_presupuesto_fijos"]["variaciones"] == 0 and filas["fija"]["lectura"] == 0
     assert filas["aa_honesta"]["puntos"] == filas["zz_honesta_despues"]["puntos"] == 10
 
 
