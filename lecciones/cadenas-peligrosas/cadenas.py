@@ -23,7 +23,7 @@ import re
 
 # --- Las herramientas de operaciones y su registro ------------------------------
 
-# Todo lo que guarda una ejecución tiene tope, para que una herramienta muy habladora no haga crecer
+# Todo lo que guarda una ejecución tiene tope, para que una herramienta que devuelve mucho no haga crecer
 # sin fin el estado del flujo. Las cifras son de este laboratorio: un sistema real elige las suyas.
 LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta
 LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador
