@@ -187,6 +187,9 @@ def test_el_intercambio_rechaza_entradas_no_validas(g):
     peticion = dict(g["PETICION"], grant_type="password")
     with pytest.raises(ValueError):
         g["intercambiar_token"](peticion)
+    for rota in (None, "grant_type=token-exchange", [g["PETICION"]], {}):
+        with pytest.raises(ValueError, match="tipo de concesión no admitido"):
+            g["intercambiar_token"](rota)
     caducado = dict(g["TOKEN_USUARIO"], exp=g["AHORA"])
     with pytest.raises(PermissionError):
         g["intercambiar_token"](dict(g["PETICION"], subject_token=caducado))
