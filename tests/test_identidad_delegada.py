@@ -452,3 +452,46 @@ def test_el_token_correcto_de_la_pregunta_es_uno_que_el_servidor_emitiria(g):
         g["intercambiar_token"](g["peticion_de"](para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["MCP_FACTURACION"],
                                                  "facturas:leer"))
     assert "lo correcto" not in json.dumps(preguntas["tokens-de-facturacion"], ensure_ascii=False)
+
+
+# --- Campos a null o de otro tipo: un rechazo, nunca un TypeError (revisión, P13) -------------------------
+
+
+CAMPOS_ROTOS = [({"exp": None}, "token caducado"), ({"exp": "mañana"}, "token caducado"),
+                ({"scope": None}, "falta el alcance b"), ({"scope": ["b"]}, "falta el alcance b"),
+                ({"aud": None}, "token para otra audiencia: None"), ({"iss": None}, "emisor desconocido")]
+
+
+@pytest.mark.parametrize("cambio, motivo", CAMPOS_ROTOS)
+def test_validar_token_de_la_leccion_con_campos_rotos(g, cambio, motivo):
+    bueno = {"iss": g["EMISOR"], "sub": "u", "aud": g["MCP_FACTURACION"], "scope": "a b", "exp": g["AHORA"] + 1}
+    with pytest.raises(PermissionError, match="^%s$" % motivo):
+        g["validar_token"](dict(bueno, **cambio), g["MCP_FACTURACION"], "b")
+
+
+@pytest.fixture(scope="module")
+def referencia():
+    """El espacio de pruebas del desafío con su solución de referencia."""
+    from cursos.calificador.banco import espacio_de_pruebas
+    from cursos.calificador.desafio import Desafio
+    desafio = Desafio("identidad-delegada")
+    espacio = espacio_de_pruebas(desafio)
+    exec(desafio.lee("solucion.py"), espacio)
+    return espacio
+
+
+@pytest.mark.parametrize("cambio, motivo", CAMPOS_ROTOS)
+def test_validar_token_de_referencia_con_campos_rotos(referencia, cambio, motivo):
+    r = referencia
+    bueno = {"iss": r["EMISOR"], "sub": "u", "aud": r["DIRECTORIO"], "scope": "a b", "exp": r["AHORA"] + 1}
+    with pytest.raises(PermissionError, match="^%s$" % motivo):
+        r["validar_token"](dict(bueno, **cambio), r["DIRECTORIO"], "b", r["AHORA"])
+
+
+@pytest.mark.parametrize("sub", [None, 7, ["u-100"], ""])
+def test_abrir_sesion_de_referencia_sin_usuario_no_abre_nada(referencia, sub):
+    r = referencia
+    token = {"iss": r["EMISOR"], "aud": r["DIRECTORIO"], "scope": r["ALCANCE_PERFILES"], "exp": r["AHORA"] + 1}
+    for con_sub in (token, dict(token, sub=sub)):
+        with pytest.raises(PermissionError):
+            r["abrir_sesion"](con_sub, r["AHORA"])
