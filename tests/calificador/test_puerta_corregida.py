@@ -121,3 +121,13 @@ def test_las_variaciones_ocultas_cuadran_con_la_puerta_de_referencia():
     for nombre, (_, prueba) in g["PRUEBAS"].items():
         prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     assert g["SESION"]["tenant"] == "lab" and "taller" not in g["DOCUMENTOS"]  # el mundo vuelve a ser el de antes
+
+
+def test_la_referencia_no_lanza_con_una_herramienta_sin_esquema():
+    """Una herramienta que la sesión permite y no está en ESQUEMAS: schema_invalid, como la lección (P12)."""
+    g = espacio_de_pruebas(PUERTA)
+    exec(SOLUCION, g)
+    sesion = dict(g["SESION"], herramientas=["read_document", "archive_document"])
+    for entrada in ({}, {"tenant": "lab", "document_id": "guide"}):
+        ll = {"type": "tool_use", "id": "x", "name": "archive_document", "input": entrada}
+        assert g["puerta"](ll, sesion, 0) == "schema_invalid"
