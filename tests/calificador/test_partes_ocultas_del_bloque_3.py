@@ -175,3 +175,41 @@ def test_repetir_las_respuestas_visibles_no_da_ningun_punto_visible(slug):
         base = POR_OMISION.get((slug, nombre))
         esperado = puntos_visibles(slug, base) if base else dict.fromkeys(puntos_visibles(slug, codigo), 0)
         assert puntos_visibles(slug, codigo) == esperado, nombre
+
+
+# --- Decisión 2: ninguna celda de la lección ni ningún módulo servido regala el desafío -----------------
+
+LECCIONES = {"puerta-corregida": "la-propuesta-no-es-el-permiso", "acumulador-de-hechos": "cadenas-peligrosas",
+             "identidad-delegada": "identidad-delegada"}
+
+
+def puntos(slug, codigo):
+    """Los puntos de todas las pruebas (también las variaciones y las partes ocultas), en este proceso."""
+    try:
+        g = espacio(slug, codigo)
+    except Exception:  # el código no carga: no saca nada
+        return 0
+    total = 0
+    for nombre, (valor, prueba) in g["PRUEBAS"].items():
+        try:
+            prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+            total += valor
+        except Exception:
+            pass
+    return total
+
+
+@pytest.mark.parametrize("slug", DESAFIOS)
+def test_ninguna_celda_ni_modulo_servido_saca_la_nota_entera(slug, capsys):
+    from cursos import RAIZ
+    from cursos.carga import sin_cargas
+    from cursos.celdas import celdas_de_codigo
+    from cursos.manifiesto import leer_curso
+    candidatos = {"celda %d" % n: sin_cargas(codigo) for n, (codigo, _) in
+                  enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)}
+    curso = leer_curso()
+    candidatos.update({m: curso.modulo(m).read_text(encoding="utf-8") for m in curso.modulos})
+    notas = {nombre: puntos(slug, codigo) for nombre, codigo in candidatos.items()}
+    capsys.readouterr()  # lo que imprimen las celdas no interesa aquí
+    assert puntos(slug, Desafio(slug).lee("solucion.py")) == 10
+    assert max(notas.values()) < 10, {n: p for n, p in notas.items() if p >= 10}
