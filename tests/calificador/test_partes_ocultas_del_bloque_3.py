@@ -213,3 +213,29 @@ def test_ninguna_celda_ni_modulo_servido_saca_la_nota_entera(slug, capsys):
     capsys.readouterr()  # lo que imprimen las celdas no interesa aquí
     assert puntos(slug, Desafio(slug).lee("solucion.py")) == 10
     assert max(notas.values()) < 10, {n: p for n, p in notas.items() if p >= 10}
+
+
+# Lo que un alumno pegaría para hacer pasar la función de la lección por la suya.
+ALIAS = {"puerta-corregida": "\npuerta = puerta_corregida\n", "acumulador-de-hechos": "", "identidad-delegada": ""}
+
+
+@pytest.mark.parametrize("slug", DESAFIOS)
+def test_lo_servido_con_la_funcion_de_la_leccion_renombrada_no_saca_la_nota_entera(slug, capsys):
+    """Cada módulo tal como se sirve junto al cuaderno del desafío (y cada celda), más el alias, saca < 10.
+
+    `exec(laboratorio_puerta.py)` y `puerta = puerta_corregida` sacaría 10 si el módulo servido trajera la
+    puerta de la lección: se sirve con ella cambiada por una que lanza (quitar), y eso es lo que se prueba.
+    """
+    from cursos import RAIZ
+    from cursos.carga import sin_cargas
+    from cursos.celdas import celdas_de_codigo
+    desafio = Desafio(slug)
+    servidos = dict(desafio.modulos())
+    for nombre in desafio.quitar:  # lo quitado no llega al alumno, ni en el texto del módulo
+        assert any("en el desafío, %s la escribes tú" % nombre in t for t in servidos.values()), nombre
+    candidatos = {"servido " + m: t + ALIAS[slug] for m, t in servidos.items()}
+    candidatos.update({"celda %d" % n: sin_cargas(codigo) + ALIAS[slug] for n, (codigo, _) in
+                       enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)})
+    notas = {nombre: puntos(slug, codigo) for nombre, codigo in candidatos.items()}
+    capsys.readouterr()
+    assert max(notas.values()) < 10, {n: p for n, p in notas.items() if p >= 10}
