@@ -149,9 +149,13 @@ def test_autorizar_llamada(g):
 
 def test_el_tope_del_reembolso_es_inclusivo(g):
     reembolso, bea = g["aplicar_reembolso"], g["CONTEXTOS"]["Bea, operadora"]
-    assert reembolso("p-1", 50000, contexto_usuario=bea) == "reembolsados 50000 céntimos del pedido p-1"
-    with pytest.raises(PermissionError, match="tope de 50000"):
-        reembolso("p-1", 50001, contexto_usuario=bea)
+    g["PEDIDOS"]["p-grande"] = {"cliente": "usuario:38217", "importe_centimos": 90000}  # más que el tope
+    try:
+        assert reembolso("p-grande", 50000, contexto_usuario=bea) == "reembolsados 50000 céntimos del pedido p-grande"
+        with pytest.raises(PermissionError, match="tope de 50000"):
+            reembolso("p-grande", 50001, contexto_usuario=bea)
+    finally:
+        del g["PEDIDOS"]["p-grande"]
 
 
 # --- Intercambio de token y audiencia -----------------------------------------
@@ -495,3 +499,41 @@ def test_abrir_sesion_de_referencia_sin_usuario_no_abre_nada(referencia, sub):
     for con_sub in (token, dict(token, sub=sub)):
         with pytest.raises(PermissionError):
             r["abrir_sesion"](con_sub, r["AHORA"])
+
+
+# --- Entradas hostiles en el recurso y en validar_token (revisión de b3r) -----------------------
+
+
+@pytest.mark.parametrize("id_pedido", [["p-1"], None, 1, ("p-1",), {"p-1": 1}, "p-1 ", "P-1", " p-1"])
+def test_un_id_de_pedido_hostil_no_es_ningun_pedido(g, id_pedido):
+    """Un id que no es el texto exacto de un pedido: la misma respuesta que uno que no existe, sin TypeError."""
+    for quien in ("Ana", "Carlos"):
+        with pytest.raises(PermissionError, match="^pedido no encontrado$"):
+            g["consultar_pedido"](id_pedido, contexto_usuario=g["CONTEXTOS"][quien])
+
+
+@pytest.mark.parametrize("importe", [-5000, 0, -1, True, 12900.5, "12900", None, float("nan"), [100]])
+def test_un_reembolso_que_no_es_un_entero_positivo_no_se_aplica(g, importe):
+    with pytest.raises(PermissionError, match="entero de céntimos mayor que 0"):
+        g["aplicar_reembolso"]("p-1", importe, contexto_usuario=g["CONTEXTOS"]["Bea, operadora"])
+
+
+def test_un_reembolso_no_pasa_del_importe_del_pedido(g):
+    bea, reembolso = g["CONTEXTOS"]["Bea, operadora"], g["aplicar_reembolso"]
+    assert reembolso("p-1", 45990, contexto_usuario=bea) == "reembolsados 45990 céntimos del pedido p-1"
+    with pytest.raises(PermissionError, match="^el reembolso supera el importe del pedido$"):
+        reembolso("p-1", 45991, contexto_usuario=bea)
+
+
+@pytest.mark.parametrize("exp", [float("nan"), True, None, "9999999999", [9999999999]])
+def test_validar_token_no_acepta_un_exp_que_no_es_un_instante_futuro(g, exp):
+    """Con NaN, «exp <= ahora» es falso: una comprobación escrita al revés lo aceptaba para siempre."""
+    token = {"iss": g["EMISOR"], "sub": "u", "aud": g["MCP_PEDIDOS"], "scope": "pedidos:leer", "exp": exp}
+    with pytest.raises(PermissionError, match="^token caducado$"):
+        g["validar_token"](token, g["MCP_PEDIDOS"], "pedidos:leer")
+
+
+@pytest.mark.parametrize("token", [None, "eyJ0eXAiOiJKV1QifQ.e30.", ["iss"], 7])
+def test_validar_token_con_algo_que_no_es_un_objeto_dice_emisor_desconocido(g, token):
+    with pytest.raises(PermissionError, match="^emisor desconocido$"):
+        g["validar_token"](token, g["MCP_PEDIDOS"], "pedidos:leer")

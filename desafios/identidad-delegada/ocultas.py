@@ -11,6 +11,7 @@ CASOS_OCULTOS = [  # (qué tiene el token, cambios, audiencia, motivo esperado o
     ("válido, en pedidos", {"aud": PEDIDOS}, PEDIDOS, None),
     ("con el alcance en mayúsculas", {"scope": "PERFILES:LEER"}, None, "falta el alcance perfiles:leer"),
     ("válido", {}, None, None),
+    ("con exp NaN", {"exp": float("nan")}, None, "token caducado"),
     ("sin iss", {"iss": None}, None, "emisor desconocido"),
     ("para facturación y sin alcance", {"aud": FACTURACION, "scope": None}, None,
      "token para otra audiencia: " + FACTURACION),
@@ -61,7 +62,8 @@ PARTES_OCULTAS = {
         ("con iss a null", {"iss": NULO}, None, "emisor desconocido"),
         ("con exp en texto", {"exp": str(AHORA + 10 ** 9)}, None, "token caducado"),
         ("que caducó hace 1 s", {"exp": -1}, None, "token caducado"),
-    ])],
+        ("con exp NaN y el alcance", {"exp": float("nan"), "scope": "perfiles:leer"}, None, "token caducado"),
+    ], no_objetos=[7, "Bearer perfiles:leer", [], 0.5])],
     "sesion": [dict(MESA_OCULTA)],
     "inyeccion": [dict(MESA_OCULTA), dict(MESA_OCULTA, usuarios=["u-100", "u-431"])],
     "tokens": [dict(MESA_OCULTA, tokens_ajenos=[

@@ -220,11 +220,18 @@ CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperad
     ("con exp de texto", {"exp": "mañana"}, None, "token caducado"),
     ("con scope a null", {"scope": NULO}, None, "falta el alcance perfiles:leer"),
     ("con scope en una lista", {"scope": ["perfiles:leer"]}, None, "falta el alcance perfiles:leer"),
+    ("con exp NaN", {"exp": float("nan")}, None, "token caducado"),  # NaN no es mayor ni menor que ahora
 ]
+# Tokens que no son un objeto: no traen ningún campo, así que tampoco el emisor.
+NO_OBJETOS = [None, "eyJhbGciOiJub25lIn0.e30.", ["iss", EMISOR]]
 
 
-def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR):
+def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR, no_objetos=NO_OBJETOS):
     with banco.instala(mesa):
+        for token in no_objetos:
+            visto = rechaza(validar_token, token, DIRECTORIO, ALCANCE_PERFILES, mesa.ahora)
+            exige(visto == "emisor desconocido", "con un token que no es un objeto (%s), el motivo debía ser "
+                  "'emisor desconocido' y es %r", _corto(token), visto)
         for que, cambios, audiencia, motivo in casos:
             if isinstance(cambios.get("exp"), int):
                 cambios = dict(cambios, exp=mesa.ahora + cambios["exp"])
@@ -297,7 +304,7 @@ def prueba_validar(banco):
     for n, total, mesa, parte in partes_ocultas("validar"):
         with oculta(n, total, "¿Lees cada campo con get, comparas exp con el «ahora» que recibes y buscas el "
                               "alcance entre las palabras de scope?"):
-            comprueba_validar(banco, mesa, parte["usuarios"][0], parte["casos_de_validar"])
+            comprueba_validar(banco, mesa, parte["usuarios"][0], parte["casos_de_validar"], parte["no_objetos"])
 
 
 def prueba_sesion(banco):
@@ -341,7 +348,7 @@ def prueba_variaciones(banco, variaciones):
                                          "lees PERFILES al llamar a la herramienta?"):
             comprueba_perfiles(banco, mesa, [a, b])
             # Otros casos, en otro orden y en otro número que los visibles: contestar por posición no sirve.
-            comprueba_validar(banco, mesa, b, v["casos_de_validar"])
+            comprueba_validar(banco, mesa, b, v["casos_de_validar"], v.get("no_objetos", []))
             conversa_con_aviso(banco, mesa, a, b)
             conversa_con_aviso(banco, mesa, b, a)
             ajenos = [(que, token_para(b, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))

@@ -11,14 +11,16 @@ def crear_herramienta_perfil(id_usuario_autenticado):
 def validar_token(token, audiencia, alcance, ahora):
     """El token si vale en este recurso; si no, PermissionError con el motivo."""
     ### BEGIN SOLUTION
-    if token.get("iss") != EMISOR:
+    campos = token if isinstance(token, dict) else {}  # lo que no es un objeto no trae ningún campo
+    if campos.get("iss") != EMISOR:
         raise PermissionError("emisor desconocido")
-    if token.get("aud") != audiencia:
-        raise PermissionError("token para otra audiencia: %s" % token.get("aud"))
-    exp = token.get("exp")
-    if not isinstance(exp, (int, float)) or isinstance(exp, bool) or exp <= ahora:
-        raise PermissionError("token caducado")  # sin exp, o con uno que no es un número: no vale
-    scope = token.get("scope")
+    if campos.get("aud") != audiencia:
+        raise PermissionError("token para otra audiencia: %s" % campos.get("aud"))
+    exp = campos.get("exp")
+    vigente = isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp > ahora
+    if not vigente:  # se pide exp > ahora, y no se rechaza exp <= ahora: con NaN, las dos dan falso
+        raise PermissionError("token caducado")
+    scope = campos.get("scope")
     if not isinstance(scope, str) or alcance not in scope.split():
         raise PermissionError("falta el alcance %s" % alcance)
     return token

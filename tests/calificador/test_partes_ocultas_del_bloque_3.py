@@ -239,3 +239,13 @@ def test_lo_servido_con_la_funcion_de_la_leccion_renombrada_no_saca_la_nota_ente
     notas = {nombre: puntos(slug, codigo) for nombre, codigo in candidatos.items()}
     capsys.readouterr()
     assert max(notas.values()) < 10, {n: p for n, p in notas.items() if p >= 10}
+
+
+def test_identidad_una_validacion_que_rechaza_exp_menor_o_igual_deja_pasar_nan():
+    """La referencia de main rechazaba «exp <= ahora»: con exp NaN aceptaba el token. Ya no saca la nota."""
+    solucion = Desafio("identidad-delegada").lee("solucion.py")
+    assert puntos("identidad-delegada", solucion) == 10
+    al_reves = solucion.replace("and exp > ahora", "and not exp <= ahora")
+    assert al_reves != solucion and puntos("identidad-delegada", al_reves) < 10
+    sin_objetos = solucion.replace("campos = token if isinstance(token, dict) else {}", "campos = token")
+    assert sin_objetos != solucion and puntos("identidad-delegada", sin_objetos) < 10
