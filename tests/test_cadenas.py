@@ -536,3 +536,53 @@ def test_una_expresion_mal_formada_lanza_y_el_control_se_cierra(c, expresion):
         c["evalua"](expresion, {"context": {"run": {"tools": {}}}})
     doc = dict(politica(c), rules=[dict(politica(c)["rules"][0], when={"expression": expresion})])
     assert c["punto_de_control"](doc, c["nueva_ejecucion"]("i", "r"))["decision"] == "block"
+
+
+# --- Varias llamadas en un paso con el mismo id (revisión de b3r) ---------------------------------
+
+
+def paso_a_paso(c, pasos, puerta=None, doc=True):
+    """Una ejecución con estos pasos (listas de llamadas) por agente_por_pasos, con un punto de control."""
+    inicio = [("sistema", "Agente."), ("usuario", "Trabaja.")]
+    respuestas = [list(p) for p in pasos] + [[c["texto"]("Hecho.")]]
+    vistos = c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"], puerta or (lambda ll: None))
+    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas, vistos))
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-ids"), dict(c["ENTORNO_DE_OPERACIONES"])
+    c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"], politica(c) if doc else None, puerta)
+    return ejecucion, entorno
+
+
+def exporta(c, id, destino, registros=620):
+    return c["llamada"](id, "customer_export", segmento="activos", record_count=registros, destino=destino)
+
+
+def test_un_rechazo_con_el_mismo_id_no_borra_la_exportacion_que_si_se_hizo(c):
+    """[c3 interna, aprobada y hecha; c3 a un tercero, rechazada]: por id, la observación del rechazo
+    tapaba la exportación hecha, no quedaba hecho y la regla 2 daba allow con 620 registros fuera."""
+    enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
+    ejecucion, entorno = paso_a_paso(c, [[enumera], [exporta(c, "c3", "analitica-interna"),
+                                                     exporta(c, "c3", "cubo-de-un-tercero", 1)]], filtro_interno)
+    assert len(entorno["exportaciones/analitica-interna"].splitlines()) == 621
+    assert "exportaciones/cubo-de-un-tercero" not in entorno
+    hechos = ejecucion["tools"]["customer_export"]
+    assert hechos["numericSums"] == {"record_count": 620} and hechos["argValues"]["destino"] == ["analitica-interna"]
+    assert ejecucion["decisiones"][-1]["decision"] == "require_approval"
+
+
+def test_un_rechazo_despues_no_se_atribuye_a_la_exportacion_aprobada_ni_al_reves(c):
+    ejecucion, entorno = paso_a_paso(c, [[exporta(c, "c3", "cubo-de-un-tercero", 1),
+                                          exporta(c, "c3", "analitica-interna", 7)]], filtro_interno, doc=False)
+    hechos = ejecucion["tools"]["customer_export"]
+    assert hechos["numericSums"] == {"record_count": 7} and hechos["argValues"]["destino"] == ["analitica-interna"]
+
+
+def test_una_llamada_mal_formada_con_el_mismo_id_no_esconde_un_pago(c):
+    """Cada pago con una llamada rota detrás con su mismo id: por id, ningún pago dejaba hecho y la regla 3 callaba."""
+    roto = lambda n: c["llamada"]("p%02d" % n, "payment_submit", amount="mucho")  # noqa: E731
+    ejecucion, entorno = paso_a_paso(c, [[pago(c, n), roto(n)] for n in range(1, 13)])
+    # Tras el pago 11 la suma pasa de 4000: el control pide aprobación y el pago 12 no llega a hacerse.
+    assert len(entorno["lote.txt"].splitlines()) == 11
+    hechos = ejecucion["tools"]["payment_submit"]
+    assert hechos["calls"] == 11 and hechos["numericSums"] == {"amount": sum(IMPORTES[:11])}
+    assert ejecucion["decisiones"][-1]["ruleId"] == "run-tool-chain-repeated-low-value-actions"
+    assert ejecucion["estado"] == "en_pausa"

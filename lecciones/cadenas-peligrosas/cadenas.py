@@ -264,24 +264,28 @@ def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):
 def anota_paso(ejecucion, nuevos, registros):
     """Tras un paso del agente: anota cada llamada del paso con su observación.
 
-    nuevos son los mensajes que el paso ha añadido a M. La decisión de la puerta de
-    salida de cada llamada ya está en ejecucion["puertas"]: se tomó antes de ejecutarla.
+    nuevos son los mensajes que el paso ha añadido a M. Cada llamada va con la observación
+    que ocupa su mismo lugar en el mensaje siguiente (bucle contesta en orden), y no con la
+    que trae su mismo id: el modelo elige los ids, y dos llamadas de un paso pueden repetirlo
+    para que la observación de un fallo tape la de un pago hecho. La decisión de la puerta de
+    salida de cada llamada se tomó antes de ejecutarla, y llega en el mismo orden.
     """
-    llamadas = [b for rol, contenido in nuevos if rol == "asistente" for b in llamadas_de(contenido)]  # noqa: F821
-    observaciones = {b["tool_use_id"]: b for rol, contenido in nuevos
-                     if rol == "usuario" and isinstance(contenido, list) for b in contenido}
-    for ll in llamadas:
-        registro = registros.get(ll["name"]) if isinstance(ll.get("name"), str) else None
-        anota_llamada(ejecucion, ll, observaciones.get(ll.get("id")), registro, decision_de_su_puerta(ejecucion, ll))
+    decididas = ejecucion.pop("decididas_en_el_paso", [])  # una por llamada ejecutada, en orden
+    for n, (rol, contenido) in enumerate(nuevos):
+        if rol != "asistente" or not isinstance(contenido, list):
+            continue
+        llamadas = llamadas_de(contenido)  # noqa: F821 (viene de harness.py)
+        siguiente = nuevos[n + 1] if n + 1 < len(nuevos) else (None, None)
+        observaciones = siguiente[1] if siguiente[0] == "usuario" and isinstance(siguiente[1], list) else []
+        if len(observaciones) != len(llamadas):  # sin una observación por llamada, no sé cuál es de cuál
+            observaciones = [None] * len(llamadas)
+        for ll, obs in zip(llamadas, observaciones, strict=True):
+            aprobacion = decididas.pop(0) if decididas else None
+            registro = registros.get(ll["name"]) if isinstance(ll.get("name"), str) else None
+            anota_llamada(ejecucion, ll, obs, registro, aprobacion)
 
 
 # --- La puerta de salida: decide antes de que la herramienta actúe --------------
-
-
-def decision_de_su_puerta(ejecucion, ll):
-    """La última decisión que una puerta de salida ha tomado sobre esta llamada, o None."""
-    decisiones = [p for p in ejecucion["puertas"] if p.get("llamada") == ll.get("id")]
-    return decisiones[-1] if decisiones else None
 
 
 def pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta):
@@ -304,6 +308,10 @@ def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
     ejecucion["puertas"], y los puntos de control lo enseñan en su registro.
     """
     def ejecutar_aqui(ll, entorno):
+        # Una decisión (o None) por cada llamada, en el orden en que se ejecutan: anota_paso las
+        # empareja por posición, porque dos llamadas de un paso pueden traer el mismo id.
+        decididas = ejecucion.setdefault("decididas_en_el_paso", [])
+        decididas.append(None)
         if problema_de_llamada(ll):  # noqa: F821 (viene de harness.py): lo que no encaja, ni se pregunta
             return ejecutar_de_siempre(ll, entorno)
         registro = registros.get(ll["name"]) or {}
@@ -311,6 +319,7 @@ def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
         if nombre_de_la_puerta:
             aprobacion = pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta)
             ejecucion["puertas"].append(aprobacion)
+            decididas[-1] = aprobacion
             if not aprueba_su_puerta(aprobacion, nombre_de_la_puerta, ll):
                 return error(ll["id"], NO_EJECUTADA + "la puerta «%s» ha rechazado esta salida"  # noqa: F821
                              % nombre_de_la_puerta)
