@@ -569,11 +569,37 @@ def test_un_rechazo_con_el_mismo_id_no_borra_la_exportacion_que_si_se_hizo(c):
     assert ejecucion["decisiones"][-1]["decision"] == "require_approval"
 
 
-def test_un_rechazo_despues_no_se_atribuye_a_la_exportacion_aprobada_ni_al_reves(c):
-    ejecucion, entorno = paso_a_paso(c, [[exporta(c, "c3", "cubo-de-un-tercero", 1),
-                                          exporta(c, "c3", "analitica-interna", 7)]], filtro_interno, doc=False)
-    hechos = ejecucion["tools"]["customer_export"]
-    assert hechos["numericSums"] == {"record_count": 7} and hechos["argValues"]["destino"] == ["analitica-interna"]
+def test_un_id_repetido_no_se_ejecuta_ni_en_el_mismo_paso_ni_en_otro(c):
+    """Dos exportaciones de 400 con el mismo id: las dos se hacían y los hechos contaban una (400 < 500),
+    así que la regla 2 no veía 800 registros fuera. Ahora la segunda no se ejecuta."""
+    enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
+    for pasos in ([[enumera], [exporta(c, "c3", "analitica-interna", 400), exporta(c, "c3", "analitica-2", 400)]],
+                  [[enumera], [exporta(c, "c3", "analitica-interna", 400)], [exporta(c, "c3", "analitica-2", 400)]]):
+        ejecutadas = []
+        herramienta = c["HERRAMIENTAS"]["customer_export"]
+        def anota(entorno, _vistas=ejecutadas, **argumentos):
+            _vistas.append(argumentos)
+            return "ok"
+        c["HERRAMIENTAS"]["customer_export"] = dict(herramienta, funcion=anota)
+        try:
+            ejecucion, entorno = paso_a_paso(c, pasos, lambda ll: {"puerta": "filtro-de-salida", "llamada": ll["id"],
+                                                                   "decision": "aprobar"})
+        finally:
+            c["HERRAMIENTAS"]["customer_export"] = herramienta
+        # Una vez en lo_que_vera (sobre una copia) y otra de verdad; la del id repetido, ninguna.
+        assert [a["destino"] for a in ejecutadas] == ["analitica-interna"] * 2
+        assert ejecucion["tools"]["customer_export"]["numericSums"] == {"record_count": 400}
+
+
+def test_un_id_repetido_vuelve_como_no_ejecutado(c):
+    ejecucion = c["nueva_ejecucion"]("i", "r")
+    ejecutar = c["ejecutar_con_puertas"](c["ejecutar"], ejecucion, c["REGISTROS"], None)
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    assert not ejecutar(pago(c, 1), entorno).get("is_error")
+    otra = ejecutar(pago(c, 2, id="p01"), entorno)
+    assert otra["is_error"] and otra["content"] == c["NO_EJECUTADA"] + (
+        "el id «p01» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo")
+    assert len(entorno["lote.txt"].splitlines()) == 1
 
 
 def test_una_llamada_mal_formada_con_el_mismo_id_no_esconde_un_pago(c):

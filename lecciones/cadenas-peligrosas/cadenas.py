@@ -300,6 +300,22 @@ def pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta):
     return aprobacion if isinstance(aprobacion, dict) else dict(rechazo, motivo="la puerta no ha decidido")
 
 
+def id_ya_usado(ejecucion, id):
+    """Por qué no se ejecuta una llamada con este id, o None (y lo apunta como usado).
+
+    Sin clave de operación declarada, el acumulador reconoce un reintento por el id. Eso sólo
+    vale si el id identifica de verdad una operación: con dos llamadas hechas con el mismo id
+    (dos exportaciones de 400), los hechos contarían una. Por eso la segunda no se ejecuta.
+    """
+    usados = ejecucion.setdefault("ids_usados", [])
+    if id in usados:
+        return "el id «%s» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo" % id
+    if len(usados) >= LIMITE_DE_OPERACIONES:  # sin sitio para recordarlo, no se puede saber si se repite
+        return "la ejecución ha llegado a su tope de %d llamadas" % LIMITE_DE_OPERACIONES
+    usados.append(id)
+    return None
+
+
 def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
     """ejecutar con las puertas de salida delante: una salida con puerta sólo se ejecuta si la aprueba.
 
@@ -314,6 +330,9 @@ def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
         decididas.append(None)
         if problema_de_llamada(ll):  # noqa: F821 (viene de harness.py): lo que no encaja, ni se pregunta
             return ejecutar_de_siempre(ll, entorno)
+        repetido = id_ya_usado(ejecucion, ll["id"])
+        if repetido:
+            return error(ll["id"], NO_EJECUTADA + repetido)  # noqa: F821
         registro = registros.get(ll["name"]) or {}
         nombre_de_la_puerta = registro.get("puerta_de_salida")
         if nombre_de_la_puerta:
