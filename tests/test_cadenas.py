@@ -612,3 +612,50 @@ def test_una_llamada_mal_formada_con_el_mismo_id_no_esconde_un_pago(c):
     assert hechos["calls"] == 11 and hechos["numericSums"] == {"amount": sum(IMPORTES[:11])}
     assert ejecucion["decisiones"][-1]["ruleId"] == "run-tool-chain-repeated-low-value-actions"
     assert ejecucion["estado"] == "en_pausa"
+
+
+# --- Reglas mal escritas: el punto de control se cierra (revisión de b3r) -------------------------
+
+
+def ejecucion_de_pagos(c):
+    return ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+
+
+@pytest.mark.parametrize("cambia", [
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, "4000"),  # umbral escrito como texto
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, None),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, True),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, float("nan")),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, [4000]),
+    lambda r: r["when"].__setitem__("expression", {"or": []}),
+    lambda r: r["when"].__setitem__("expression", {"and": []}),
+    lambda r: r["when"].__setitem__("expression", None),
+    lambda r: r["when"].__setitem__("expression", {"var": "context.run.tools.payment_submit.calls"}),
+    lambda r: r["when"].__setitem__("expression", "siempre"),
+    lambda r: r["when"].pop("expression"),
+    lambda r: r["then"].__setitem__("decision", "Block"),
+    lambda r: r["then"].pop("decision"),
+    lambda r: r.pop("evidence"),
+])
+def test_una_regla_mal_escrita_cierra_el_punto_de_control(c, cambia):
+    """Con la regla 3 estropeada, main daba allow (o lanzaba): 4620 en doce pagos sin que nadie lo mirase."""
+    doc = politica(c)
+    cambia(doc["rules"][2])
+    ejecucion = ejecucion_de_pagos(c)
+    registro = c["punto_de_control"](doc, ejecucion)
+    assert registro["decision"] == "block" and registro["reasonCodes"] == ["motor_de_politicas_inalcanzable"]
+    assert ejecucion["estado"] == "bloqueada"
+
+
+def test_un_documento_sin_datos_tambien_se_cierra(c):
+    registro = c["punto_de_control"]({"rules": "ninguna"}, ejecucion_de_pagos(c))
+    assert registro["decision"] == "block" and registro["policyId"] is None
+
+
+@pytest.mark.parametrize("expresion, esperado", [
+    ({"<=": [{"var": "context.run.tools.nadie.calls"}, 500]}, False),  # un hecho que falta sigue dando falso
+    ({"!": {"var": "context.run.tools.nadie.calls"}}, True),
+    ({"or": [{">": [{"var": "context.run.tools.payment_submit.calls"}, 11]}]}, True),
+])
+def test_lo_bien_escrito_se_sigue_evaluando(c, expresion, esperado):
+    assert c["evalua"](expresion, c["contexto_de"](ejecucion_de_pagos(c))) is esperado

@@ -515,9 +515,10 @@ def evalua(expresion, datos):
     que falta (una herramienta que no se ha llamado) o un valor que no es un número
     da falso, mientras que en JsonLogic null se compara como 0 ({"<=": [null, 500]}
     es cierto allí y falso aquí). Ojo: ! invierte ese falso, así que {"!": {"<=": ...}}
-    sobre un hecho que falta da cierto. Un operador desconocido o un número de
-    argumentos que no es el suyo lanza: el punto de control lo trata como un motor
-    que falla, y se cierra.
+    sobre un hecho que falta da cierto. Lo que está mal escrito lanza: un operador
+    desconocido, un número de argumentos que no es el suyo, un and o un or vacíos, o
+    un umbral que no es un número ({">=": [..., "500"]} no coincidiría nunca y apagaría
+    la regla sin avisar). El punto de control lo trata como un motor que falla, y se cierra.
     """
     if not isinstance(expresion, dict):
         return expresion  # un literal: 0, 500...
@@ -533,15 +534,18 @@ def evalua(expresion, datos):
     if not isinstance(argumentos, list):
         argumentos = [argumentos]  # JsonLogic admite {"!": x} como {"!": [x]}
     valores = [evalua(a, datos) for a in argumentos]
-    if operador == "and":
-        return all(valores)
-    if operador == "or":
-        return any(valores)
+    if operador in ("and", "or"):
+        if not valores:  # un and vacío sería cierto y un or vacío, falso: una regla así está mal escrita
+            raise ValueError("%s necesita al menos un argumento" % operador)
+        return all(valores) if operador == "and" else any(valores)
     if operador == "!":
         _cuantos(operador, valores, 1)
         return not valores[0]
     if operador in COMPARACIONES:
         _cuantos(operador, valores, 2)
+        for literal in argumentos:  # un umbral de la regla que no es un número: la regla está mal escrita
+            if not isinstance(literal, dict) and not es_numero_finito(literal):
+                raise ValueError("%s compara números, y %r no lo es" % (operador, literal))
         a, b = valores
         return es_numero_finito(a) and es_numero_finito(b) and COMPARACIONES[operador](a, b)
     raise ValueError("operador desconocido: %s" % operador)
@@ -574,11 +578,20 @@ def decision_de(doc, ejecucion, regla, contexto):
 
 def decision_sin_motor(doc, ejecucion, fallo):
     """Sin motor no hay evaluación, y sin evaluación se bloquea: cierre en fallo."""
-    return {"ejecucion": ejecucion["id"], "policyId": doc["policyId"], "policyVersion": doc["version"],
+    doc = doc if isinstance(doc, dict) else {}  # también un documento mal formado se cierra, sin lanzar
+    return {"ejecucion": ejecucion["id"], "policyId": doc.get("policyId"), "policyVersion": doc.get("version"),
             "ruleId": None, "decision": "block",
-            "reason": "El motor de políticas no ha respondido (%s: %s): se cierra en fallo."
+            "reason": "El motor de políticas no ha decidido (%s: %s): se cierra en fallo."
                       % (type(fallo).__name__, fallo),
             "reasonCodes": ["motor_de_politicas_inalcanzable"]}
+
+
+def coincide(motor, regla, contexto):
+    """¿Coincide la regla? El motor tiene que contestar true o false: otra cosa es una regla mal escrita."""
+    resultado = motor(regla["when"]["expression"], contexto)
+    if not isinstance(resultado, bool):
+        raise ValueError("la regla %s no da true ni false, sino %r" % (regla.get("ruleId"), resultado))
+    return resultado
 
 
 def punto_de_control(doc, ejecucion, motor=evalua):
@@ -589,13 +602,12 @@ def punto_de_control(doc, ejecucion, motor=evalua):
     deja seguir con un aviso.
     """
     contexto = contexto_de(ejecucion)
-    try:
-        coinciden = [r for r in doc["rules"] if motor(r["when"]["expression"], contexto)]
-    except Exception as fallo:  # un motor caído no puede dejar pasar nada
-        registro = decision_sin_motor(doc, ejecucion, fallo)
-    else:
+    try:  # un motor caído, o una regla que no se puede evaluar ni aplicar, no deja pasar nada
+        coinciden = [r for r in doc["rules"] if coincide(motor, r, contexto)]
         regla = max(coinciden, key=lambda r: GRAVEDAD[r["then"]["decision"]], default=None)
         registro = decision_de(doc, ejecucion, regla, contexto)
+    except Exception as fallo:
+        registro = decision_sin_motor(doc, ejecucion, fallo)
     rechazadas = salidas_rechazadas(ejecucion)
     if rechazadas:  # ninguna regla de la versión 1 lee las puertas, pero quien revisa tiene que verlo
         registro["outputGateRejections"] = [dict(p) for p in rechazadas]
