@@ -659,3 +659,41 @@ def test_un_documento_sin_datos_tambien_se_cierra(c):
 ])
 def test_lo_bien_escrito_se_sigue_evaluando(c, expresion, esperado):
     assert c["evalua"](expresion, c["contexto_de"](ejecucion_de_pagos(c))) is esperado
+
+
+# --- La respuesta de quien aprueba (revisión de b3r) ------------------------------------------------
+
+
+def en_pausa(c):
+    ejecucion = ejecucion_de_pagos(c)
+    assert c["punto_de_control"](politica(c), ejecucion)["decision"] == "require_approval"
+    return ejecucion
+
+
+@pytest.mark.parametrize("respuesta", [
+    {"aprobador": "eve", "grupos": "payments_reviewers_lectura", "decision": "aprobar"},  # un texto, no una lista
+    {"aprobador": "eve", "grupos": "xpayments_reviewersx", "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": {"payments_reviewers": False}, "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": None, "decision": "aprobar"},
+    {"aprobador": "eve", "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": ["PAYMENTS_REVIEWERS"], "decision": "aprobar"},
+    "aprobar",
+])
+def test_una_respuesta_sin_la_lista_del_grupo_no_autoriza(c, respuesta):
+    ejecucion = en_pausa(c)
+    assert c["resuelve"](ejecucion, respuesta) == "en_pausa"
+    assert ejecucion["decisiones"][-1]["respuestas"][-1]["autorizada"] is False
+
+
+def test_sin_grupo_aprobador_nadie_autoriza(c):
+    configuracion = dict(c["CONFIGURACION"], acciones_repetidas=dict(c["CONFIGURACION"]["acciones_repetidas"]))
+    del configuracion["acciones_repetidas"]["grupo_aprobador"]
+    ejecucion = ejecucion_de_pagos(c)
+    c["punto_de_control"](politica(c, configuracion), ejecucion)
+    assert c["resuelve"](ejecucion, {"aprobador": "eve", "grupos": [None], "decision": "aprobar"}) == "en_pausa"
+
+
+def test_quien_es_del_grupo_sigue_aprobando(c):
+    ejecucion = en_pausa(c)
+    assert c["resuelve"](ejecucion, {"aprobador": "ana", "grupos": ["x", "payments_reviewers"],
+                                     "decision": "aprobar"}) == "en_curso"

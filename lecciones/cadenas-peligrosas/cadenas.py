@@ -631,8 +631,13 @@ def resuelve(ejecucion, respuesta):
     if ejecucion["estado"] != "en_pausa":
         return ejecucion["estado"]
     pendiente = ejecucion["decisiones"][-1]
-    autorizada = pendiente["approverGroup"] in respuesta["grupos"]
-    pendiente.setdefault("respuestas", []).append(dict(respuesta, autorizada=autorizada))
+    grupo = pendiente.get("approverGroup")
+    grupos = respuesta.get("grupos") if isinstance(respuesta, dict) else None
+    # Los grupos son una lista de nombres: con un texto, «in» buscaría un trozo, y
+    # "payments_reviewers_lectura" contendría "payments_reviewers".
+    autorizada = isinstance(grupo, str) and isinstance(grupos, (list, tuple)) and grupo in grupos
+    pendiente.setdefault("respuestas", []).append(dict(respuesta if isinstance(respuesta, dict) else {},
+                                                       autorizada=autorizada))
     if autorizada:
         ejecucion["estado"] = "en_curso" if respuesta["decision"] == "aprobar" else "rechazada"
     return ejecucion["estado"]
