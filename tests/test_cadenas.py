@@ -697,3 +697,20 @@ def test_quien_es_del_grupo_sigue_aprobando(c):
     ejecucion = en_pausa(c)
     assert c["resuelve"](ejecucion, {"aprobador": "ana", "grupos": ["x", "payments_reviewers"],
                                      "decision": "aprobar"}) == "en_curso"
+
+
+# --- El lote sólo recibe lo que los hechos ven (revisión de b3r) -----------------------------------
+
+
+@pytest.mark.parametrize("cambios", [
+    {"beneficiary_id": "bene-2201\npago-x bene-9999 100000"},  # un pago de más, escondido en el beneficiario
+    {"clave_operacion": "pago-01 bene-9999 100000\npago-02"},
+    {"beneficiary_id": "bene 2201"},
+    {"amount": float("inf")},
+    {"amount": float("nan")},
+])
+def test_un_pago_que_colaria_otra_linea_en_el_lote_no_se_prepara(c, cambios):
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    obs = c["ejecutar"](pago(c, 1, **cambios), entorno)
+    assert obs["is_error"] and entorno["lote.txt"] == ""
+    assert "bene-9999" not in c["libera_lote"](entorno) and entorno["liberados.txt"] == ""

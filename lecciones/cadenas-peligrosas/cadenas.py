@@ -72,6 +72,12 @@ def customer_export(entorno, segmento, record_count, destino):
 
 def payment_submit(entorno, beneficiary_id, amount, concepto, clave_operacion):
     """Prepara un pago en el lote. Con la misma clave de operación no paga dos veces."""
+    # El lote es una línea por pago, separada por espacios: un beneficiario con un salto de línea
+    # dentro colaría otro pago, que los hechos no verían. Sólo se escriben identificadores.
+    if not es_identificador(beneficiary_id) or not es_identificador(clave_operacion):
+        raise ValueError("beneficiary_id y clave_operacion son identificadores, sin espacios ni saltos de línea")
+    if not es_numero_finito(amount):
+        raise ValueError("amount tiene que ser un número finito")
     if clave_operacion in [linea.split()[0] for linea in entorno["lote.txt"].splitlines()]:
         return "el pago %s ya estaba en el lote" % clave_operacion
     entorno["lote.txt"] += "%s %s %s\n" % (clave_operacion, beneficiary_id, amount)
