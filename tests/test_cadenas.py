@@ -714,3 +714,11 @@ def test_un_pago_que_colaria_otra_linea_en_el_lote_no_se_prepara(c, cambios):
     obs = c["ejecutar"](pago(c, 1, **cambios), entorno)
     assert obs["is_error"] and entorno["lote.txt"] == ""
     assert "bene-9999" not in c["libera_lote"](entorno) and entorno["liberados.txt"] == ""
+
+
+@pytest.mark.parametrize("registros", [-5, -1, -620])
+def test_una_exportacion_con_un_numero_negativo_no_saca_nada(c, registros):
+    """filas[:registros + 1] con -5 exportaba 616 registros, y los hechos sumaban -5 (la regla 2 no los veía)."""
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", filtro_interno, registros=registros)
+    assert "exportaciones/analitica-interna" not in entorno
+    assert observacion_de(M, "c3")["is_error"] and "customer_export" not in ejecucion["tools"]

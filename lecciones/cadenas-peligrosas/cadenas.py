@@ -65,6 +65,10 @@ def customer_enumeration(entorno, segmento):
 
 def customer_export(entorno, segmento, record_count, destino):
     """Exporta los primeros record_count clientes de un segmento a un destino."""
+    # Con un negativo, filas[:record_count + 1] cortaría por el final: -5 exportaría 616 registros
+    # y los hechos sumarían -5. Lo que se exporta tiene que ser lo que se anota.
+    if isinstance(record_count, bool) or not isinstance(record_count, int) or record_count < 0:
+        raise ValueError("record_count tiene que ser un entero mayor o igual que 0")
     filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()  # noqa: F821
     entorno["exportaciones/" + destino] = "\n".join(filas[: record_count + 1])
     return "exportados %d registros de %s a %s" % (min(record_count, len(filas) - 1), segmento, destino)
