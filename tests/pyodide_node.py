@@ -18,10 +18,10 @@ import pytest
 LANZADOR = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
-const [dir] = process.argv.slice(2);
+const [dir, datos] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(dir + "/pyodide.mjs"));
 const py = await loadPyodide({ indexURL: dir + "/" });
-const entrada = JSON.parse(fs.readFileSync(0, "utf8"));
+const entrada = JSON.parse(fs.readFileSync(datos, "utf8"));
 for (const [nombre, texto] of Object.entries(entrada.ficheros)) py.FS.writeFile(nombre, texto);
 py.globals.set("datos", py.toPy(entrada.datos));
 console.log(py.runPython(entrada.programa));
@@ -47,8 +47,11 @@ def ejecuta_en_pyodide(ficheros: dict[str, str], programa: str, datos=None, carp
         pytest.fail(mensaje) if os.environ.get("CI") else pytest.skip(mensaje)
     lanzador = Path(carpeta or os.environ.get("TMPDIR", "/tmp")) / "pyodide_node.mjs"
     lanzador.write_text(LANZADOR, encoding="utf-8")
-    entrada = json.dumps({"ficheros": ficheros, "programa": programa, "datos": datos})
-    hecho = subprocess.run([node, str(lanzador), str(nucleo_de_pyodide())], input=entrada,
+    # La entrada va en un fichero y no por la entrada estándar: con una entrada grande, Node lee la
+    # tubería antes de que esté llena y readFileSync(0) falla con EAGAIN.
+    entrada = lanzador.with_name("pyodide_node_entrada.json")
+    entrada.write_text(json.dumps({"ficheros": ficheros, "programa": programa, "datos": datos}), encoding="utf-8")
+    hecho = subprocess.run([node, str(lanzador), str(nucleo_de_pyodide()), str(entrada)],
                            capture_output=True, text=True, timeout=300)
     assert hecho.returncode == 0, hecho.stderr[-3000:]
     return json.loads(hecho.stdout.strip().splitlines()[-1])

@@ -197,7 +197,7 @@ def exportacion(c, id="c2", destino="analitica-interna"):
     return c["llamada"](id, "customer_export", segmento="activos", record_count=620, destino=destino)
 
 
-def aprobacion(puerta="pantalla-segura", llamada="c2", decision="aprobar"):
+def aprobacion(puerta="filtro-de-salida", llamada="c2", decision="aprobar"):
     return {"puerta": puerta, "llamada": llamada, "decision": decision}
 
 
@@ -402,3 +402,323 @@ def test_las_claves_de_las_preguntas_salen_del_codigo(c):
     observacion = c["proyecta"](pago(c, 1), c["resultado"]("p01", "ok"), c["REGISTROS"]["payment_submit"], ejecucion)
     assert cruzan == {"bene-2201, en argValues.beneficiary_id", "480, en numericSums.amount y numericMaximums.amount"}
     assert observacion["valores"] == {"beneficiary_id": "bene-2201"} and observacion["numeros"] == {"amount": 480}
+
+
+# --- El filtro de salida decide antes de la exportación (revisión, P1) -----------------------------
+
+
+def filtro_interno(ll):
+    """El filtro de la lección: aprueba las exportaciones a analitica-interna y rechaza las demás."""
+    decision = "aprobar" if ll["input"]["destino"] == "analitica-interna" else "rechazar"
+    return {"puerta": "filtro-de-salida", "llamada": ll["id"], "decision": decision}
+
+
+def enumera_y_exporta(c, destino, puerta, doc=True, registros=620):
+    """La cadena de la revisión: enumerar y exportar a destino, con controles tras cada paso."""
+    inicio = [("usuario", "Prepara un fichero con los clientes activos.")]
+    respuestas = [[c["llamada"]("c1", "customer_enumeration", segmento="activos")],
+                  [c["llamada"]("c3", "customer_export", segmento="activos", record_count=registros, destino=destino)],
+                  [c["texto"]("Hecho.")]]
+    # Lo que verá el modelo, con el mismo filtro (sin filtro, el rechazo de no tener a quién preguntar).
+    vistos = c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"], puerta or (lambda ll: None))
+    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas, vistos))
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-fuera"), dict(c["ENTORNO_DE_OPERACIONES"])
+    motivo, final, M = c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"],
+                                             politica(c) if doc else None, puerta)
+    return ejecucion, entorno, M
+
+
+def observacion_de(M, id):
+    return next(b for rol, contenido in M if rol == "usuario" and isinstance(contenido, list)
+                for b in contenido if b.get("tool_use_id") == id)
+
+
+def test_una_exportacion_rechazada_no_entrega_nada_y_queda_en_los_controles(c):
+    ejecucion, entorno, M = enumera_y_exporta(c, "cubo-de-un-tercero", filtro_interno)
+    assert "exportaciones/cubo-de-un-tercero" not in entorno, "0 registros entregados al tercero"
+    obs = observacion_de(M, "c3")
+    assert obs["is_error"] and obs["content"].startswith(c["NO_EJECUTADA"]) and "filtro-de-salida" in obs["content"]
+    assert "customer_export" not in ejecucion["tools"], "lo que no se ha completado no deja hecho"
+    assert [p["decision"] for p in ejecucion["puertas"]] == ["rechazar"]
+    ultimo = ejecucion["decisiones"][-1]
+    assert [p["llamada"] for p in ultimo["outputGateRejections"]] == ["c3"]
+    assert "salidas rechazadas: c3 (filtro-de-salida)" in c["muestra_decision"](ultimo)
+
+
+@pytest.mark.parametrize("destino, orden", [
+    ("cubo-de-un-tercero", ["filtro"]),
+    ("analitica-interna-bis", ["filtro"]),
+    ("ANALITICA-INTERNA", ["filtro"]),
+    ("analitica-interna", ["filtro", "herramienta"]),
+])
+def test_el_filtro_decide_antes_de_que_corra_la_herramienta(c, destino, orden):
+    visto = []
+    exporta = c["HERRAMIENTAS"]["customer_export"]["funcion"]
+
+    def herramienta(entorno, **argumentos):
+        visto.append("herramienta")
+        return exporta(entorno, **argumentos)
+    c["HERRAMIENTAS"]["customer_export"] = dict(c["HERRAMIENTAS"]["customer_export"], funcion=herramienta)
+    enumera_y_exporta(c, destino, lambda ll: visto.append("filtro") or filtro_interno(ll))
+    assert visto[-len(orden):] == orden and visto.count("filtro") == 2  # una vez en lo_que_vera y otra de verdad
+
+
+def test_la_exportacion_aprobada_se_hace_y_cuenta(c):
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", filtro_interno)
+    assert len(entorno["exportaciones/analitica-interna"].splitlines()) == 621
+    assert ejecucion["tools"]["customer_export"]["numericSums"] == {"record_count": 620}
+    assert ejecucion["estado"] == "en_pausa" and "outputGateRejections" not in ejecucion["decisiones"][-1]
+
+
+@pytest.mark.parametrize("puerta", [
+    None,  # sin filtro al que preguntar
+    lambda ll: 1 / 0,  # un filtro que falla
+    lambda ll: "aprobar",  # un filtro que no devuelve una decisión
+    lambda ll: {"puerta": "otra-puerta", "llamada": ll["id"], "decision": "aprobar"},
+    lambda ll: {"puerta": "filtro-de-salida", "llamada": "c1", "decision": "aprobar"},  # otra llamada
+])
+def test_sin_una_aprobacion_de_su_filtro_la_exportacion_no_se_ejecuta(c, puerta):
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", puerta)
+    assert "exportaciones/analitica-interna" not in entorno
+    assert observacion_de(M, "c3")["is_error"]
+    assert "customer_export" not in ejecucion["tools"]
+    c3 = M[3][1][0]
+    assert len(ejecucion["puertas"]) == 1
+    assert not c["aprueba_su_puerta"](ejecucion["puertas"][0], "filtro-de-salida", c3)
+
+
+def test_un_paso_con_puertas_deja_el_ejecutar_de_harness_al_terminar(c):
+    de_harness = c["ejecutar"]
+    enumera_y_exporta(c, "cubo-de-un-tercero", filtro_interno)
+    assert c["ejecutar"] is de_harness
+    ll = c["llamada"]("x", "customer_export", segmento="activos", record_count=3, destino="cubo-de-un-tercero")
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    assert not c["ejecutar"](ll, entorno).get("is_error"), "fuera de agente_por_pasos, ejecutar es el de siempre"
+
+
+def test_lo_que_no_encaja_en_el_esquema_no_se_le_pregunta_al_filtro(c):
+    preguntas = []
+    ejecutar = c["ejecutar_con_puertas"](c["ejecutar"], c["nueva_ejecucion"]("i", "r"), c["REGISTROS"],
+                                         lambda ll: preguntas.append(ll) or filtro_interno(ll))
+    for ll in ({"type": "tool_use", "id": "x", "name": ["customer_export"], "input": {}},
+               c["llamada"]("y", "customer_export", segmento="activos", destino="cubo-de-un-tercero"),
+               "customer_export"):
+        assert ejecutar(ll, {})["is_error"]
+    assert preguntas == []
+
+
+# --- El evaluador y el ! de JsonLogic (revisión, P8) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("expresion, esperado", [
+    ({"!": {"var": "context.run.tools.b.calls"}}, True),  # un hecho que falta es null: !null es cierto
+    ({"!": [{"var": "context.run.tools.b.calls"}]}, True),
+    ({"!": {"var": "context.run.tools.a.calls"}}, False),
+    ({"!": {">": [{"var": "context.run.tools.a.calls"}, 5]}}, True),
+    ({"!": {"<=": [{"var": "context.run.tools.b.numericMaximums.amount"}, 500]}}, True),
+    ({">": [{"var": ["context.run.tools.a.calls"]}, 1]}, True),
+    ({"!": True}, False),
+])
+def test_el_no_de_jsonlogic_con_un_argumento_suelto(c, expresion, esperado):
+    assert c["evalua"](expresion, {"context": {"run": {"tools": {"a": {"calls": 2}}}}}) is esperado
+
+
+@pytest.mark.parametrize("expresion", [
+    {"!": [True, False]},
+    {">": [1]},
+    {"<": [1, 2, 3]},
+    {">": [1, 2], "<": [1, 2]},
+    {"var": ["context.run.tools.a.calls", 0]},
+    {"var": 7},
+])
+def test_una_expresion_mal_formada_lanza_y_el_control_se_cierra(c, expresion):
+    with pytest.raises(ValueError):
+        c["evalua"](expresion, {"context": {"run": {"tools": {}}}})
+    doc = dict(politica(c), rules=[dict(politica(c)["rules"][0], when={"expression": expresion})])
+    assert c["punto_de_control"](doc, c["nueva_ejecucion"]("i", "r"))["decision"] == "block"
+
+
+# --- Varias llamadas en un paso con el mismo id (revisión de b3r) ---------------------------------
+
+
+def paso_a_paso(c, pasos, puerta=None, doc=True):
+    """Una ejecución con estos pasos (listas de llamadas) por agente_por_pasos, con un punto de control."""
+    inicio = [("sistema", "Agente."), ("usuario", "Trabaja.")]
+    respuestas = [list(p) for p in pasos] + [[c["texto"]("Hecho.")]]
+    vistos = c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"], puerta or (lambda ll: None))
+    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas, vistos))
+    ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-ids"), dict(c["ENTORNO_DE_OPERACIONES"])
+    c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"], politica(c) if doc else None, puerta)
+    return ejecucion, entorno
+
+
+def exporta(c, id, destino, registros=620):
+    return c["llamada"](id, "customer_export", segmento="activos", record_count=registros, destino=destino)
+
+
+def test_un_rechazo_con_el_mismo_id_no_borra_la_exportacion_que_si_se_hizo(c):
+    """[c3 interna, aprobada y hecha; c3 a un tercero, rechazada]: por id, la observación del rechazo
+    tapaba la exportación hecha, no quedaba hecho y la regla 2 daba allow con 620 registros fuera."""
+    enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
+    ejecucion, entorno = paso_a_paso(c, [[enumera], [exporta(c, "c3", "analitica-interna"),
+                                                     exporta(c, "c3", "cubo-de-un-tercero", 1)]], filtro_interno)
+    assert len(entorno["exportaciones/analitica-interna"].splitlines()) == 621
+    assert "exportaciones/cubo-de-un-tercero" not in entorno
+    hechos = ejecucion["tools"]["customer_export"]
+    assert hechos["numericSums"] == {"record_count": 620} and hechos["argValues"]["destino"] == ["analitica-interna"]
+    assert ejecucion["decisiones"][-1]["decision"] == "require_approval"
+
+
+def test_un_id_repetido_no_se_ejecuta_ni_en_el_mismo_paso_ni_en_otro(c):
+    """Dos exportaciones de 400 con el mismo id: las dos se hacían y los hechos contaban una (400 < 500),
+    así que la regla 2 no veía 800 registros fuera. Ahora la segunda no se ejecuta."""
+    enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
+    for pasos in ([[enumera], [exporta(c, "c3", "analitica-interna", 400), exporta(c, "c3", "analitica-2", 400)]],
+                  [[enumera], [exporta(c, "c3", "analitica-interna", 400)], [exporta(c, "c3", "analitica-2", 400)]]):
+        ejecutadas = []
+        herramienta = c["HERRAMIENTAS"]["customer_export"]
+        def anota(entorno, _vistas=ejecutadas, **argumentos):
+            _vistas.append(argumentos)
+            return "ok"
+        c["HERRAMIENTAS"]["customer_export"] = dict(herramienta, funcion=anota)
+        try:
+            ejecucion, entorno = paso_a_paso(c, pasos, lambda ll: {"puerta": "filtro-de-salida", "llamada": ll["id"],
+                                                                   "decision": "aprobar"})
+        finally:
+            c["HERRAMIENTAS"]["customer_export"] = herramienta
+        # Una vez en lo_que_vera (sobre una copia) y otra de verdad; la del id repetido, ninguna.
+        assert [a["destino"] for a in ejecutadas] == ["analitica-interna"] * 2
+        assert ejecucion["tools"]["customer_export"]["numericSums"] == {"record_count": 400}
+
+
+def test_un_id_repetido_vuelve_como_no_ejecutado(c):
+    ejecucion = c["nueva_ejecucion"]("i", "r")
+    ejecutar = c["ejecutar_con_puertas"](c["ejecutar"], ejecucion, c["REGISTROS"], None)
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    assert not ejecutar(pago(c, 1), entorno).get("is_error")
+    otra = ejecutar(pago(c, 2, id="p01"), entorno)
+    assert otra["is_error"] and otra["content"] == c["NO_EJECUTADA"] + (
+        "el id «p01» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo")
+    assert len(entorno["lote.txt"].splitlines()) == 1
+
+
+def test_una_llamada_mal_formada_con_el_mismo_id_no_esconde_un_pago(c):
+    """Cada pago con una llamada rota detrás con su mismo id: por id, ningún pago dejaba hecho y la regla 3 callaba."""
+    roto = lambda n: c["llamada"]("p%02d" % n, "payment_submit", amount="mucho")  # noqa: E731
+    ejecucion, entorno = paso_a_paso(c, [[pago(c, n), roto(n)] for n in range(1, 13)])
+    # Tras el pago 11 la suma pasa de 4000: el control pide aprobación y el pago 12 no llega a hacerse.
+    assert len(entorno["lote.txt"].splitlines()) == 11
+    hechos = ejecucion["tools"]["payment_submit"]
+    assert hechos["calls"] == 11 and hechos["numericSums"] == {"amount": sum(IMPORTES[:11])}
+    assert ejecucion["decisiones"][-1]["ruleId"] == "run-tool-chain-repeated-low-value-actions"
+    assert ejecucion["estado"] == "en_pausa"
+
+
+# --- Reglas mal escritas: el punto de control se cierra (revisión de b3r) -------------------------
+
+
+def ejecucion_de_pagos(c):
+    return ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
+
+
+@pytest.mark.parametrize("cambia", [
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, "4000"),  # umbral escrito como texto
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, None),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, True),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, float("nan")),
+    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, [4000]),
+    lambda r: r["when"].__setitem__("expression", {"or": []}),
+    lambda r: r["when"].__setitem__("expression", {"and": []}),
+    lambda r: r["when"].__setitem__("expression", None),
+    lambda r: r["when"].__setitem__("expression", {"var": "context.run.tools.payment_submit.calls"}),
+    lambda r: r["when"].__setitem__("expression", "siempre"),
+    lambda r: r["when"].pop("expression"),
+    lambda r: r["then"].__setitem__("decision", "Block"),
+    lambda r: r["then"].pop("decision"),
+    lambda r: r.pop("evidence"),
+])
+def test_una_regla_mal_escrita_cierra_el_punto_de_control(c, cambia):
+    """Con la regla 3 estropeada, main daba allow (o lanzaba): 4620 en doce pagos sin que nadie lo mirase."""
+    doc = politica(c)
+    cambia(doc["rules"][2])
+    ejecucion = ejecucion_de_pagos(c)
+    registro = c["punto_de_control"](doc, ejecucion)
+    assert registro["decision"] == "block" and registro["reasonCodes"] == ["motor_de_politicas_inalcanzable"]
+    assert ejecucion["estado"] == "bloqueada"
+
+
+def test_un_documento_sin_datos_tambien_se_cierra(c):
+    registro = c["punto_de_control"]({"rules": "ninguna"}, ejecucion_de_pagos(c))
+    assert registro["decision"] == "block" and registro["policyId"] is None
+
+
+@pytest.mark.parametrize("expresion, esperado", [
+    ({"<=": [{"var": "context.run.tools.nadie.calls"}, 500]}, False),  # un hecho que falta sigue dando falso
+    ({"!": {"var": "context.run.tools.nadie.calls"}}, True),
+    ({"or": [{">": [{"var": "context.run.tools.payment_submit.calls"}, 11]}]}, True),
+])
+def test_lo_bien_escrito_se_sigue_evaluando(c, expresion, esperado):
+    assert c["evalua"](expresion, c["contexto_de"](ejecucion_de_pagos(c))) is esperado
+
+
+# --- La respuesta de quien aprueba (revisión de b3r) ------------------------------------------------
+
+
+def en_pausa(c):
+    ejecucion = ejecucion_de_pagos(c)
+    assert c["punto_de_control"](politica(c), ejecucion)["decision"] == "require_approval"
+    return ejecucion
+
+
+@pytest.mark.parametrize("respuesta", [
+    {"aprobador": "eve", "grupos": "payments_reviewers_lectura", "decision": "aprobar"},  # un texto, no una lista
+    {"aprobador": "eve", "grupos": "xpayments_reviewersx", "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": {"payments_reviewers": False}, "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": None, "decision": "aprobar"},
+    {"aprobador": "eve", "decision": "aprobar"},
+    {"aprobador": "eve", "grupos": ["PAYMENTS_REVIEWERS"], "decision": "aprobar"},
+    "aprobar",
+])
+def test_una_respuesta_sin_la_lista_del_grupo_no_autoriza(c, respuesta):
+    ejecucion = en_pausa(c)
+    assert c["resuelve"](ejecucion, respuesta) == "en_pausa"
+    assert ejecucion["decisiones"][-1]["respuestas"][-1]["autorizada"] is False
+
+
+def test_sin_grupo_aprobador_nadie_autoriza(c):
+    configuracion = dict(c["CONFIGURACION"], acciones_repetidas=dict(c["CONFIGURACION"]["acciones_repetidas"]))
+    del configuracion["acciones_repetidas"]["grupo_aprobador"]
+    ejecucion = ejecucion_de_pagos(c)
+    c["punto_de_control"](politica(c, configuracion), ejecucion)
+    assert c["resuelve"](ejecucion, {"aprobador": "eve", "grupos": [None], "decision": "aprobar"}) == "en_pausa"
+
+
+def test_quien_es_del_grupo_sigue_aprobando(c):
+    ejecucion = en_pausa(c)
+    assert c["resuelve"](ejecucion, {"aprobador": "ana", "grupos": ["x", "payments_reviewers"],
+                                     "decision": "aprobar"}) == "en_curso"
+
+
+# --- El lote sólo recibe lo que los hechos ven (revisión de b3r) -----------------------------------
+
+
+@pytest.mark.parametrize("cambios", [
+    {"beneficiary_id": "bene-2201\npago-x bene-9999 100000"},  # un pago de más, escondido en el beneficiario
+    {"clave_operacion": "pago-01 bene-9999 100000\npago-02"},
+    {"beneficiary_id": "bene 2201"},
+    {"amount": float("inf")},
+    {"amount": float("nan")},
+])
+def test_un_pago_que_colaria_otra_linea_en_el_lote_no_se_prepara(c, cambios):
+    entorno = dict(c["ENTORNO_DE_OPERACIONES"])
+    obs = c["ejecutar"](pago(c, 1, **cambios), entorno)
+    assert obs["is_error"] and entorno["lote.txt"] == ""
+    assert "bene-9999" not in c["libera_lote"](entorno) and entorno["liberados.txt"] == ""
+
+
+@pytest.mark.parametrize("registros", [-5, -1, -620])
+def test_una_exportacion_con_un_numero_negativo_no_saca_nada(c, registros):
+    """filas[:registros + 1] con -5 exportaba 616 registros, y los hechos sumaban -5 (la regla 2 no los veía)."""
+    ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", filtro_interno, registros=registros)
+    assert "exportaciones/analitica-interna" not in entorno
+    assert observacion_de(M, "c3")["is_error"] and "customer_export" not in ejecucion["tools"]

@@ -225,7 +225,7 @@ def exportado(id, destino="analitica-interna", registros=620):
     return llamada(id, "customer_export", segmento="activos", record_count=registros, destino=destino)
 
 
-def aprobada(ll, puerta="pantalla-segura", decision="aprobar", llamada=None):
+def aprobada(ll, puerta="filtro-de-salida", decision="aprobar", llamada=None):
     return {"puerta": puerta, "llamada": llamada or ll["id"], "decision": decision}
 
 
@@ -282,9 +282,13 @@ CASO_NUMEROS = caso_de_llamadas("numeros", "sólo números finitos", [
     hecha(pagado("n5", "bene-2225", True, "pago-n5")),
     hecha(pagado("n6", 2231, 120.5, "pago-n6")),  # un beneficiario que es un número no es un identificador
     hecha(pagado("n7", "bene-2237", None, "pago-n7")),
-], {"payment_submit": hechos(7, {"beneficiary_id": ["bene-2201", "bene-2207", "bene-2213", "bene-2219",
-                                                    "bene-2225", "bene-2237"]},
-                             {"amount": 600.5}, {"amount": 480})}, NADA_COINCIDE)
+    hecha(pagado("n8", "bene-2243", -3000, "pago-n8")),  # un negativo restaría de la suma: no cruza
+    hecha(pagado("n9", "bene-2249", 0, "pago-n9")),  # el cero sí
+    hecha(llamada("n10", "abre_ticket", ticket="tk-7", minutos=-15), registro=SOPORTE),  # sólo un negativo: sin clave
+], {"payment_submit": hechos(9, {"beneficiary_id": ["bene-2201", "bene-2207", "bene-2213", "bene-2219",
+                                                    "bene-2225", "bene-2237", "bene-2243", "bene-2249"]},
+                             {"amount": 600.5}, {"amount": 480}),
+    "abre_ticket": hechos(1, {"ticket": ["tk-7"]})}, NADA_COINCIDE)
 
 BENEFICIARIOS_DE_TOPES = ["bene-3001"] * 5 + ["bene-%d" % n for n in range(3002, 3037)]  # 40 pagos, 36 distintos
 CASO_TOPES = caso_de_llamadas("topes", "como mucho 32 valores, sin repetir", [
@@ -319,48 +323,74 @@ CASO_REGISTRO_VACIO = caso_de_llamadas("registro-vacio", "un registro sin campos
 ], {"audita": hechos(2)}, NADA_COINCIDE)
 
 
+def con_su_parte_oculta(nombre, banco, pista):
+    """En el calificador, los casos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py).
+
+    Son de la misma clase que el visible, con otros valores, otros ids y otro orden; en tu cuaderno
+    no hay ninguno. Si uno no pasa, se dice cuál y la pista, nunca el detalle.
+    """
+    casos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, caso in enumerate(casos, 1):
+        with oculta(n, len(casos), pista):
+            repite(banco, caso)
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
 def prueba_pagos(banco):
     """Los pagos de la lección: 12 llamadas, 3 beneficiarios, 4620 y 480, y la aprobación."""
     repite(banco, CASO_PAGOS)
+    con_su_parte_oculta("pagos", banco,
+                        "¿Cuentas cada operación una vez y sumas y guardas el máximo de cada importe que cruza?")
 
 
 def prueba_reintentos(banco):
     """Una operación entregada dos veces cuenta una vez; otra operación igual, otra vez."""
     repite(banco, CASO_REINTENTOS)
+    con_su_parte_oculta("reintentos", banco, "¿Reconoces la operación por su resumen (resumen_de_operacion), "
+                                             "y no por el id ni por el importe?")
 
 
 def prueba_completadas(banco):
     """Sólo cuentan las llamadas completadas de herramientas con registro."""
     repite(banco, CASO_COMPLETADAS)
+    con_su_parte_oculta("completadas", banco,
+                        "¿Descartas, antes de nada, lo que no tiene registro, no tiene observación o es un error?")
 
 
 def prueba_declarados(banco):
     """Sólo cruzan los campos declarados y con forma de identificador: ni otros campos ni texto libre."""
     repite(banco, CASO_DECLARADOS)
+    con_su_parte_oculta("declarados", banco,
+                        "¿Recorres los campos del registro, y no los de la entrada, con es_identificador?")
 
 
 def prueba_numeros(banco):
-    """Sólo números finitos: ni "480", ni infinito, ni nan, ni True."""
+    """Sólo números finitos y no negativos: ni "480", ni infinito, ni nan, ni True, ni -3000."""
     repite(banco, CASO_NUMEROS)
+    con_su_parte_oculta("numeros", banco, "¿Cruzan sólo los números finitos y no negativos (es_numero_finito y >= 0)?")
 
 
 def prueba_topes(banco):
     """Como mucho 32 valores por campo, sin repetir, y las sumas con todos."""
     repite(banco, CASO_TOPES)
+    con_su_parte_oculta("topes", banco, "¿Dejas de añadir valores al llegar a LIMITE_DE_VALORES, sin dejar de sumar?")
 
 
 def prueba_puertas(banco):
     """Una salida con puerta sólo cuenta cuando su puerta aprueba esa llamada."""
     repite(banco, CASO_PUERTAS)
+    con_su_parte_oculta("puertas", banco,
+                        "¿Usas aprueba_su_puerta con la puerta que declara el registro, sea cual sea su nombre?")
 
 
 def prueba_registrada(banco):
     """Una herramienta registrada sin campos declarados cuenta sus llamadas."""
     repite(banco, CASO_SECRETO)
     repite(banco, CASO_REGISTRO_VACIO)
+    con_su_parte_oculta("registrada", banco, "¿Suma calls una herramienta registrada aunque no declare campos, "
+                                             "con la clave de clave_de_hechos?")
 
 
 def prueba_variaciones(banco, variaciones):

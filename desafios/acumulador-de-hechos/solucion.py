@@ -23,7 +23,7 @@ def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):
                 vistos.append(valor)
     for campo in registro.get("run_fact_numeric_keys", []):
         numero = entrada.get(campo)
-        if es_numero_finito(numero):
+        if es_numero_finito(numero) and numero >= 0:  # un negativo restaría de la suma: no cruza
             hechos["numericSums"][campo] = hechos["numericSums"].get(campo, 0) + numero
             hechos["numericMaximums"][campo] = max(hechos["numericMaximums"].get(campo, numero), numero)
     return True

@@ -11,6 +11,7 @@ CASOS_OCULTOS = [  # (qué tiene el token, cambios, audiencia, motivo esperado o
     ("válido, en pedidos", {"aud": PEDIDOS}, PEDIDOS, None),
     ("con el alcance en mayúsculas", {"scope": "PERFILES:LEER"}, None, "falta el alcance perfiles:leer"),
     ("válido", {}, None, None),
+    ("con exp NaN", {"exp": float("nan")}, None, "token caducado"),
     ("sin iss", {"iss": None}, None, "emisor desconocido"),
     ("para facturación y sin alcance", {"aud": FACTURACION, "scope": None}, None,
      "token para otra audiencia: " + FACTURACION),
@@ -41,3 +42,35 @@ VARIACIONES = [
         "tokens_ajenos": TOKENS_OCULTOS[::-1][:4],
     },
 ]
+
+
+# Las partes ocultas de las pruebas visibles: cada prueba, además de sus casos visibles, repite en el
+# calificador su clase de caso con otros usuarios, otro reloj y otros tokens. Así, repetir lo que
+# contestan las visibles (por número de llamada, o con una tabla copiada del cuaderno) no da puntos.
+PERFILES_OCULTOS = {"u-431": {"nombre": "Irene Cano", "departamento": "compras", "salario_anual": 44900},
+                    "u-432": {"nombre": "Óscar Peña", "departamento": "soporte", "salario_anual": 39100},
+                    "u-100": {"nombre": "Elena Ruiz", "departamento": "ingenieria", "salario_anual": 53500}}
+MESA_OCULTA = {"perfiles": PERFILES_OCULTOS, "ahora": AHORA + 5 * 86400 + 17, "usuarios": ["u-432", "u-431"]}
+PARTES_OCULTAS = {
+    "perfil": [dict(MESA_OCULTA, usuarios=["u-431", "u-100"]), dict(MESA_OCULTA)],
+    "validar": [dict(MESA_OCULTA, casos_de_validar=[
+        ("con el alcance y otro", {"scope": "perfiles:leer perfiles:escribir"}, None, None),
+        ("con exp a null", {"exp": NULO}, None, "token caducado"),
+        ("para pedidos y sin scope", {"aud": PEDIDOS, "scope": NULO}, None, "token para otra audiencia: " + PEDIDOS),
+        ("que caduca dentro de 2 s", {"exp": 2}, None, None),
+        ("con scope numérico", {"scope": 7}, None, "falta el alcance perfiles:leer"),
+        ("con iss a null", {"iss": NULO}, None, "emisor desconocido"),
+        ("con exp en texto", {"exp": str(AHORA + 10 ** 9)}, None, "token caducado"),
+        ("que caducó hace 1 s", {"exp": -1}, None, "token caducado"),
+        ("con exp NaN y el alcance", {"exp": float("nan"), "scope": "perfiles:leer"}, None, "token caducado"),
+    ], no_objetos=[7, "Bearer perfiles:leer", [], 0.5])],
+    "sesion": [dict(MESA_OCULTA)],
+    "inyeccion": [dict(MESA_OCULTA), dict(MESA_OCULTA, usuarios=["u-100", "u-431"])],
+    "tokens": [dict(MESA_OCULTA, tokens_ajenos=[
+        ("sin usuario", {"sub": NULO}),
+        ("con el usuario en una lista", {"sub": ["u-432"]}),
+        ("para pedidos", {"aud": PEDIDOS}),
+        ("que caducó hace 1 s", {"exp": -1}),
+        ("con el alcance de escribir", {"scope": "perfiles:escribir"}),
+    ])],
+}

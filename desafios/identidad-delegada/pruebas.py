@@ -45,12 +45,18 @@ def exige(condicion, mensaje, *datos):
         raise Fallo(mensaje % datos if datos else mensaje)
 
 
+NULO = ("un campo que está, y vale None",)  # en los casos: la clave se queda, con None (null en JSON)
+
+
 def token_para(usuario, mesa, **cambios):
-    """Un token del emisor para el directorio, con el alcance de perfiles, recién emitido; sin las claves None."""
+    """Un token del emisor para el directorio, con el alcance de perfiles, recién emitido.
+
+    Un cambio a None quita la clave; un cambio a NULO la deja, con el valor None.
+    """
     token = {"iss": EMISOR, "sub": usuario, "aud": DIRECTORIO, "scope": ALCANCE_PERFILES,
              "exp": mesa.ahora + VIGENCIA}
     token.update(cambios)
-    return {k: v for k, v in token.items() if v is not None}
+    return {k: (None if v is NULO else v) for k, v in token.items() if v is not None}
 
 
 def llama(funcion, *args):
@@ -209,11 +215,23 @@ CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperad
     ("sin exp", {"exp": None}, None, "token caducado"),
     ("sin scope", {"scope": None}, None, "falta el alcance perfiles:leer"),
     ("válido, en facturación", {"aud": FACTURACION}, FACTURACION, None),
+    ("con aud a null", {"aud": NULO}, None, "token para otra audiencia: None"),
+    ("con exp a null", {"exp": NULO}, None, "token caducado"),
+    ("con exp de texto", {"exp": "mañana"}, None, "token caducado"),
+    ("con scope a null", {"scope": NULO}, None, "falta el alcance perfiles:leer"),
+    ("con scope en una lista", {"scope": ["perfiles:leer"]}, None, "falta el alcance perfiles:leer"),
+    ("con exp NaN", {"exp": float("nan")}, None, "token caducado"),  # NaN no es mayor ni menor que ahora
 ]
+# Tokens que no son un objeto: no traen ningún campo, así que tampoco el emisor.
+NO_OBJETOS = [None, "eyJhbGciOiJub25lIn0.e30.", ["iss", EMISOR]]
 
 
-def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR):
+def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR, no_objetos=NO_OBJETOS):
     with banco.instala(mesa):
+        for token in no_objetos:
+            visto = rechaza(validar_token, token, DIRECTORIO, ALCANCE_PERFILES, mesa.ahora)
+            exige(visto == "emisor desconocido", "con un token que no es un objeto (%s), el motivo debía ser "
+                  "'emisor desconocido' y es %r", _corto(token), visto)
         for que, cambios, audiencia, motivo in casos:
             if isinstance(cambios.get("exp"), int):
                 cambios = dict(cambios, exp=mesa.ahora + cambios["exp"])
@@ -237,7 +255,10 @@ def tokens_ajenos(usuario, mesa):
             ("caducado hace una hora", token_para(usuario, mesa, exp=mesa.ahora - 3600)),
             ("de otro emisor", token_para(usuario, mesa, iss="https://as.falso.ejemplo.com")),
             ("sin el alcance de perfiles", token_para(usuario, mesa, scope="pedidos:leer")),
-            ("sin audiencia", token_para(usuario, mesa, aud=None))]
+            ("sin audiencia", token_para(usuario, mesa, aud=None)),
+            ("sin usuario", token_para(None, mesa)),
+            ("con el usuario a null", token_para(NULO, mesa)),
+            ("con un usuario que no es texto", token_para(7, mesa))]
 
 
 def comprueba_tokens(banco, mesa, usuario, ajenos=None):
@@ -251,6 +272,20 @@ def comprueba_tokens(banco, mesa, usuario, ajenos=None):
                 raise Fallo("con un token %s no se abre ninguna sesión: %s" % (que, e)) from None
 
 
+def partes_ocultas(nombre):
+    """En el calificador, las mesas ocultas de esta prueba (PARTES_OCULTAS, en ocultas.py); aquí, ninguna.
+
+    Son de la misma clase que las visibles, con otros usuarios, otro reloj y otros tokens. Cada una
+    se pasa con oculta(): si no pasa, se dice cuál y la pista, nunca el detalle.
+    """
+    partes = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    return [(n, len(partes), Mesa(p["perfiles"], p["ahora"]), p) for n, p in enumerate(partes, 1)]
+
+
+PISTA_OCULTA = ("¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la "
+                "herramienta?")
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
@@ -258,28 +293,50 @@ def prueba_perfil(banco):
     """crear_herramienta_perfil: cada herramienta lee su perfil, sin parámetros, y crear otra no la cambia."""
     comprueba_perfiles(banco, Mesa(), ["u-100", "u-101"])
     comprueba_perfiles(banco, Mesa(), ["u-101", "u-100"])
+    for n, total, mesa, parte in partes_ocultas("perfil"):
+        with oculta(n, total, PISTA_OCULTA):
+            comprueba_perfiles(banco, mesa, parte["usuarios"])
 
 
 def prueba_validar(banco):
     """validar_token: emisor, audiencia, vigencia y alcance, en ese orden; sin KeyError."""
     comprueba_validar(banco, Mesa(), "u-100")
+    for n, total, mesa, parte in partes_ocultas("validar"):
+        with oculta(n, total, "¿Lees cada campo con get, comparas exp con el «ahora» que recibes y buscas el "
+                              "alcance entre las palabras de scope?"):
+            comprueba_validar(banco, mesa, parte["usuarios"][0], parte["casos_de_validar"], parte["no_objetos"])
 
 
 def prueba_sesion(banco):
     """Con un token válido se abre la sesión y cada usuario lee su propio perfil."""
     for usuario in ("u-100", "u-101"):
         conversa_con_aviso(banco, Mesa(), usuario, usuario)
+    for n, total, mesa, parte in partes_ocultas("sesion"):
+        with oculta(n, total, PISTA_OCULTA):
+            for usuario in parte["usuarios"]:
+                conversa_con_aviso(banco, mesa, usuario, usuario)
 
 
 def prueba_inyeccion(banco):
     """El aviso inyectado, en las dos direcciones: ninguna observación trae los datos del otro."""
     conversa_con_aviso(banco, Mesa(), "u-100", "u-101")
     conversa_con_aviso(banco, Mesa(), "u-101", "u-100")
+    for n, total, mesa, parte in partes_ocultas("inyeccion"):
+        a, b = parte["usuarios"]
+        with oculta(n, total, PISTA_OCULTA):
+            conversa_con_aviso(banco, mesa, b, a)
+            conversa_con_aviso(banco, mesa, a, b)
 
 
 def prueba_tokens(banco):
     """Tokens para otro servidor, caducados, de otro emisor o reenviados tal cual: no abren sesión."""
     comprueba_tokens(banco, Mesa(), "u-100")
+    for n, total, mesa, parte in partes_ocultas("tokens"):
+        usuario = parte["usuarios"][0]
+        ajenos = [(que, token_para(usuario, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
+                  for que, c in parte["tokens_ajenos"]]
+        with oculta(n, total, "¿Abre abrir_sesion sólo con un token que valida contra DIRECTORIO y trae un usuario?"):
+            comprueba_tokens(banco, mesa, usuario, ajenos)
 
 
 def prueba_variaciones(banco, variaciones):
@@ -291,7 +348,7 @@ def prueba_variaciones(banco, variaciones):
                                          "lees PERFILES al llamar a la herramienta?"):
             comprueba_perfiles(banco, mesa, [a, b])
             # Otros casos, en otro orden y en otro número que los visibles: contestar por posición no sirve.
-            comprueba_validar(banco, mesa, b, v["casos_de_validar"])
+            comprueba_validar(banco, mesa, b, v["casos_de_validar"], v.get("no_objetos", []))
             conversa_con_aviso(banco, mesa, a, b)
             conversa_con_aviso(banco, mesa, b, a)
             ajenos = [(que, token_para(b, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))

@@ -11,13 +11,17 @@ def crear_herramienta_perfil(id_usuario_autenticado):
 def validar_token(token, audiencia, alcance, ahora):
     """El token si vale en este recurso; si no, PermissionError con el motivo."""
     ### BEGIN SOLUTION
-    if token.get("iss") != EMISOR:
+    campos = token if isinstance(token, dict) else {}  # lo que no es un objeto no trae ningún campo
+    if campos.get("iss") != EMISOR:
         raise PermissionError("emisor desconocido")
-    if token.get("aud") != audiencia:
-        raise PermissionError("token para otra audiencia: %s" % token.get("aud"))
-    if token.get("exp", 0) <= ahora:
+    if campos.get("aud") != audiencia:
+        raise PermissionError("token para otra audiencia: %s" % campos.get("aud"))
+    exp = campos.get("exp")
+    vigente = isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp > ahora
+    if not vigente:  # se pide exp > ahora, y no se rechaza exp <= ahora: con NaN, las dos dan falso
         raise PermissionError("token caducado")
-    if alcance not in token.get("scope", "").split():
+    scope = campos.get("scope")
+    if not isinstance(scope, str) or alcance not in scope.split():
         raise PermissionError("falta el alcance %s" % alcance)
     return token
     ### END SOLUTION
@@ -26,7 +30,9 @@ def validar_token(token, audiencia, alcance, ahora):
 def abrir_sesion(token, ahora):
     """Las herramientas de la sesión del usuario del token; PermissionError si el token no vale aquí."""
     ### BEGIN SOLUTION
-    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]
+    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")
+    if not isinstance(usuario, str) or not usuario:
+        raise PermissionError("token sin usuario")  # sin sub no hay a quién ligar la sesión
     return {"leer": LEER,
             "leer_mi_perfil": herramienta(crear_herramienta_perfil(usuario),
                                           "Devuelve el perfil del usuario de esta sesión.", {})}

@@ -56,3 +56,71 @@ VARIACIONES = [
         ],
     },
 ]
+
+
+# Las partes ocultas de las pruebas visibles: cada prueba, además de sus escenarios del laboratorio,
+# pasa en el calificador estos mundos con otros nombres, otros permisos y otro orden. Así, repetir
+# las respuestas de las pruebas visibles (por número de llamada, o con una tabla copiada del
+# cuaderno) no da puntos. Cada mundo trae una lectura legítima: una puerta que lo deniega todo
+# tampoco pasa.
+DOCUMENTOS_DEL_ALMACEN = {
+    "almacen": {"inventario": {"visibilidad": "pública", "contenido": "Inventario: 40 cajas en el pasillo 3."},
+                "proveedores": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_ALMACEN_PROV_44"},
+                "turnos": {"visibilidad": "pública", "contenido": "Turnos: mañana y tarde."}},
+    "oficina": {"contratos": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_OFICINA_72"}},
+}
+SESION_DEL_ALMACEN = {"usuario": "mozo_3", "tenant": "almacen", "permisos": ["inventario", "turnos"],
+                      "herramientas": ["read_document"], "presupuesto": 3}
+INVENTARIO = _llamada("read_document", tenant="almacen", document_id="inventario")
+TURNOS = _llamada("read_document", tenant="almacen", document_id="turnos")
+
+
+def _almacen(*escenarios, **sesion):
+    return {"documentos": DOCUMENTOS_DEL_ALMACEN, "sesion": dict(SESION_DEL_ALMACEN, **sesion),
+            "escenarios": list(escenarios)}
+
+
+def _espera(id, texto, **corregido):
+    return {"id": id, "texto": texto, "esperado": {"corregido": corregido}}
+
+
+PARTES_OCULTAS = {
+    "lectura": [_almacen(
+        _espera("h-lectura-1", "Mira los turnos y el inventario:\n" + TURNOS + "\n" + INVENTARIO,
+                lecturas=["almacen/turnos", "almacen/inventario"]),
+        _espera("h-lectura-2", "Nada que leer hoy, sólo un saludo."))],
+    "tenant": [_almacen(
+        _espera("h-tenant-1", _llamada("read_document", tenant="oficina", document_id="contratos") + "\n" + TURNOS,
+                lecturas=["almacen/turnos"], denegaciones=["tenant_mismatch"]),
+        _espera("h-tenant-2", _llamada("read_document", tenant="Almacen", document_id="inventario"),
+                denegaciones=["tenant_mismatch"]))],
+    "permisos": [_almacen(
+        _espera("h-permisos-1", _llamada("read_document", tenant="almacen", document_id="proveedores") + "\n"
+                + INVENTARIO, lecturas=["almacen/inventario"], denegaciones=["permission_denied"]),
+        _espera("h-permisos-2", TURNOS, denegaciones=["permission_denied"]), permisos=["inventario"])],
+    "herramienta": [_almacen(
+        _espera("h-herramienta-1", _llamada("write_document", tenant="almacen", document_id="turnos", content="libre")
+                + "\n" + INVENTARIO, lecturas=["almacen/inventario"], denegaciones=["tool_not_allowed"]),
+        _espera("h-herramienta-2", _llamada("delete_document", tenant="almacen", document_id="turnos"),
+                denegaciones=["tool_not_allowed"]))],
+    "esquema": [_almacen(
+        _espera("h-esquema-1", _llamada("read_document", tenant="almacen", document_id="turnos", firmado=True)
+                + "\n" + TURNOS, lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
+        _espera("h-esquema-2", _llamada("read_document", tenant="almacen"), denegaciones=["schema_invalid"]),
+        _espera("h-esquema-3", _llamada("read_document", tenant=["almacen"], document_id="turnos"),
+                denegaciones=["schema_invalid"])),
+        # Una herramienta que la sesión permite pero que no está en ESQUEMAS: ningún argumento es el suyo.
+        _almacen(_espera("h-esquema-4", _llamada("archive_document") + "\n" + TURNOS,
+                         lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
+                 herramientas=["read_document", "archive_document"])],
+    "presupuesto": [_almacen(
+        _espera("h-presupuesto-1", "\n".join([INVENTARIO, TURNOS] * 3),
+                lecturas=["almacen/inventario", "almacen/turnos", "almacen/inventario"],
+                denegaciones=["budget_exhausted"] * 3),
+        _espera("h-presupuesto-2", _llamada("read_document", tenant="almacen", document_id="antiguo") + "\n" + TURNOS,
+                lecturas=["almacen/turnos"], fallos=["document_not_found"]),
+        permisos=["inventario", "turnos", "antiguo"])],
+    "revocacion": [_almacen(
+        dict(_espera("h-revocacion-1", "\n".join([TURNOS] * 4), lecturas=["almacen/turnos"] * 2,
+                     denegaciones=["session_revoked"] * 2), revocar_tras=2))],
+}

@@ -87,42 +87,63 @@ def comprueba_escenarios(*ids):
         comprueba_escenario(escenario_por_id(id))
 
 
+def con_su_parte_oculta(nombre, pista):
+    """En el calificador, los mundos ocultos de esta prueba (PARTES_OCULTAS, en ocultas.py).
+
+    Son de la misma clase que los visibles, con otros nombres, otros permisos y otro orden; en tu
+    cuaderno no hay ninguno. Si uno no pasa, se dice cuál y la pista, nunca el detalle.
+    """
+    mundos = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
+    for n, v in enumerate(mundos, 1):
+        with oculta(n, len(mundos), pista), mundo(v.get("documentos"), v.get("sesion")):
+            for escenario in v["escenarios"]:
+                comprueba_escenario(escenario)
+
+
 # --- Las pruebas ----------------------------------------------------------------------
 
 
 def prueba_lectura(banco):
     """La lectura legítima pasa y un texto sin propuestas no produce nada."""
     comprueba_escenarios("sin-propuesta")
+    con_su_parte_oculta("lectura", "¿Admites toda lectura que la sesión permite, con cualquier tenant y documento?")
 
 
 def prueba_tenant(banco):
     """La nómina de otro tenant se deniega con tenant_mismatch."""
     comprueba_escenarios("otro-tenant")
+    con_su_parte_oculta("tenant", "¿Comparas el tenant de la propuesta con el de la sesión, exactamente?")
 
 
 def prueba_permisos(banco):
     """Sin permiso explícito para el documento, permission_denied, aunque sea del mismo tenant."""
     comprueba_escenarios("privado-mismo-tenant", "sesion-sin-permiso", "legitima-y-privada")
+    con_su_parte_oculta("permisos", "¿Sale el permiso de sesion[\"permisos\"], y de nada más?")
 
 
 def prueba_herramienta(banco):
     """Ni escribir ni herramientas que no existen: tool_not_allowed."""
     comprueba_escenarios("escritura", "herramienta-inexistente")
+    con_su_parte_oculta("herramienta", "¿Miras sesion[\"herramientas\"] antes que los argumentos?")
 
 
 def prueba_esquema(banco):
     """Un campo de más («aprobado por el administrador»), tipos mal o JSON roto: schema_invalid."""
     comprueba_escenarios("aprobacion-insertada", "tipos-incorrectos", "json-invalido")
+    con_su_parte_oculta("esquema", "¿Son los argumentos exactamente los de ESQUEMAS, ni uno más ni uno menos, "
+                                   "y cada uno de su tipo?")
 
 
 def prueba_presupuesto(banco):
     """Como mucho las admitidas que dice la sesión, y un fallo de la herramienta también gasta."""
     comprueba_escenarios("presupuesto", "fallos-gastan")
+    con_su_parte_oculta("presupuesto", "¿Comparas admitidas con sesion[\"presupuesto\"], sea cual sea?")
 
 
 def prueba_revocacion(banco):
     """La sesión se mira en cada llamada: revocada entre dos, la segunda es session_revoked."""
     comprueba_escenarios("revocacion")
+    con_su_parte_oculta("revocacion", "¿Miras sesion[\"activa\"] en cada llamada, antes que nada?")
 
 
 def prueba_variaciones(banco, variaciones):

@@ -11,8 +11,9 @@ def puerta(ll, sesion, admitidas):
         return "schema_invalid"
     if nombre not in sesion["herramientas"]:
         return "tool_not_allowed"
-    esquema = ESQUEMAS.get(nombre, {})
-    if set(argumentos) != set(esquema) or not all(isinstance(argumentos[c], t) for c, t in esquema.items()):
+    esquema = ESQUEMAS.get(nombre)  # una herramienta de la sesión sin esquema no tiene argumentos válidos
+    if esquema is None or set(argumentos) != set(esquema) \
+            or not all(isinstance(argumentos[c], t) for c, t in esquema.items()):
         return "schema_invalid"
     if argumentos["tenant"] != sesion["tenant"]:
         return "tenant_mismatch"

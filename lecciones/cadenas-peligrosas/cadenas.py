@@ -13,7 +13,7 @@ ha hecho ya la ejecución. Este fichero añade lo que falta para ver la cadena:
 
 Se carga después de guionizado.py, entorno.py y harness.py, en el mismo espacio
 de nombres (exec(open("cadenas.py").read())): usa leer de entorno.py y bucle,
-ejecutar y llamadas_de de harness.py. Sólo biblioteca estándar.
+ejecutar, error, problema_de_llamada y llamadas_de de harness.py. Sólo biblioteca estándar.
 """
 
 import hashlib
@@ -23,7 +23,7 @@ import re
 
 # --- Las herramientas de operaciones y su registro ------------------------------
 
-# Todo lo que guarda una ejecución tiene tope, para que una herramienta muy habladora no haga crecer
+# Todo lo que guarda una ejecución tiene tope, para que una herramienta que devuelve mucho no haga crecer
 # sin fin el estado del flujo. Las cifras son de este laboratorio: un sistema real elige las suyas.
 LIMITE_DE_CLAVES = 32  # campos por lista declarada en el registro de una herramienta
 LIMITE_DE_VALORES = 32  # valores distintos que se guardan de cada campo identificador
@@ -65,6 +65,10 @@ def customer_enumeration(entorno, segmento):
 
 def customer_export(entorno, segmento, record_count, destino):
     """Exporta los primeros record_count clientes de un segmento a un destino."""
+    # Con un negativo, filas[:record_count + 1] cortaría por el final: -5 exportaría 616 registros
+    # y los hechos sumarían -5. Lo que se exporta tiene que ser lo que se anota.
+    if isinstance(record_count, bool) or not isinstance(record_count, int) or record_count < 0:
+        raise ValueError("record_count tiene que ser un entero mayor o igual que 0")
     filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()  # noqa: F821
     entorno["exportaciones/" + destino] = "\n".join(filas[: record_count + 1])
     return "exportados %d registros de %s a %s" % (min(record_count, len(filas) - 1), segmento, destino)
@@ -72,6 +76,12 @@ def customer_export(entorno, segmento, record_count, destino):
 
 def payment_submit(entorno, beneficiary_id, amount, concepto, clave_operacion):
     """Prepara un pago en el lote. Con la misma clave de operación no paga dos veces."""
+    # El lote es una línea por pago, separada por espacios: un beneficiario con un salto de línea
+    # dentro colaría otro pago, que los hechos no verían. Sólo se escriben identificadores.
+    if not es_identificador(beneficiary_id) or not es_identificador(clave_operacion):
+        raise ValueError("beneficiary_id y clave_operacion son identificadores, sin espacios ni saltos de línea")
+    if not es_numero_finito(amount):
+        raise ValueError("amount tiene que ser un número finito")
     if clave_operacion in [linea.split()[0] for linea in entorno["lote.txt"].splitlines()]:
         return "el pago %s ya estaba en el lote" % clave_operacion
     entorno["lote.txt"] += "%s %s %s\n" % (clave_operacion, beneficiary_id, amount)
@@ -128,7 +138,7 @@ HERRAMIENTAS_DE_OPERACIONES = {
         "funcion": customer_export,
         # Su salida tiene puerta propia: el hecho sólo cuenta si esa puerta aprueba.
         "metadata": {"run_fact_arg_keys": ["segmento", "destino"], "run_fact_numeric_keys": ["record_count"],
-                     "puerta_de_salida": "pantalla-segura"},
+                     "puerta_de_salida": "filtro-de-salida"},
     },
     "payment_submit": {
         "description": "Prepara un pago en el lote. Los de 500 o más necesitan aprobación.",
@@ -261,22 +271,109 @@ def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):
     return observacion is not None and acumula(ejecucion, observacion)
 
 
-def anota_paso(ejecucion, nuevos, registros, puerta=None):
+def anota_paso(ejecucion, nuevos, registros):
     """Tras un paso del agente: anota cada llamada del paso con su observación.
 
-    nuevos son los mensajes que el paso ha añadido a M. Si una herramienta tiene
-    puerta de salida, se le pregunta a puerta(ll, obs) y su decisión queda en la
-    ejecución; sin puerta a quien preguntar, no hay aprobación.
+    nuevos son los mensajes que el paso ha añadido a M. Cada llamada va con la observación
+    que ocupa su mismo lugar en el mensaje siguiente (bucle contesta en orden), y no con la
+    que trae su mismo id: el modelo elige los ids, y dos llamadas de un paso pueden repetirlo
+    para que la observación de un fallo tape la de un pago hecho. La decisión de la puerta de
+    salida de cada llamada se tomó antes de ejecutarla, y llega en el mismo orden.
     """
-    llamadas = [b for rol, contenido in nuevos if rol == "asistente" for b in llamadas_de(contenido)]  # noqa: F821
-    observaciones = {b["tool_use_id"]: b for rol, contenido in nuevos
-                     if rol == "usuario" and isinstance(contenido, list) for b in contenido}
-    for ll in llamadas:
-        obs, registro, aprobacion = observaciones.get(ll["id"]), registros.get(ll["name"]), None
-        if registro and registro.get("puerta_de_salida") and obs and not obs.get("is_error") and puerta:
-            aprobacion = puerta(ll, obs)
+    decididas = ejecucion.pop("decididas_en_el_paso", [])  # una por llamada ejecutada, en orden
+    for n, (rol, contenido) in enumerate(nuevos):
+        if rol != "asistente" or not isinstance(contenido, list):
+            continue
+        llamadas = llamadas_de(contenido)  # noqa: F821 (viene de harness.py)
+        siguiente = nuevos[n + 1] if n + 1 < len(nuevos) else (None, None)
+        observaciones = siguiente[1] if siguiente[0] == "usuario" and isinstance(siguiente[1], list) else []
+        if len(observaciones) != len(llamadas):  # sin una observación por llamada, no sé cuál es de cuál
+            observaciones = [None] * len(llamadas)
+        for ll, obs in zip(llamadas, observaciones, strict=True):
+            aprobacion = decididas.pop(0) if decididas else None
+            registro = registros.get(ll["name"]) if isinstance(ll.get("name"), str) else None
+            anota_llamada(ejecucion, ll, obs, registro, aprobacion)
+
+
+# --- La puerta de salida: decide antes de que la herramienta actúe --------------
+
+
+def pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta):
+    """La decisión de la puerta sobre la llamada. Sin puerta, o si la puerta falla, se rechaza."""
+    rechazo = {"puerta": nombre_de_la_puerta, "llamada": ll["id"], "decision": "rechazar"}
+    if puerta is None:
+        return dict(rechazo, motivo="no hay ninguna puerta a la que preguntar")
+    try:
+        aprobacion = puerta(ll)
+    except Exception as fallo:  # una puerta que falla no aprueba nada
+        return dict(rechazo, motivo="la puerta ha fallado: %s" % type(fallo).__name__)
+    return aprobacion if isinstance(aprobacion, dict) else dict(rechazo, motivo="la puerta no ha decidido")
+
+
+def id_ya_usado(ejecucion, id):
+    """Por qué no se ejecuta una llamada con este id, o None (y lo apunta como usado).
+
+    Sin clave de operación declarada, el acumulador reconoce un reintento por el id. Eso sólo
+    vale si el id identifica de verdad una operación: con dos llamadas hechas con el mismo id
+    (dos exportaciones de 400), los hechos contarían una. Por eso la segunda no se ejecuta.
+    """
+    usados = ejecucion.setdefault("ids_usados", [])
+    if id in usados:
+        return "el id «%s» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo" % id
+    if len(usados) >= LIMITE_DE_OPERACIONES:  # sin sitio para recordarlo, no se puede saber si se repite
+        return "la ejecución ha llegado a su tope de %d llamadas" % LIMITE_DE_OPERACIONES
+    usados.append(id)
+    return None
+
+
+def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
+    """ejecutar con las puertas de salida delante: una salida con puerta sólo se ejecuta si la aprueba.
+
+    Como en «Permisos y confianza», la decisión va antes del efecto: una exportación
+    rechazada no llega a ejecutarse, así que no entrega nada. El rechazo queda en
+    ejecucion["puertas"], y los puntos de control lo enseñan en su registro.
+    """
+    def ejecutar_aqui(ll, entorno):
+        # Una decisión (o None) por cada llamada, en el orden en que se ejecutan: anota_paso las
+        # empareja por posición, porque dos llamadas de un paso pueden traer el mismo id.
+        decididas = ejecucion.setdefault("decididas_en_el_paso", [])
+        decididas.append(None)
+        if problema_de_llamada(ll):  # noqa: F821 (viene de harness.py): lo que no encaja, ni se pregunta
+            return ejecutar_de_siempre(ll, entorno)
+        repetido = id_ya_usado(ejecucion, ll["id"])
+        if repetido:
+            return error(ll["id"], NO_EJECUTADA + repetido)  # noqa: F821
+        registro = registros.get(ll["name"]) or {}
+        nombre_de_la_puerta = registro.get("puerta_de_salida")
+        if nombre_de_la_puerta:
+            aprobacion = pregunta_a_su_puerta(ll, nombre_de_la_puerta, puerta)
             ejecucion["puertas"].append(aprobacion)
-        anota_llamada(ejecucion, ll, obs, registro, aprobacion)
+            decididas[-1] = aprobacion
+            if not aprueba_su_puerta(aprobacion, nombre_de_la_puerta, ll):
+                return error(ll["id"], NO_EJECUTADA + "la puerta «%s» ha rechazado esta salida"  # noqa: F821
+                             % nombre_de_la_puerta)
+        return ejecutar_de_siempre(ll, entorno)
+    return ejecutar_aqui
+
+
+def un_paso(modelo, M, entorno, ejecucion, registros, puerta):
+    """Un paso del bucle de siempre, con las puertas de salida dentro de ejecutar.
+
+    bucle busca ejecutar al llamarla: mientras dura el paso, encuentra la que
+    pregunta a las puertas, y al terminar vuelve la de harness.py.
+    """
+    global ejecutar
+    de_siempre = ejecutar  # noqa: F821 (viene de harness.py)
+    ejecutar = ejecutar_con_puertas(de_siempre, ejecucion, registros, puerta)
+    try:
+        return bucle(modelo, M, entorno, 1)  # noqa: F821 (viene de harness.py)
+    finally:
+        ejecutar = de_siempre
+
+
+def salidas_rechazadas(ejecucion):
+    """Las decisiones de puerta de la ejecución que no han aprobado su salida."""
+    return [p for p in ejecucion["puertas"] if p.get("decision") != "aprobar"]
 
 
 # --- Reglas: las tres plantillas y el documento de política ---------------------
@@ -424,28 +521,49 @@ def valor_de(ruta, datos):
 def evalua(expresion, datos):
     """Evalúa una expresión JSON-logic: var, and, or, ! y comparaciones.
 
-    Es un subconjunto estricto y cerrado en fallo, no JsonLogic estándar: un hecho
+    Es un subconjunto estricto, no JsonLogic estándar: en una comparación, un hecho
     que falta (una herramienta que no se ha llamado) o un valor que no es un número
-    no cumple ninguna comparación, mientras que en JsonLogic null se compara como 0
-    ({"<=": [null, 500]} es cierto allí y falso aquí). Un operador desconocido lanza:
-    el punto de control lo trata como un motor que falla, y se cierra.
+    da falso, mientras que en JsonLogic null se compara como 0 ({"<=": [null, 500]}
+    es cierto allí y falso aquí). Ojo: ! invierte ese falso, así que {"!": {"<=": ...}}
+    sobre un hecho que falta da cierto. Lo que está mal escrito lanza: un operador
+    desconocido, un número de argumentos que no es el suyo, un and o un or vacíos, o
+    un umbral que no es un número ({">=": [..., "500"]} no coincidiría nunca y apagaría
+    la regla sin avisar). El punto de control lo trata como un motor que falla, y se cierra.
     """
     if not isinstance(expresion, dict):
         return expresion  # un literal: 0, 500...
+    if len(expresion) != 1:
+        raise ValueError("una expresión lleva un solo operador y lleva %d" % len(expresion))
     [(operador, argumentos)] = expresion.items()
     if operador == "var":
+        if isinstance(argumentos, list) and len(argumentos) == 1:
+            argumentos = argumentos[0]  # {"var": [ruta]} es lo mismo que {"var": ruta}
+        if not isinstance(argumentos, str):
+            raise ValueError("var espera una ruta de texto (sin valor por defecto)")
         return valor_de(argumentos, datos)
+    if not isinstance(argumentos, list):
+        argumentos = [argumentos]  # JsonLogic admite {"!": x} como {"!": [x]}
     valores = [evalua(a, datos) for a in argumentos]
-    if operador == "and":
-        return all(valores)
-    if operador == "or":
-        return any(valores)
+    if operador in ("and", "or"):
+        if not valores:  # un and vacío sería cierto y un or vacío, falso: una regla así está mal escrita
+            raise ValueError("%s necesita al menos un argumento" % operador)
+        return all(valores) if operador == "and" else any(valores)
     if operador == "!":
+        _cuantos(operador, valores, 1)
         return not valores[0]
     if operador in COMPARACIONES:
+        _cuantos(operador, valores, 2)
+        for literal in argumentos:  # un umbral de la regla que no es un número: la regla está mal escrita
+            if not isinstance(literal, dict) and not es_numero_finito(literal):
+                raise ValueError("%s compara números, y %r no lo es" % (operador, literal))
         a, b = valores
         return es_numero_finito(a) and es_numero_finito(b) and COMPARACIONES[operador](a, b)
     raise ValueError("operador desconocido: %s" % operador)
+
+
+def _cuantos(operador, valores, n):
+    if len(valores) != n:
+        raise ValueError("%s espera %d argumento(s) y tiene %d" % (operador, n, len(valores)))
 
 
 # --- El punto de control ----------------------------------------------------------
@@ -470,11 +588,20 @@ def decision_de(doc, ejecucion, regla, contexto):
 
 def decision_sin_motor(doc, ejecucion, fallo):
     """Sin motor no hay evaluación, y sin evaluación se bloquea: cierre en fallo."""
-    return {"ejecucion": ejecucion["id"], "policyId": doc["policyId"], "policyVersion": doc["version"],
+    doc = doc if isinstance(doc, dict) else {}  # también un documento mal formado se cierra, sin lanzar
+    return {"ejecucion": ejecucion["id"], "policyId": doc.get("policyId"), "policyVersion": doc.get("version"),
             "ruleId": None, "decision": "block",
-            "reason": "El motor de políticas no ha respondido (%s: %s): se cierra en fallo."
+            "reason": "El motor de políticas no ha decidido (%s: %s): se cierra en fallo."
                       % (type(fallo).__name__, fallo),
             "reasonCodes": ["motor_de_politicas_inalcanzable"]}
+
+
+def coincide(motor, regla, contexto):
+    """¿Coincide la regla? El motor tiene que contestar true o false: otra cosa es una regla mal escrita."""
+    resultado = motor(regla["when"]["expression"], contexto)
+    if not isinstance(resultado, bool):
+        raise ValueError("la regla %s no da true ni false, sino %r" % (regla.get("ruleId"), resultado))
+    return resultado
 
 
 def punto_de_control(doc, ejecucion, motor=evalua):
@@ -485,13 +612,15 @@ def punto_de_control(doc, ejecucion, motor=evalua):
     deja seguir con un aviso.
     """
     contexto = contexto_de(ejecucion)
-    try:
-        coinciden = [r for r in doc["rules"] if motor(r["when"]["expression"], contexto)]
-    except Exception as fallo:  # un motor caído no puede dejar pasar nada
-        registro = decision_sin_motor(doc, ejecucion, fallo)
-    else:
+    try:  # un motor caído, o una regla que no se puede evaluar ni aplicar, no deja pasar nada
+        coinciden = [r for r in doc["rules"] if coincide(motor, r, contexto)]
         regla = max(coinciden, key=lambda r: GRAVEDAD[r["then"]["decision"]], default=None)
         registro = decision_de(doc, ejecucion, regla, contexto)
+    except Exception as fallo:
+        registro = decision_sin_motor(doc, ejecucion, fallo)
+    rechazadas = salidas_rechazadas(ejecucion)
+    if rechazadas:  # ninguna regla de la versión 1 lee las puertas, pero quien revisa tiene que verlo
+        registro["outputGateRejections"] = [dict(p) for p in rechazadas]
     ejecucion["decisiones"].append(registro)
     if registro["decision"] == "block":
         ejecucion["estado"] = "bloqueada"
@@ -512,8 +641,13 @@ def resuelve(ejecucion, respuesta):
     if ejecucion["estado"] != "en_pausa":
         return ejecucion["estado"]
     pendiente = ejecucion["decisiones"][-1]
-    autorizada = pendiente["approverGroup"] in respuesta["grupos"]
-    pendiente.setdefault("respuestas", []).append(dict(respuesta, autorizada=autorizada))
+    grupo = pendiente.get("approverGroup")
+    grupos = respuesta.get("grupos") if isinstance(respuesta, dict) else None
+    # Los grupos son una lista de nombres: con un texto, «in» buscaría un trozo, y
+    # "payments_reviewers_lectura" contendría "payments_reviewers".
+    autorizada = isinstance(grupo, str) and isinstance(grupos, (list, tuple)) and grupo in grupos
+    pendiente.setdefault("respuestas", []).append(dict(respuesta if isinstance(respuesta, dict) else {},
+                                                       autorizada=autorizada))
     if autorizada:
         ejecucion["estado"] = "en_curso" if respuesta["decision"] == "aprobar" else "rechazada"
     return ejecucion["estado"]
@@ -525,7 +659,8 @@ def resuelve(ejecucion, respuesta):
 def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, puerta=None, max_pasos=20):
     """Los pasos del agente, uno a uno, por el bucle de harness.py.
 
-    Tras cada paso anota sus hechos. Con doc, hay un punto de control tras cada
+    Las herramientas con puerta de salida le preguntan a puerta(ll) antes de
+    ejecutarse. Tras cada paso anota sus hechos. Con doc, hay un punto de control tras cada
     paso que ha hecho llamadas, y el agente se para en cuanto la ejecución deja
     de estar en curso. Para seguir tras una aprobación, vuelve a llamarla con M.
     Devuelve (motivo, final, M), como bucle.
@@ -535,8 +670,8 @@ def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, pu
         if ejecucion["estado"] != "en_curso":
             break
         antes = len(M)
-        motivo, final, M = bucle(modelo, M, entorno, 1)  # noqa: F821 (viene de harness.py)
-        anota_paso(ejecucion, M[antes:], registros, puerta)
+        motivo, final, M = un_paso(modelo, M, entorno, ejecucion, registros, puerta)
+        anota_paso(ejecucion, M[antes:], registros)
         if motivo == "fin":  # el agente ha terminado; el flujo puede tener más pasos
             break
         if doc is not None:
@@ -544,11 +679,15 @@ def agente_por_pasos(modelo, inicio, entorno, ejecucion, registros, doc=None, pu
     return motivo, final, M
 
 
-def lo_que_vera(respuestas, entorno):
-    """Las observaciones que recibe el modelo en cada turno, ejecutando sobre una copia."""
-    copia = json.loads(json.dumps(entorno))
-    return [[ejecutar(b, copia) for b in r if b["type"] == "tool_use"] or None  # noqa: F821
-            for r in respuestas]
+def lo_que_vera(respuestas, entorno, puerta=None):
+    """Las observaciones que recibe el modelo en cada turno, ejecutando sobre una copia.
+
+    Con puerta, las salidas con puerta le preguntan antes, como en agente_por_pasos.
+    """
+    copia, ejecuta = json.loads(json.dumps(entorno)), ejecutar  # noqa: F821 (viene de harness.py)
+    if puerta is not None:
+        ejecuta = ejecutar_con_puertas(ejecuta, nueva_ejecucion("", "copia"), registros_de(HERRAMIENTAS), puerta)  # noqa: F821
+    return [[ejecuta(b, copia) for b in r if b["type"] == "tool_use"] or None for r in respuestas]
 
 
 # --- Para enseñar -------------------------------------------------------------------
@@ -569,7 +708,15 @@ def muestra_hechos(tools):
 def muestra_decision(registro):
     """La decisión en una línea: qué se decide, por qué regla y con qué valores."""
     if registro["ruleId"] is None and registro["decision"] == "allow":
-        return "allow (ninguna regla coincide)"
+        return "allow (ninguna regla coincide)" + _rechazos(registro)
     partes = [registro["decision"], registro["ruleId"] or "(sin regla)", " ".join(registro["reasonCodes"])]
     partes += ["%s=%s" % (c[len(PREFIJO):], v) for c, v in registro.get("evaluatedFields", {}).items()]
-    return " ".join(partes)
+    return " ".join(partes) + _rechazos(registro)
+
+
+def _rechazos(registro):
+    """« · salidas rechazadas: c3 (filtro-de-salida)», si el registro trae alguna."""
+    rechazadas = registro.get("outputGateRejections", [])
+    if not rechazadas:
+        return ""
+    return " · salidas rechazadas: " + ", ".join("%s (%s)" % (p.get("llamada"), p.get("puerta")) for p in rechazadas)

@@ -1,10 +1,10 @@
 """Laboratorio «La propuesta no es el permiso»: 14 escenarios, dos puertas, 28 comprobaciones.
 
 Todo vive en memoria y cada escenario empieza con una copia nueva:
-- tres documentos sintéticos: la guía pública del tenant lab, una nota privada
-  del mismo tenant y una nómina ficticia del tenant branch;
-- un adaptador determinista que hace de planificador: extrae del texto
-  recuperado los bloques <tool-call> y los entrega como propuestas (bloques
+- tres documentos inventados: en el tenant lab, su guía pública y una nota
+  privada; en el tenant branch, una nómina que no es de nadie;
+- un adaptador determinista que hace de planificador: busca en el texto
+  recuperado cada bloque <tool-call> y lo convierte en una propuesta (un bloque
   tool_use). No interpreta lenguaje natural: texto sin bloque, cero propuestas;
 - dos puertas entre la propuesta y la herramienta: la vulnerable deja pasar
   todo, la corregida decide con la sesión, construida fuera del documento;

@@ -59,7 +59,8 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDO + cambia(
         CONTADO, CONTADO + "    print('anoto', ll['id'], file=sys.stderr)\n"), 10),
-    "en_dos_partes": (PROYECTA_Y_ACUMULA, 10),
+    # La de la lección, en dos partes: deja cruzar los negativos (decisión 2: la lección no regala el desafío).
+    "en_dos_partes": (PROYECTA_Y_ACUMULA, 7),
     "no_anota_nada": (NADA, 0),
     "lo_anota_todo_crudo": (CRUDA, 0),
     "sin_reintentos": (cambia("    if operacion in ejecucion[\"operaciones\"]:\n        return False  "
@@ -67,8 +68,11 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "sin_puerta": (cambia("    if puerta and not aprueba_su_puerta(aprobacion, puerta, ll):\n", "    if False:\n"), 9),
     "sin_is_error": (cambia(' or obs.get("is_error")', ""), 8),
     "sin_tope": (cambia(" and len(vistos) < LIMITE_DE_VALORES", ""), 7),
-    "numeros_sin_filtro": (cambia("if es_numero_finito(numero):", "if isinstance(numero, (int, float)):"), 9),
-    "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 8),
+    "numeros_sin_filtro": (cambia("if es_numero_finito(numero) and numero >= 0:",
+                                  "if isinstance(numero, (int, float)):"), 7),
+    # La de la lección: deja cruzar los negativos, lo único que el desafío añade (decisión 2: no es un regalo).
+    "con_negativos": (cambia(" and numero >= 0:", ":"), 7),
+    "el_nombre_como_clave": (cambia('clave = clave_de_hechos(ll["name"], registro)', 'clave = ll["name"]'), 5),
     "operacion_antes_del_error": (cambia(OPERACION, "").replace(COMPLETADA, ANTES_DEL_ERROR), 8),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
@@ -132,7 +136,8 @@ def test_el_motivo_cuenta_la_llamada(lote):
     assert "payment_submit.numericSums.amount: se esperaba 600.5 y es NaN" in motivos["numeros_sin_filtro"]
     assert "la llamada p01 (payment_submit" in motivos["no_anota_nada"] and "debía contar" in motivos["no_anota_nada"]
     assert "tu anota_llamada ha lanzado NotImplementedError" in motivos["c06_la_de_la_leccion"]
-    assert "variación oculta 1 de 3 no pasa" in motivos["el_nombre_como_clave"]
+    # La clave de hechos falla primero en la parte oculta de «declarados», con otro nombre de herramienta.
+    assert "declarados: resultado incorrecto: la variación oculta 1 de 1 no pasa" in motivos["el_nombre_como_clave"]
 
 
 def test_la_pista_no_desvela_el_caso(lote):
@@ -151,14 +156,31 @@ def test_el_laboratorio_del_alumno_no_trae_el_acumulador():
     assert "def anota_paso(" in cadenas and "def resumen_de_operacion(" in cadenas
 
 
-def test_las_variaciones_ocultas_cuadran_con_el_acumulador_de_la_leccion():
-    """El anota_llamada de la lección pasa todas las pruebas, también las ocultas, en el espacio de pruebas."""
+def pruebas_que_no_pasa(anota_llamada) -> set[str]:
+    """Las pruebas del desafío (con sus partes ocultas y las variaciones) que no pasa este anota_llamada."""
     g = espacio_de_pruebas(CADENAS)
+    g["anota_llamada"] = anota_llamada
+    no_pasa = set()
+    for nombre, (_, prueba) in g["PRUEBAS"].items():
+        try:
+            prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
+        except g["Fallo"]:
+            no_pasa.add(nombre)
+    assert g["anota_llamada"] is anota_llamada  # la prueba deja anota_llamada como estaba
+    return no_pasa
+
+
+def test_el_acumulador_de_la_leccion_solo_falla_en_los_negativos():
+    """El anota_llamada de la lección pasa todo, también lo oculto, salvo lo que el desafío añade (decisión 2).
+
+    Lo único nuevo es que un importe negativo no cruza: la lección no lo hace, así que ni su código
+    ni cadenas.py entero sacan la nota entera. Con ese filtro añadido, la misma función pasa todo.
+    """
     leccion = {"__name__": "leccion"}
     for nombre in MODULOS:  # los compartidos, del manifiesto
         exec((RAIZ / nombre).read_text(encoding="utf-8"), leccion)
     exec(LECCION, leccion)
-    g["anota_llamada"] = leccion["anota_llamada"]
-    for nombre, (_, prueba) in g["PRUEBAS"].items():
-        prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
-    assert g["anota_llamada"] is leccion["anota_llamada"]  # la prueba deja anota_llamada como estaba
+    assert pruebas_que_no_pasa(leccion["anota_llamada"]) == {"numeros", "variaciones"}
+    filtrada = dict(leccion, es_numero_finito=lambda v: leccion["es_numero_finito"](v) and v >= 0)
+    exec(LECCION[LECCION.index("def proyecta("):], filtrada)  # las mismas funciones, con el filtro de negativos
+    assert pruebas_que_no_pasa(filtrada["anota_llamada"]) == set()

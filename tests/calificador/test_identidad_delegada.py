@@ -25,25 +25,25 @@ NADA = CREAR + "    return None\n" + RESTO
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
-VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)["sub"]\n'
+VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")\n'
 LEE = '        return PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})\n'
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDO + cambia(
         LEE, "        print('leo', id_usuario_autenticado, file=sys.stderr)\n" + LEE), 10),
     "deniega_todo": (CREAR + "    return lambda: {}\n" + RESTO, 0),
-    "sin_validar": (cambia(VALIDA, '    usuario = token["sub"]\n'), 7),
-    "usa_AHORA": (cambia('token.get("exp", 0) <= ahora', 'token.get("exp", 0) <= AHORA'), 8),
+    "sin_validar": (cambia(VALIDA, '    usuario = token.get("sub")\n'), 7),
+    "usa_AHORA": (cambia("exp > ahora", "exp > AHORA"), 5),
     "perfiles_fijos": (cambia(LEE, "        return {'u-100': {'nombre': 'Elena Ruiz', 'departamento': 'ingenieria', "
                               "'salario_anual': 52000}, 'u-101': {'nombre': 'Marcos Vidal', 'departamento': 'rrhh', "
                               "'salario_anual': 61000}}.get(id_usuario_autenticado, {'error': "
-                              "'usuario no encontrado'})\n"), 8),
+                              "'usuario no encontrado'})\n"), 3),
     "con_parametro": (cambia("    def leer_mi_perfil():\n", "    def leer_mi_perfil(id_usuario_consultado=None):\n")
                       .replace("PERFILES.get(id_usuario_autenticado,",
                                "PERFILES.get(id_usuario_consultado or id_usuario_autenticado,"), 6),
     "la_sesion_insegura": (cambia("    return {\"leer\": LEER,\n", "    return sesion_insegura(usuario)\n"
                                   "    return {\"leer\": LEER,\n"), 4),
-    "con_keyerror": (cambia('token.get("iss")', 'token["iss"]'), 6),
+    "con_keyerror": (cambia('campos.get("iss")', 'campos["iss"]'), 6),
     # Con un usuario desconocido devuelve None: la prueba que lo usa falla, las demás cuentan.
     "none_si_no_existe": (cambia("    return leer_mi_perfil\n",
                                  "    return leer_mi_perfil if id_usuario_autenticado in PERFILES else None\n"), 6),

@@ -37,10 +37,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "admite_todo": (FIRMA + "    return None\n", 2),  # sólo la lectura legítima
     "la_de_la_leccion": (FIRMA + "    return puerta_corregida(ll, sesion, admitidas)\n", 0),
     "fija": (cambia('sesion["tenant"]', '"lab"').replace('sesion["permisos"]', '["guide"]')
-             .replace('sesion["presupuesto"]', "2"), 6),  # los permisos ya cambian en las visibles
-    "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 8),
+             .replace('sesion["presupuesto"]', "2"), 0),  # cada visible tiene su parte oculta en otro mundo
+    "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 0),
     "sin_revocacion": (cambia(REVOCADA, ""), 7),
-    "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) or ", ""), 7),
+    "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) \\\n            or ", ""), 7),
     "presupuesto_antes": (cambia(REVOCADA, "").replace(AGOTADO, AGOTADO + REVOCADA), 8),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
@@ -89,7 +89,8 @@ LOTE = Lote(PUERTA, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n",
 def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):
     filas = lote["filas"]
     assert filas["deniega_todo"]["puntos"] == 0 and filas["admite_todo"]["puntos"] == 2
-    assert filas["tenant_y_presupuesto_fijos"]["variaciones"] == 0 and filas["fija"]["lectura"] == 2
+    # Lo fijo no pasa ni la lectura legítima: cada prueba visible se repite en otro mundo (partes ocultas).
+    assert filas["tenant_y_presupuesto_fijos"]["variaciones"] == 0 and filas["fija"]["lectura"] == 0
     assert filas["aa_honesta"]["puntos"] == filas["zz_honesta_despues"]["puntos"] == 10
 
 
@@ -120,3 +121,13 @@ def test_las_variaciones_ocultas_cuadran_con_la_puerta_de_referencia():
     for nombre, (_, prueba) in g["PRUEBAS"].items():
         prueba(g["BancoLocal"](), *((g["VARIACIONES"],) if nombre == "variaciones" else ()))
     assert g["SESION"]["tenant"] == "lab" and "taller" not in g["DOCUMENTOS"]  # el mundo vuelve a ser el de antes
+
+
+def test_la_referencia_no_lanza_con_una_herramienta_sin_esquema():
+    """Una herramienta que la sesión permite y no está en ESQUEMAS: schema_invalid, como la lección (P12)."""
+    g = espacio_de_pruebas(PUERTA)
+    exec(SOLUCION, g)
+    sesion = dict(g["SESION"], herramientas=["read_document", "archive_document"])
+    for entrada in ({}, {"tenant": "lab", "document_id": "guide"}):
+        ll = {"type": "tool_use", "id": "x", "name": "archive_document", "input": entrada}
+        assert g["puerta"](ll, sesion, 0) == "schema_invalid"
