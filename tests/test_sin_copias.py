@@ -44,14 +44,12 @@ PERMITIDAS = [
     "Prompt Injection",
     "The lethal trifecta for AI agents: private data, untrusted content, and external communication",
     "Debenedetti, Shumailov, Fan, Hayes, Carlini, Fabian, Kern, Shi, Terzis y Tramèr",
+    "OWASP Top 10 for Agentic Applications for 2026",
+    "Best Current Practice for OAuth 2.0 Security (BCP 240), IETF",
 ]
 
 # Ficheros de otros que todavía copian (xfail estricto): cuando se reescriban, el líder quita su línea.
-PENDIENTES = {
-    "lecciones/cadenas-peligrosas/leccion.md", "lecciones/identidad-delegada/leccion.md",
-    "lecciones/la-propuesta-no-es-el-permiso/leccion.md", "lecciones/la-red/leccion.md",
-    "lecciones/la-red/preguntas.toml", "lecciones/un-comando-en-la-terminal/leccion.md",
-}
+PENDIENTES: set[str] = set()
 
 
 def palabras(texto: str) -> list[str]:
