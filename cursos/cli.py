@@ -210,6 +210,35 @@ def orden_recoger(args) -> int:
     return 1
 
 
+def orden_modelo_guionizado(args) -> int:
+    import json
+
+    from cursos.modelo.servidor import ModeloServido, servidor
+
+    guiones = []
+    for fichero in args.guion:
+        ruta = ruta_del_usuario(fichero)
+        try:
+            guiones.append(json.loads(ruta.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            raise ErrorDeOrden(f"no se puede leer el guion {ruta} ({e}): tiene que ser una lista de turnos en JSON") from None
+    servido = ModeloServido(guiones, clave=args.clave, demora=args.demora)
+    try:
+        http = servidor(servido, args.puerto)
+    except OSError as e:
+        raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} ({e.strerror}): "
+                           "elige otro con --puerto o cierra lo que lo está usando") from None
+    base = f"http://127.0.0.1:{http.server_address[1]}"
+    print(f"Modelo guionizado en {base}: formato anthropic en {base}/v1/messages, formato openai en "
+          f"{base}/v1/chat/completions. Modelos: {', '.join(sorted(servido.guiones)) or 'ninguno (regístralos con POST /guiones)'}, "
+          "y fallo-401, fallo-429, fallo-lenta… Ctrl+C para parar.", flush=True)
+    try:
+        http.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def construye_parser() -> argparse.ArgumentParser:
     from cursos.calificador import CURSO_NBGRADER
 
@@ -269,6 +298,15 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--laboratorio", default=str(laboratorio.LABORATORIO), help="código del laboratorio")
     p.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
     p.set_defaults(funcion=orden_laboratorio)
+
+    p = sub.add_parser("modelo-guionizado", help="sirve el modelo guionizado por HTTP, en los formatos de "
+                       "Anthropic y OpenAI (para probar ModeloReal)")
+    p.add_argument("--puerto", type=int, default=8001, help="puerto en 127.0.0.1 (8001)")
+    p.add_argument("--guion", action="append", default=[], metavar="FICHERO",
+                   help="un guion en JSON (lista de turnos {espera, responde}); se puede repetir")
+    p.add_argument("--clave", help="la clave que se exige en cada petición (por omisión, ninguna)")
+    p.add_argument("--demora", type=segundos, default=5.0, metavar="S", help="segundos de fallo-lenta (5)")
+    p.set_defaults(funcion=orden_modelo_guionizado)
 
     p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas; lo que siga va a pytest (-q, -k …)")
     p.set_defaults(funcion=orden_pruebas)
