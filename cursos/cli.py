@@ -221,7 +221,8 @@ def orden_modelo_guionizado(args) -> int:
         try:
             guiones.append(json.loads(ruta.read_text(encoding="utf-8")))
         except (OSError, ValueError) as e:
-            raise ErrorDeOrden(f"no se puede leer el guion {ruta} ({e}): tiene que ser una lista de turnos en JSON") from None
+            raise ErrorDeOrden(f"no se puede leer el guion {ruta} ({e}): "
+                               "tiene que ser una lista de turnos en JSON") from None
     servido = ModeloServido(guiones, clave=args.clave, demora=args.demora)
     try:
         http = servidor(servido, args.puerto)
@@ -229,9 +230,10 @@ def orden_modelo_guionizado(args) -> int:
         raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} ({e.strerror}): "
                            "elige otro con --puerto o cierra lo que lo está usando") from None
     base = f"http://127.0.0.1:{http.server_address[1]}"
+    modelos = ", ".join(sorted(servido.guiones)) or "ninguno (regístralos con POST /guiones)"
     print(f"Modelo guionizado en {base}: formato anthropic en {base}/v1/messages, formato openai en "
-          f"{base}/v1/chat/completions. Modelos: {', '.join(sorted(servido.guiones)) or 'ninguno (regístralos con POST /guiones)'}, "
-          "y fallo-401, fallo-429, fallo-lenta… Ctrl+C para parar.", flush=True)
+          f"{base}/v1/chat/completions. Modelos: {modelos}, y fallo-401, fallo-429, fallo-lenta… "
+          "Ctrl+C para parar.", flush=True)
     try:
         http.serve_forever()
     except KeyboardInterrupt:

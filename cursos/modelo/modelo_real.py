@@ -213,7 +213,6 @@ def en_el_navegador():
 
 def _post_urllib(url, cabeceras, cuerpo, plazo):
     """(estado, texto) de un POST con urllib; los fallos de red, como ErrorDelModelo."""
-    import socket
     import urllib.error
     import urllib.request
 
@@ -223,10 +222,10 @@ def _post_urllib(url, cabeceras, cuerpo, plazo):
             return r.status, r.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode("utf-8", "replace")
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise ErrorDelModelo(_sin_respuesta(url, plazo)) from None
     except urllib.error.URLError as e:
-        if isinstance(e.reason, (TimeoutError, socket.timeout)):
+        if isinstance(e.reason, TimeoutError):
             raise ErrorDelModelo(_sin_respuesta(url, plazo)) from None
         raise ErrorDelModelo(_sin_conexion(url, e.reason)) from None
     except OSError as e:
