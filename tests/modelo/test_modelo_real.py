@@ -235,3 +235,36 @@ def test_un_modelo_de_verdad_contesta_con_bloques():
                       modelo=os.environ.get("CURSO_MODELO_NOMBRE", ""), clave=os.environ.get("CURSO_MODELO_CLAVE"))
     respuesta = real([("usuario", [{"type": "text", "text": "Di «hola» y nada más."}])])
     assert respuesta and all(b["type"] in ("text", "tool_use") for b in respuesta)
+
+
+# --- En Pyodide ------------------------------------------------------------------------------
+
+
+def test_en_pyodide_las_peticiones_son_las_mismas_y_sin_xhr_lo_dice():
+    """El mismo fichero en Pyodide (Python 3.14): mismas peticiones; bajo Node, sin XMLHttpRequest,
+    un error en español en vez de un AttributeError."""
+    from cursos.modelo import modelo_real as mr
+    from tests.pyodide_node import ejecuta_en_pyodide
+
+    M = [("sistema", "Trabajas con ficheros."), ("usuario", "Lee notas.txt"),
+         ("asistente", [{"type": "text", "text": "Leo."},
+                        {"type": "tool_use", "id": "t1", "name": "leer", "input": {"ruta": "notas.txt"}}]),
+         ("usuario", [{"type": "tool_result", "tool_use_id": "t1", "content": ["a", 1], "is_error": True}])]
+    herramientas = {"leer": {"description": "Lee.", "input_schema": {"type": "object"}}}
+    programa = """
+import json
+exec(open("modelo_real.py").read())
+M = [tuple(m) for m in datos["M"]]
+peticiones = [peticion_anthropic(M, datos["h"], "m", 10), peticion_openai(M, datos["h"], "m", 10)]
+try:
+    ModeloReal("http://127.0.0.1:9/v1", "openai")(M)
+    error = None
+except ErrorDelModelo as e:
+    error = str(e)
+json.dumps({"peticiones": peticiones, "error": error})
+"""
+    fuente = (RAIZ / "cursos" / "modelo" / "modelo_real.py").read_text(encoding="utf-8")
+    hecho = ejecuta_en_pyodide({"modelo_real.py": fuente}, programa, {"M": M, "h": herramientas})
+    assert hecho["peticiones"] == json.loads(json.dumps(
+        [mr.peticion_anthropic(M, herramientas, "m", 10), mr.peticion_openai(M, herramientas, "m", 10)]))
+    assert hecho["error"].startswith("este Python no puede hacer peticiones HTTP")
