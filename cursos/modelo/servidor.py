@@ -11,6 +11,9 @@ obligatorios, cabeceras, clave). El campo "model" de la petición elige qué
 contesta:
 
     guion-N        repite el guion N (los de --guion, o los registrados con POST /guiones)
+    sordo-N        repite las respuestas N en orden, sin comprobar la conversación: la del
+                   turno es la que sigue a las que ya hay del modelo en M (POST /guiones
+                   con {"respuestas": [...]}); es el ModeloSordo del laboratorio de inyecciones
     fallo-401, fallo-429, fallo-500   ese estado, con el cuerpo de error de la API
     fallo-malformada   un 200 que no es JSON
     fallo-forma        un 200 en JSON sin la forma de la API
@@ -133,7 +136,7 @@ class ModeloServido:
     """Los guiones que se sirven y lo que se contesta a cada petición (sin nada de HTTP)."""
 
     def __init__(self, guiones=(), clave=None, demora=5.0):
-        self.guiones, self.modelos = {}, {}
+        self.guiones, self.modelos, self.sordos = {}, {}, {}
         self.clave, self.demora = clave, demora
         self.cerrojo = threading.Lock()
         self.numeros = itertools.count(1)
@@ -148,6 +151,20 @@ class ModeloServido:
             nombre = "guion-%d" % next(self.numeros)
             self.guiones[nombre] = turnos
         return nombre
+
+    def registra_sordo(self, respuestas):
+        """Añade unas respuestas que se repiten sin mirar M; devuelve el nombre del modelo."""
+        with self.cerrojo:
+            nombre = "sordo-%d" % next(self.numeros)
+            self.sordos[nombre] = respuestas
+        return nombre
+
+    def sordo(self, nombre, formato, M):
+        respuestas = self.sordos[nombre]
+        turno = sum(1 for rol, _ in M if rol == "asistente")
+        if turno >= len(respuestas):
+            return [{"type": "text", "text": "(el guion no tiene más respuestas)"}]
+        return self.normaliza_respuesta(formato, respuestas[turno])
 
     def modelo_de(self, nombre, formato):
         """Un ModeloGuionizado por guion y formato, con el guion traducido como viaja en ese formato."""
@@ -191,11 +208,13 @@ class ModeloServido:
             nombre = cuerpo["model"]
             if nombre.startswith("fallo-"):
                 return self.falla(formato, nombre[len("fallo-"):])
-            modelo = self.modelo_de(nombre, formato)
             try:
                 M = CONVERSACION[formato](cuerpo)
             except (KeyError, TypeError, AttributeError) as e:
                 raise ErrorDePeticion(400, "messages: mal formados (%s)" % e) from None
+            if nombre in self.sordos:
+                return 200, RESPUESTA[formato](como_bloques(self.sordo(nombre, formato, M)), nombre)
+            modelo = self.modelo_de(nombre, formato)
             try:
                 with self.cerrojo:
                     responde = modelo(M)
@@ -270,9 +289,11 @@ class Manejador(BaseHTTPRequestHandler):
         except ValueError:
             cuerpo = None
         if self.path.rstrip("/") == "/guiones":
-            if not isinstance(cuerpo, dict) or not isinstance(cuerpo.get("guion"), list):
-                return self._envia(400, {"error": "manda {\"guion\": [...]}"})
-            return self._envia(200, {"modelo": self.servido.registra(cuerpo["guion"])})
+            if isinstance(cuerpo, dict) and isinstance(cuerpo.get("guion"), list):
+                return self._envia(200, {"modelo": self.servido.registra(cuerpo["guion"])})
+            if isinstance(cuerpo, dict) and isinstance(cuerpo.get("respuestas"), list):
+                return self._envia(200, {"modelo": self.servido.registra_sordo(cuerpo["respuestas"])})
+            return self._envia(400, {"error": "manda {\"guion\": [...]} o {\"respuestas\": [...]}"})
         formato = formato_de_ruta(self.path)
         if formato is None:
             return self._envia(404, {"error": {"message": "ruta desconocida: usa /v1/messages o /v1/chat/completions"}})
