@@ -213,10 +213,13 @@ def aviso(defensa, usuario="u-100"):
 # --- «La propuesta no es el permiso»: los 14 escenarios de las dos puertas ---------------------------
 
 
+TIPOS_JSON = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array"}
+
+
 def herramientas_del_laboratorio(espacio):
     """read_document y write_document con el esquema que ve el modelo (el de ESQUEMAS, en JSON Schema)."""
     def esquema(campos):
-        propiedades = {campo: {"type": "string"} for campo in campos}  # todos los campos son str
+        propiedades = {campo: {"type": TIPOS_JSON[tipo]} for campo, tipo in campos.items()}
         return {"type": "object", "properties": propiedades, "required": list(campos), "additionalProperties": False}
     return {nombre: {"description": "%s de un tenant." % nombre.replace("_", " "), "input_schema": esquema(campos)}
             for nombre, campos in espacio["ESQUEMAS"].items()}
