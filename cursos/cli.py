@@ -252,6 +252,75 @@ def orden_recoger(args) -> int:
     return 1
 
 
+def orden_modelo_guionizado(args) -> int:
+    import json
+
+    from cursos.modelo.servidor import ModeloServido, servidor
+
+    guiones = []
+    for fichero in args.guion:
+        ruta = ruta_del_usuario(fichero)
+        try:
+            guiones.append(json.loads(ruta.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            raise ErrorDeOrden(f"no se puede leer el guion {ruta} ({e}): "
+                               "tiene que ser una lista de turnos en JSON") from None
+    servido = ModeloServido(guiones, clave=args.clave, demora=args.demora)
+    try:
+        http = servidor(servido, args.puerto)
+    except OSError as e:
+        raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} ({e.strerror}): "
+                           "elige otro con --puerto o cierra lo que lo está usando") from None
+    base = f"http://127.0.0.1:{http.server_address[1]}"
+    modelos = ", ".join(sorted(servido.guiones)) or "ninguno (regístralos con POST /guiones)"
+    print(f"Modelo guionizado en {base}: formato anthropic en {base}/v1/messages, formato openai en "
+          f"{base}/v1/chat/completions. Modelos: {modelos}, y fallo-401, fallo-429, fallo-lenta… "
+          "Ctrl+C para parar.", flush=True)
+    try:
+        http.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def orden_inyecciones(args) -> int:
+    """La clave, si hace falta, sale de CURSO_MODELO_CLAVE: nunca de la línea de órdenes, que queda en el historial."""
+    import json
+
+    from cursos.modelo import escenarios, inyecciones
+
+    todos = escenarios.escenarios()
+    elegidos = [e for e in todos if not args.escenario or e.slug in args.escenario]
+    if not elegidos or args.veces < 1:
+        raise ErrorDeOrden("no hay nada que ejecutar: los escenarios son " + ", ".join(e.slug for e in todos)
+                           + "; y --veces tiene que ser 1 o más")
+    modelo_para = inyecciones.sordo
+    if args.url:
+        modelo_para = inyecciones.modelo_real_para(args.url, args.formato, args.modelo,
+                                                   os.environ.get("CURSO_MODELO_CLAVE"), args.plazo)
+
+    def avisa(hechas, total):
+        lleno = 30 * hechas // total
+        print(f"\r[{'#' * lleno}{'.' * (30 - lleno)}] {hechas}/{total}", end="", file=sys.stderr, flush=True)
+
+    ejecuciones = inyecciones.ejecuta_laboratorio(elegidos, args.veces, modelo_para, avisa)
+    print(file=sys.stderr)
+    filas = inyecciones.tabla(ejecuciones)
+    salida = ruta_del_usuario(args.salida)
+    salida.mkdir(parents=True, exist_ok=True)
+    texto = inyecciones.texto_de_tabla(filas)
+    (salida / "tabla.txt").write_text(texto + "\n", encoding="utf-8")
+    (salida / "grafico.svg").write_text(inyecciones.grafico_svg(filas), encoding="utf-8")
+    (salida / "ejecuciones.json").write_text(json.dumps(inyecciones.como_json(ejecuciones), ensure_ascii=False,
+                                                        indent=1), encoding="utf-8")
+    print(texto)
+    errores = [e for e in ejecuciones if e.error]
+    for e in errores[:3]:
+        print(f"error en {e.escenario} ({e.defensa} defensa): {e.error}", file=sys.stderr)
+    print(f"Escrito en {salida}: tabla.txt, grafico.svg y ejecuciones.json (las conversaciones).")
+    return 1 if errores and len(errores) == len(ejecuciones) else 0
+
+
 def construye_parser() -> argparse.ArgumentParser:
     from cursos.calificador import CURSO_NBGRADER
 
@@ -311,6 +380,27 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--laboratorio", default=str(laboratorio.LABORATORIO), help="código del laboratorio")
     p.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
     p.set_defaults(funcion=orden_laboratorio)
+
+    p = sub.add_parser("modelo-guionizado", help="sirve el modelo guionizado por HTTP, en los formatos de "
+                       "Anthropic y OpenAI (para probar ModeloReal)")
+    p.add_argument("--puerto", type=int, default=8001, help="puerto en 127.0.0.1 (8001)")
+    p.add_argument("--guion", action="append", default=[], metavar="FICHERO",
+                   help="un guion en JSON (lista de turnos {espera, responde}); se puede repetir")
+    p.add_argument("--clave", help="la clave que se exige en cada petición (por omisión, ninguna)")
+    p.add_argument("--demora", type=segundos, default=5.0, metavar="S", help="segundos de fallo-lenta (5)")
+    p.set_defaults(funcion=orden_modelo_guionizado)
+
+    p = sub.add_parser("inyecciones", help="el laboratorio de inyecciones: el ataque de cada lección contra un "
+                       "modelo, N veces, sin la defensa y con ella")
+    p.add_argument("--url", help="el endpoint de un modelo de verdad (sin él, el modelo guionizado que obedece)")
+    p.add_argument("--formato", choices=["openai", "anthropic"], default="openai", help="formato del endpoint (openai)")
+    p.add_argument("--modelo", default="", help="el nombre del modelo en ese servidor")
+    p.add_argument("--veces", type=int, default=1, metavar="N", help="ejecuciones de cada escenario y defensa (1)")
+    p.add_argument("--escenario", action="append", default=[], metavar="SLUG", help="sólo este escenario (se repite)")
+    p.add_argument("--salida", default="build/inyecciones", metavar="CARPETA",
+                   help="dónde escribir tabla.txt, grafico.svg y ejecuciones.json (build/inyecciones)")
+    p.add_argument("--plazo", type=segundos, default=60.0, metavar="S", help="segundos por respuesta del modelo (60)")
+    p.set_defaults(funcion=orden_inyecciones)
 
     p = sub.add_parser("pruebas", help="pasa ruff y todas las pruebas; lo que siga va a pytest (-q, -k …)")
     p.set_defaults(funcion=orden_pruebas)
