@@ -160,7 +160,7 @@ def pagina(defensa):
                             "content": "no se ha ejecutado: " + espacio["DESTINO_DENEGADO"]}
             observacion = sin_defensa(ll, entorno)
             if isinstance(ll, dict) and not observacion.get("is_error"):
-                ejecucion["leidos"] += leidos_por(ll)
+                ejecucion["leidos"] += leidos_por(ll, entorno)
             return observacion
     espacio["SALIDAS"].clear()
 
