@@ -35,6 +35,7 @@ from cursos.calificador.caja.protocolo import (
     SinReloj,
     SinRespuesta,
     es_funcion,
+    es_tupla,
 )
 from cursos.calificador.cuaderno import Entrega
 from cursos.calificador.desafio import Desafio
@@ -140,6 +141,7 @@ class Hijo:
             self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
             definidas = listo.get(Clave.DEFINIDAS)
             self.definidas = set(definidas) if isinstance(definidas, list) else set()
+            self.sintaxis = _sintaxis(listo.get(Clave.SINTAXIS), listo.get(Clave.VERSION))
         except SinRespuesta:
             self.cierra()  # que no quede nada vivo de un arranque fallido
             raise
@@ -207,6 +209,20 @@ class Hijo:
         termina(self.proceso)
 
 
+def _sintaxis(celdas, version) -> list[str]:
+    """Una nota por celda del alumno que no es Python válido (lo dice su proceso; la 0 es la de partida)."""
+    version = version if isinstance(version, str) and len(version) < 20 else "?"
+    notas = []
+    for celda in celdas[:5] if isinstance(celdas, list) else []:
+        if not (isinstance(celda, list) and len(celda) == 3 and isinstance(celda[0], int) and celda[0] > 0):
+            continue
+        notas.append("tu celda de código %d no es Python válido para el calificador, que usa el mismo Python %s "
+                     "que el navegador, ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no "
+                     "cuenta" % (celda[0], version, str(celda[1])[:200], celda[2] if isinstance(celda[2], int)
+                                 else "?"))
+    return notas
+
+
 class BancoRemoto:
     """Lo que pruebas.py llama «banco»: instala una mesa y llama a las funciones del alumno, en su proceso."""
 
@@ -217,7 +233,9 @@ class BancoRemoto:
         self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo)
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
+        self.sintaxis = []  # las notas de las celdas del alumno que no son Python válido
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
+        self.al_cargar = None  # si se agotó al cargar las celdas (lo mismo pasaría en otra pasada)
 
     def _hijo(self) -> Hijo:
         if self.sin_tiempo:
@@ -228,8 +246,15 @@ class BancoRemoto:
             self.arranques += 1
             inicio = {Clave.MODULOS: self.modulos, Clave.CELDAS: [self.partida, *self.entrega.celdas],
                       Clave.FUNCIONES: list(self.desafio.funciones)}
-            self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            try:
+                self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            except (SinCPU, SinReloj) as e:
+                # Un bucle sin fin al cargar se cobra una vez: las pruebas siguientes (y la pasada con las
+                # partes ocultas) no vuelven a arrancarlo.
+                self.sin_tiempo = self.al_cargar = e
+                raise
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
+            self.sintaxis = self.sintaxis or self.hijo.sintaxis
         return self.hijo
 
     def cierra(self) -> None:
@@ -283,6 +308,8 @@ class BancoRemoto:
         if isinstance(valor, dict):
             if es_funcion(valor):
                 return self.funcion(valor)
+            if es_tupla(valor):
+                return tuple(self._con_puentes(v) for v in valor[Marca.TUPLA])
             return {k: self._con_puentes(v) for k, v in valor.items()}
         if isinstance(valor, list):
             return [self._con_puentes(v) for v in valor]
@@ -449,7 +476,8 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
     """{prueba: None si pasa, o qué ha pasado y por qué no}, con las funciones del alumno aisladas.
 
     En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse. En estado, si
-    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento).
+    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento), y
+    "sintaxis": las notas de sus celdas que no son Python válido (lo decide su intérprete).
 
     Lo que el alumno ve en una parte oculta podría contarlo después, en el mensaje de una prueba
     visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces,
@@ -463,10 +491,11 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
         resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
         return {n: _motivo(_sin_desvelar(r) if n == "variaciones" else r) for n, r in resultados.items()}
     try:
+        cargar = {}
         visibles = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado,
-                               saltar={"variaciones"})
+                               saltar={"variaciones"}, cargar=cargar)
         espacio["PARTES_OCULTAS"] = partes
-        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado)
+        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado, cargar=cargar)
     finally:
         espacio["PARTES_OCULTAS"] = partes
     return {n: _motivo(visibles.get(n) or _sin_desvelar(r)) for n, r in enteras.items()}
@@ -484,8 +513,13 @@ def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
 
 
 def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float,
-                avisos: list | None, estado: dict | None, saltar=frozenset()) -> dict[str, Resultado | None]:
+                avisos: list | None, estado: dict | None, saltar=frozenset(), cargar: dict | None = None
+                ) -> dict[str, Resultado | None]:
+    """Las pruebas con un proceso nuevo. cargar: compartido entre pasadas; si al cargar se agotó el tiempo
+    en una, la siguiente no vuelve a arrancar el proceso (se cobra una vez)."""
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
+    cargar = {} if cargar is None else cargar
+    banco.sin_tiempo = banco.al_cargar = cargar.get("sin_tiempo")
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
         espacio[nombre] = banco.funcion(nombre)
     resultados = {}
@@ -512,8 +546,11 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
                                                "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]))
     finally:
         banco.cierra()
+        cargar["sin_tiempo"] = banco.al_cargar
         for nombre in desafio.funciones:
             espacio.pop(nombre, None)
     if avisos is not None:
         avisos.extend(banco.errores_al_cargar)
+    if estado is not None and banco.sintaxis:
+        estado["sintaxis"] = banco.sintaxis
     return resultados

@@ -112,9 +112,10 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:
         motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
-    if entrega.notas:
-        motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(entrega.notas) + "."]))
-    return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(entrega.notas), bool(estado.get("reloj")))
+    notas = [*entrega.notas, *estado.get("sintaxis", [])]
+    if notas:
+        motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(notas) + "."]))
+    return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(notas), bool(estado.get("reloj")))
 
 
 def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
