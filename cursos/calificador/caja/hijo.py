@@ -399,6 +399,9 @@ def excepcion(tipo, args):
 
 def apoderado(canal, que, nombre):
     def pide(*args, **kwargs):
+        # El entorno de ejecutar viaja como su marca (en JSON, un dict se copiaría entero).
+        args = [_marca_del_entorno(a) for a in args]
+        kwargs = {k: _marca_del_entorno(v) for k, v in kwargs.items()}
         canal.envia({Clave.PIDE: que, Clave.NOMBRE: nombre, Clave.ARGS: args, Clave.KWARGS: kwargs})
         respuesta = canal.recibe()
         if Clave.LANZA in respuesta:
