@@ -22,7 +22,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from cursos.calificador.aislamiento import Aislamiento, termina
+from cursos.calificador.aislamiento import ARRANQUE_CPU, Aislamiento, termina
 from cursos.calificador.caja.protocolo import (
     ENTORNO,
     SIN_CPU,
@@ -52,12 +52,14 @@ MAXIMO_ARRANQUES = 3
 SALTOS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # donde corta str.splitlines
 
 
-def reloj(plazo: float) -> float:
+def reloj(plazo: float, aislamiento=None) -> float:
     """Segundos de reloj por entrega: holgados, sólo para quien espera sin gastar CPU (sleep, input).
 
-    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie.
+    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie. Con Pyodide,
+    también la CPU de arrancarlo (ARRANQUE_CPU), que tampoco es del alumno.
     """
-    return 2 * plazo + 3
+    con_pyodide = getattr(aislamiento, "con_pyodide", lambda: False)()
+    return 2 * (plazo + (ARRANQUE_CPU if con_pyodide else 0)) + 3
 
 
 # Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
@@ -127,7 +129,7 @@ class Hijo:
     """El proceso del alumno y el canal: una línea JSON por mensaje, con plazo."""
 
     def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
-        self.limite, self.plazo = limite, plazo
+        self.limite, self.plazo, self.aislamiento = limite, plazo, aislamiento
         self.proceso = aislamiento.arranca(plazo)
         os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
@@ -167,7 +169,7 @@ class Hijo:
         if queda <= 0:
             raise SinReloj("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
                            "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
-                           % (reloj(self.plazo), self.plazo))
+                           % (reloj(self.plazo, self.aislamiento), self.plazo))
         return queda
 
     def _terminado(self) -> SinRespuesta:
@@ -230,7 +232,7 @@ class BancoRemoto:
                  plazo: float):
         self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
         self.partida, self.modulos = espacio["__partida__"], espacio["__modulos__"]
-        self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo)
+        self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo, aislamiento)
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
         self.sintaxis = []  # las notas de las celdas del alumno que no son Python válido

@@ -87,6 +87,7 @@ class Contado:
 
     def __init__(self, aislamiento):
         self.aislamiento, self.veces = aislamiento, 0
+        self.con_pyodide = aislamiento.con_pyodide
 
     def arranca(self, plazo):
         self.veces += 1
@@ -102,7 +103,8 @@ def test_un_bucle_al_cargar_se_cobra_una_vez(aislamiento, desafio):
     resultados = banco.corre_pruebas(contado, desafio, banco.espacio_de_pruebas(desafio),
                                      Entrega([codigo], codigo), plazo=1)
     assert contado.veces == 1
-    assert all(m and m.startswith("tiempo de CPU agotado") for m in resultados.values()), resultados
+    # CPU o, con la máquina muy cargada, reloj: los dos se recuerdan igual.
+    assert all(m and m.startswith(("tiempo de CPU agotado", "tiempo de reloj agotado")) for m in resultados.values())
 
 
 def test_import_js_no_llega_a_node(aislamiento):

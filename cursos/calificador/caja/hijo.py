@@ -541,6 +541,9 @@ def sirve(canal, inicio):
     """Corre las celdas como en el cuaderno y atiende las órdenes del calificador hasta que cierre."""
     CANAL.append(canal)
     con_lo_de_site()
+    # El codificador de json en C lee el dict por dentro (vacío en EntornoRemoto); el de Python llama a
+    # sus métodos: json.dumps(entorno) da sus ficheros, como en la lección.
+    json.encoder.c_make_encoder = None
     g = {"__name__": "__main__", "__builtins__": builtins}
     del_cuaderno(g)
     errores, sintaxis, de_partida = [], [], {}
