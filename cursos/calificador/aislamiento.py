@@ -122,6 +122,7 @@ class Aislamiento:
             start_new_session=True, close_fds=True, cwd="/",  # el hijo pasa el canal a los descriptores 3 y 4
             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
         proceso.carpeta = carpeta
+        proceso.cpu = cpu  # su RLIMIT_CPU blando: quien lo agota ha gastado su CPU, muera como muera
         return proceso
 
 

@@ -173,14 +173,30 @@ class Hijo:
         return queda
 
     def _terminado(self) -> SinRespuesta:
-        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída)."""
-        try:
-            codigo = self.proceso.wait(timeout=2)
-        except Exception:
-            codigo = None
-        if codigo in (SIN_CPU, -signal.SIGXCPU):
+        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída).
+
+        Su CPU: sale con SIN_CPU o SIGXCPU, o la CPU que ha gastado (él y lo que lanzó) llega a su
+        límite. Node no atiende SIGXCPU y muere con el SIGKILL del límite duro.
+        """
+        codigo, cpu = self._espera(2)
+        if codigo in (SIN_CPU, -signal.SIGXCPU) or cpu >= getattr(self.proceso, "cpu", float("inf")) - 0.1:
             return SinCPU("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)" % self.plazo)
         return Caida("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
+
+    def _espera(self, segundos: float) -> tuple[int | None, float]:
+        """(código de salida o None si sigue vivo, segundos de CPU que ha gastado con sus descendientes)."""
+        final = time.monotonic() + segundos
+        while True:
+            try:
+                pid, estado, uso = os.wait4(self.proceso.pid, os.WNOHANG)
+            except ChildProcessError:  # ya esperado
+                return self.proceso.returncode, 0.0
+            if pid:
+                self.proceso.returncode = os.waitstatus_to_exitcode(estado)
+                return self.proceso.returncode, uso.ru_utime + uso.ru_stime
+            if time.monotonic() > final:
+                return None, 0.0
+            time.sleep(0.01)
 
     def recibe(self) -> dict:
         fd = self.proceso.stdout.fileno()

@@ -69,17 +69,17 @@ def tapa(carpetas, interprete=None):
         os.close(origen)
 
 
-def limita(limites):
+def limita(limites, con_node=False):
     import resource
     import signal
 
     for nombre, valor in limites.items():
         if nombre == "RLIMIT_CPU":
-            # Al llegar al límite blando, SIGXCPU: se sale con SIN_CPU para que el motivo lo diga
-            # (Node muere con la señal, que el otro lado también reconoce).
-            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual.
+            # Al llegar al límite blando, SIGXCPU: se sale con SIN_CPU para que el motivo lo diga.
+            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual. Node no
+            # atiende SIGXCPU: para él el duro es el blando (el otro lado lo reconoce por la CPU gastada).
             signal.signal(signal.SIGXCPU, lambda *_: os._exit(SIN_CPU))
-            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor + 1))
+            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor if con_node else valor + 1))
         else:
             resource.setrlimit(getattr(resource, nombre), (valor, valor))
 
@@ -503,7 +503,7 @@ def encierra(config):
         os.chdir("/tmp")  # un tmpfs propio
     elif config.get(Arranque.CARPETA):
         os.chdir(config[Arranque.CARPETA])
-    limita(config.get(Arranque.LIMITES, {}))
+    limita(config.get(Arranque.LIMITES, {}), con_node=bool(interprete))
 
 
 def sin_privilegios(config):
