@@ -32,7 +32,7 @@ def aislamiento():
     return aislamiento
 
 
-# Python 3.12+: en la página pasan; con el Python de la máquina (3.11) ni compilan.
+# Python 3.12+: en la página pasan (test_pyodide.py); con el Python de la máquina (3.11) ni compilan.
 PEP_701 = 'ETIQUETAS = {"permitir": "sí"}\nassert f"{ETIQUETAS["permitir"]}" == "sí"\n'
 PEP_695 = "def _igual[T](x: T) -> T:\n    return x\n"
 
