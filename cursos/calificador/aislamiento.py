@@ -64,7 +64,7 @@ def usuario_nuevo() -> int:
 # Node reserva memoria virtual de sobra para WebAssembly (RLIMIT_AS no le deja arrancar): con
 # Pyodide se limita la memoria que de verdad se escribe (RLIMIT_DATA), también 1 GB.
 MEMORIA_PYODIDE = {"RLIMIT_DATA": 1 << 30}
-ARRANQUE_CPU = 2  # segundos de CPU de más con Pyodide: lo que cuesta arrancarlo no es del alumno
+ARRANQUE_CPU = 1  # segundo de CPU de más con Pyodide: arrancarlo (~0,45 s) no es del alumno
 ESPACIOS = ["--pid", "--fork", "--kill-child", "--net", "--mount", "--ipc", "--uts"]
 # Se tapa todo lo que cuelga de / salvo lo que Python necesita para arrancar: una lista de lo
 # que se deja ver, no de lo que se esconde, para que una copia del curso en /cualquier-sitio
