@@ -218,3 +218,32 @@ def test_dos_entregas_a_la_vez_tienen_usuarios_distintos(aislamiento):
         termina(b)
     assert de_a[0] != de_b[0] and 0 not in (de_a[0], de_b[0], de_a[1], de_b[1])
     assert de_a[2] == de_b[2] == []
+
+
+def _corre_bpf(programa, arquitectura: int, llamada: int) -> int:
+    """Lo que devuelve el filtro para una llamada (sólo las instrucciones que usa: ld, jeq, ret)."""
+    datos = {0: llamada, 4: arquitectura}
+    acumulador, n = 0, 0
+    while True:
+        codigo, si, no, k = programa[n]
+        if codigo == 0x20:
+            acumulador = datos[k]
+        elif codigo == 0x15:
+            n += si if acumulador == k else no
+        elif codigo == 0x06:
+            return k
+        n += 1
+
+
+@pytest.mark.parametrize("arquitectura, llavero, otra", [
+    (0xC000003E, (248, 249, 250, 0x40000000 | 250), (0, 59, 251)),  # x86_64 y x32
+    (0x40000003, (286, 287, 288), (248, 250, 11)),  # i386
+    (0xC00000B7, (217, 218, 219), (220, 221)),  # aarch64
+])
+def test_el_filtro_solo_cierra_el_llavero(arquitectura, llavero, otra):
+    from cursos.calificador.caja import hijo
+
+    programa = hijo._filtro_del_llavero()
+    assert all(_corre_bpf(programa, arquitectura, n) == 0x00050001 for n in llavero)
+    assert all(_corre_bpf(programa, arquitectura, n) == 0x7FFF0000 for n in otra)
+    assert _corre_bpf(programa, 0x12345, 250) == 0x7FFF0000

@@ -106,7 +106,7 @@ def _filtro_del_llavero():
     programa = []
     for arquitectura, llamadas in LLAVERO.items():
         programa.append((LD_W_ABS, 0, 0, 4))  # seccomp_data.arch
-        programa.append((JEQ, 0, len(llamadas) + 2, arquitectura))  # otra: salta este bloque
+        programa.append((JEQ, 0, len(llamadas) + 3, arquitectura))  # otra: salta este bloque
         programa.append((LD_W_ABS, 0, 0, 0))  # seccomp_data.nr
         for n, llamada in enumerate(llamadas):
             programa.append((JEQ, len(llamadas) - n, 0, llamada))  # a la instrucción EPERM
