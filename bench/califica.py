@@ -7,6 +7,7 @@ dice los segundos por entrega y la razón.
     .venv/bin/python bench/califica.py            # 200 entregas
     .venv/bin/python bench/califica.py --n 40     # más rápido
     .venv/bin/python bench/califica.py --memoria  # el pico de memoria del calificador con un lote de trampas
+    .venv/bin/python bench/califica.py --python-de-la-maquina   # sin Pyodide: el Python de esta máquina
 """
 
 import argparse
@@ -92,7 +93,7 @@ BOMBAS = {
 }
 
 
-def memoria(copias: int) -> int:
+def memoria(copias: int, pyodide: bool = True) -> int:
     """Califica un lote de trampas (las de las pruebas y BOMBAS, copias veces) y dice el pico de memoria."""
     from tests.calificador.trampas import cuadernos_tramposos, trampas
 
@@ -120,7 +121,7 @@ def memoria(copias: int) -> int:
                     escritas += 1
         antes = _memoria("VmHWM")
         inicio = time.perf_counter()
-        califica(curso, DESAFIO, plazo=2.0, progreso=True)
+        califica(curso, DESAFIO, plazo=2.0, progreso=True, pyodide=pyodide)
         segundos = time.perf_counter() - inicio
     pico = _memoria("VmHWM") / 1024
     print(f"\n{escritas} entregas tramposas en {segundos:.1f} s. Memoria del calificador: pico {pico:.0f} MB "
@@ -133,9 +134,11 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=200, help="entregas (200)")
     parser.add_argument("--memoria", action="store_true", help="el pico de memoria con un lote de trampas")
     parser.add_argument("--copias", type=int, default=1, help="con --memoria, cuántas veces cada trampa (1)")
+    parser.add_argument("--python-de-la-maquina", action="store_true",
+                        help="el código del alumno con el Python de esta máquina y no con Pyodide")
     args = parser.parse_args()
     if args.memoria:
-        return memoria(args.copias)
+        return memoria(args.copias, not args.python_de_la_maquina)
     with tempfile.TemporaryDirectory() as tmp:
         nuestro, plano = Path(tmp) / "nuestro", Path(tmp) / "nbgrader"
         genera_version_del_alumno(DESAFIO, nuestro)
@@ -143,7 +146,7 @@ def main() -> int:
         shutil.copytree(nuestro, plano)
 
         inicio = time.perf_counter()
-        califica(nuestro, DESAFIO, progreso=True)
+        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina)
         t_nuestro = time.perf_counter() - inicio
 
         inicio = time.perf_counter()
