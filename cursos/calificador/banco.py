@@ -35,7 +35,6 @@ from cursos.calificador.caja.protocolo import (
     SinReloj,
     SinRespuesta,
     es_funcion,
-    es_tupla,
 )
 from cursos.calificador.cuaderno import Entrega
 from cursos.calificador.desafio import Desafio
@@ -328,8 +327,6 @@ class BancoRemoto:
         if isinstance(valor, dict):
             if es_funcion(valor):
                 return self.funcion(valor)
-            if es_tupla(valor):
-                return tuple(self._con_puentes(v) for v in valor[Marca.TUPLA])
             return {k: self._con_puentes(v) for k, v in valor.items()}
         if isinstance(valor, list):
             return [self._con_puentes(v) for v in valor]

@@ -23,8 +23,8 @@ PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<no
 AVISO_PYTHON = ("El calificador corre tu código con el mismo Python que el navegador (Pyodide, Python 3.14), "
                 "sólo con la biblioteca estándar: `numpy` y los demás paquetes no están. `display`, "
                 "`IPython.display`, `%%writefile` y `%run` funcionan; las órdenes `!` no hacen nada e `input()` "
-                "no puede leer nada (lanza `EOFError`). Devuelve exactamente el tipo que pide el enunciado: una "
-                "tupla no es una lista, ni aquí ni en el calificador.")
+                "no puede leer nada (lanza `EOFError`). Lo que devuelven tus funciones llega a las pruebas como "
+                "JSON: una tupla cuenta como la lista que representa.")
 
 
 def id_de_prueba(nombre: str) -> str:

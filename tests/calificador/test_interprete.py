@@ -146,14 +146,15 @@ def test_node_corre_con_usuario_propio_y_el_llavero_filtrado(aislamiento):
     assert estado["Seccomp"].strip() == "2" and estado["NoNewPrivs"].strip() == "1"
 
 
-def test_una_tupla_no_es_una_lista(aislamiento):
-    """Como en la página y en Jupyter: las pruebas reciben la tupla como tupla, no como la lista de JSON."""
+def test_una_tupla_llega_como_la_lista_de_json(aislamiento):
+    """Decisión (docs/decisiones/grader-interprete-y-canales.md): lo devuelto cruza como JSON, y una tupla
+    es la lista que representa, como en el BancoLocal de las pruebas que copia en JSON (compacta)."""
     desafio = PERMISO
     espacio = banco.espacio_de_pruebas(desafio)
     codigo = desafio.lee("solucion.py") + "\ndef ejecutar(ll, entorno):\n    return (1, [2, (3,)])\n"
     b = banco.BancoRemoto(aislamiento, desafio, espacio, Entrega([codigo], codigo), 5)
     try:
-        assert b.llama("ejecutar", [{}, None]) == (1, [2, (3,)])
+        assert b.llama("ejecutar", [{}, None]) == [1, [2, [3]]]
     finally:
         b.cierra()
 

@@ -431,17 +431,6 @@ def _marca_del_entorno(valor):
     return ENTORNO if valor is ENTORNO_REMOTO else valor
 
 
-def _con_tuplas(valor):
-    """Las tuplas, marcadas (JSON las haría listas): al otro lado vuelven a ser tuplas."""
-    if isinstance(valor, tuple):
-        return {Marca.TUPLA: [_con_tuplas(v) for v in valor]}
-    if isinstance(valor, list):
-        return [_con_tuplas(v) for v in valor]
-    if isinstance(valor, dict) and valor is not ENTORNO_REMOTO:
-        return {k: _con_tuplas(v) for k, v in valor.items()}
-    return valor
-
-
 def llamable(g, que):
     """Una función del alumno por su nombre, o una de las que ha devuelto por su número."""
     if isinstance(que, dict):
@@ -454,7 +443,7 @@ def atiende(canal, g, orden):
     try:
         funcion = llamable(g, orden[Clave.LLAMA])
         args = [argumento(a) for a in orden[Clave.ARGS]]
-        valor = _con_tuplas(_marca_del_entorno(funcion(*args, **orden.get(Clave.KWARGS, {}))))
+        valor = _marca_del_entorno(funcion(*args, **orden.get(Clave.KWARGS, {})))
         if orden.get(Clave.CON_ARGUMENTOS):  # una función que cambia sus argumentos: también cómo han quedado
             canal.envia({Clave.DEVUELVE: valor, Clave.ARGUMENTOS: [_marca_del_entorno(a) for a in args]})
         else:

@@ -51,17 +51,10 @@ class Marca:
     del alumno (se queda en su proceso, viaja su número) y lo que no es JSON."""
 
     ENTORNO, FUNCION, NO_ES_JSON = "entorno_de_ejecutar", "funcion_del_alumno", "no_es_json"
-    # Una tupla devuelta sigue siendo una tupla al otro lado (en JSON sería una lista): las pruebas
-    # la ven como en la página y en Jupyter, donde (1, 2) == [1, 2] es False.
-    TUPLA = "tupla_del_alumno"
+
 
 
 ENTORNO = {Marca.ENTORNO: True}  # cómo viaja el entorno de la mesa
-
-
-def es_tupla(valor) -> bool:
-    """¿Es la marca de una tupla que ha devuelto el alumno?"""
-    return isinstance(valor, dict) and set(valor) == {Marca.TUPLA} and isinstance(valor[Marca.TUPLA], list)
 
 
 def es_funcion(valor) -> bool:
