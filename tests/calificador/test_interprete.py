@@ -54,8 +54,9 @@ def calificadas(tmp_path_factory, aislamiento):
         "pep_695": con_solucion(cuaderno, PEP_695 + solucion.replace("decision = permiso(ll)",
                                                                      "decision = _igual(permiso(ll))"), PERMISO),
         "input_en_demo": con_celdas(cuaderno, solucion, PERMISO, 'nombre = input("¿Cómo te llamas? ")\n'),
-        "help_exit_quit": con_celdas(cuaderno, solucion, PERMISO,
-                                     "help(len)\nassert callable(exit) and callable(quit)\n"),
+        # En la misma celda que la solución: si help fuera un NameError, el resto de la celda no correría.
+        "help_exit_quit": con_solucion(cuaderno, "help(len)\nassert callable(exit) and callable(quit)\n" + solucion,
+                                       PERMISO),
         "exit_en_demo": con_celdas(cuaderno, solucion, PERMISO, "exit()\n"),
     }
     for alumno, nb in entregas.items():
