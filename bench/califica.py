@@ -6,6 +6,8 @@ dice los segundos por entrega y la razón.
 
     .venv/bin/python bench/califica.py            # 200 entregas
     .venv/bin/python bench/califica.py --n 40     # más rápido
+    .venv/bin/python bench/califica.py --memoria  # el pico de memoria del calificador con un lote de trampas
+    .venv/bin/python bench/califica.py --python-de-la-maquina   # sin Pyodide: el Python de esta máquina
 """
 
 import argparse
@@ -70,10 +72,73 @@ def notas_del_libro(curso: Path) -> dict[str, float]:
         return {s.student.id: s.score for s in libro.assignment_submissions(DESAFIO.slug)}
 
 
+def _memoria(campo: str) -> int:
+    """KB de /proc/self/status (VmHWM: el pico; VmRSS: ahora)."""
+    for linea in Path("/proc/self/status").read_text().splitlines():
+        if linea.startswith(campo + ":"):
+            return int(linea.split()[1])
+    return 0
+
+
+# Trampas que piden memoria a este lado: respuestas enormes (buscar, listar, el repr del entorno)
+# y mensajes grandes, además de las del lote de las pruebas (tests/calificador/trampas.py).
+BOMBAS = {
+    "m01_buscar": "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
+                  "    f(entorno, 'r' * 400000, 'a\\n' * 250000)\n"
+                  "    return HERRAMIENTAS['buscar']['funcion'](entorno, 'a')\n",
+    "m02_repr": "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
+                "    for i in range(3):\n        f(entorno, str(i), 'x' * 900000)\n    return repr(entorno)[:10]\n",
+    "m03_lista": "def ejecutar(ll, entorno):\n    return list(range(200000))\n",
+    "m04_mensaje": "def ejecutar(ll, entorno):\n    return 'x' * 5000000\n",
+}
+
+
+def memoria(copias: int, pyodide: bool = True) -> int:
+    """Califica un lote de trampas (las de las pruebas y BOMBAS, copias veces) y dice el pico de memoria."""
+    from tests.calificador.trampas import cuadernos_tramposos, trampas
+
+    with tempfile.TemporaryDirectory() as tmp:
+        curso = Path(tmp) / "curso"
+        genera_version_del_alumno(DESAFIO, curso)
+        release = nbformat.read(curso / "release" / DESAFIO.slug / DESAFIO.cuaderno, as_version=4)
+        codigos = {**trampas(curso, 9), **BOMBAS}
+        escritas = 0
+        for n in range(copias):
+            for alumno, codigo in codigos.items():
+                nb = nbformat.from_dict(release)
+                for celda in nb.cells:
+                    if celda.metadata.get("nbgrader", {}).get("grade_id") == DESAFIO.celda_solucion:
+                        celda.source = codigo
+                carpeta = curso / "submitted" / f"{alumno}_{n}" / DESAFIO.slug
+                carpeta.mkdir(parents=True)
+                nbformat.write(nb, carpeta / DESAFIO.cuaderno)
+                escritas += 1
+            for alumno, nb in cuadernos_tramposos(curso, release).items():
+                if nb is not None:
+                    carpeta = curso / "submitted" / f"{alumno}_{n}" / DESAFIO.slug
+                    carpeta.mkdir(parents=True)
+                    nbformat.write(nb, carpeta / DESAFIO.cuaderno)
+                    escritas += 1
+        antes = _memoria("VmHWM")
+        inicio = time.perf_counter()
+        califica(curso, DESAFIO, plazo=2.0, progreso=True, pyodide=pyodide)
+        segundos = time.perf_counter() - inicio
+    pico = _memoria("VmHWM") / 1024
+    print(f"\n{escritas} entregas tramposas en {segundos:.1f} s. Memoria del calificador: pico {pico:.0f} MB "
+          f"(antes de calificar, {antes / 1024:.0f} MB)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="entregas (200)")
+    parser.add_argument("--memoria", action="store_true", help="el pico de memoria con un lote de trampas")
+    parser.add_argument("--copias", type=int, default=1, help="con --memoria, cuántas veces cada trampa (1)")
+    parser.add_argument("--python-de-la-maquina", action="store_true",
+                        help="el código del alumno con el Python de esta máquina y no con Pyodide")
     args = parser.parse_args()
+    if args.memoria:
+        return memoria(args.copias, not args.python_de_la_maquina)
     with tempfile.TemporaryDirectory() as tmp:
         nuestro, plano = Path(tmp) / "nuestro", Path(tmp) / "nbgrader"
         genera_version_del_alumno(DESAFIO, nuestro)
@@ -81,7 +146,7 @@ def main() -> int:
         shutil.copytree(nuestro, plano)
 
         inicio = time.perf_counter()
-        califica(nuestro, DESAFIO, progreso=True)
+        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina)
         t_nuestro = time.perf_counter() - inicio
 
         inicio = time.perf_counter()

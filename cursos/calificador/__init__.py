@@ -4,8 +4,10 @@
 - fuente.py: lo propio de nbgrader: el cuaderno fuente (metadatos) y la versión del alumno.
 - cuaderno.py: lee una entrega sin ejecutarla y saca el código del alumno, o el motivo del 0.
 - caja/: lo único que corre en el proceso aislado del alumno (hijo.py y protocolo.py, sólo
-  biblioteca estándar); protocolo.py lo comparten los dos lados.
+  biblioteca estándar, y lanzador.mjs, que corre hijo.py en Pyodide bajo Node); protocolo.py lo
+  comparten los dos lados.
 - aislamiento.py: cómo se arranca ese proceso (usuario, red, límites) y qué falta en esta máquina.
+- interprete.py: el Python del navegador para ese proceso (Pyodide bajo Node, con su instantánea).
 - banco.py: las pruebas, en el proceso de confianza, hablando con el hijo por un canal JSON.
 - libro.py, informe.py, calificar.py: el libro de notas de nbgrader, el CSV, el resumen y la orden.
 - configuracion.py: la configuración del curso de nbgrader del profesor, sin pisarla.

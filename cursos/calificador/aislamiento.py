@@ -1,15 +1,18 @@
 """Cómo se arranca el proceso del alumno y qué mecanismos de encierro hay en esta máquina.
 
 Como root (Linux): `unshare` crea espacios de nombres nuevos de procesos, red,
-montajes e IPC; dentro, hijo.py tapa las carpetas con datos con un tmpfs vacío,
-pone límites (CPU, memoria, tamaño de fichero, procesos, descriptores) y se hace
-nobody antes de leer el código del alumno. Al terminar se mata al proceso que
-encabeza el espacio de procesos, y con él muere todo lo que haya lanzado.
+montajes, IPC y UTS; dentro, hijo.py tapa las carpetas con datos con un tmpfs vacío,
+pone límites (CPU, memoria, tamaño de fichero, procesos, descriptores), se hace un
+usuario sin privilegios propio de ese proceso (ninguno otro a la vez tiene el mismo) y
+cierra el llavero del núcleo con seccomp antes de leer el código del alumno. Después se
+convierte en Node con el Pyodide del navegador (interprete.py), si lo hay. Al terminar se
+mata al proceso que encabeza el espacio de procesos, y con él muere todo lo que haya lanzado.
 Sin root se prueba lo mismo con un espacio de usuario; si tampoco, sólo quedan
 los límites y el grupo de procesos, y se dice qué falta.
 """
 
 import functools
+import itertools
 import json
 import math
 import os
@@ -19,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +48,23 @@ def programa_del_hijo() -> str:
 
 HIJO = programa_del_hijo()
 NOBODY = 65534
+# Cada proceso del alumno tiene su usuario (sin nombre, sin grupos): dos a la vez no comparten
+# nada que cuelgue del usuario (su cuenta de procesos, el llavero aunque no estuviera cerrado).
+# Uno posterior puede repetir número: para entonces el anterior ha muerto con todo lo suyo.
+PRIMER_USUARIO, USUARIOS = 0x7A000, 4096
+_usuarios = itertools.count()
+_cerrojo = threading.Lock()
+
+
+def usuario_nuevo() -> int:
+    with _cerrojo:
+        return PRIMER_USUARIO + next(_usuarios) % USUARIOS
+
+
+# Node reserva memoria virtual de sobra para WebAssembly (RLIMIT_AS no le deja arrancar): con
+# Pyodide se limita la memoria que de verdad se escribe (RLIMIT_DATA), también 1 GB.
+MEMORIA_PYODIDE = {"RLIMIT_DATA": 1 << 30}
+ARRANQUE_CPU = 1  # segundo de CPU de más con Pyodide: arrancarlo (~0,45 s) no es del alumno
 ESPACIOS = ["--pid", "--fork", "--kill-child", "--net", "--mount", "--ipc", "--uts"]
 # Se tapa todo lo que cuelga de / salvo lo que Python necesita para arrancar: una lista de lo
 # que se deja ver, no de lo que se esconde, para que una copia del curso en /cualquier-sitio
@@ -70,29 +91,38 @@ class Aislamiento:
     python: str
     config: dict
     faltan: list[str] = field(default_factory=list)
+    interprete: str = ""  # con qué Python corre el código del alumno, para describe()
 
     def describe(self) -> str:
+        con = f" El código del alumno corre con {self.interprete}." if self.interprete else ""
         if not self.faltan:
-            return ("aislamiento completo: usuario nobody, sin red, espacios de procesos y montajes propios, "
-                    "carpetas con datos tapadas, límites de CPU, memoria, ficheros y procesos")
-        return "aislamiento PARCIAL, falta: " + "; ".join(self.faltan)
+            return ("aislamiento completo: un usuario sin privilegios propio de cada entrega, sin red, espacios "
+                    "de procesos, montajes e IPC propios, carpetas con datos tapadas, llavero del núcleo cerrado, "
+                    "límites de CPU, memoria, ficheros y procesos." + con)
+        return "aislamiento PARCIAL, falta: " + "; ".join(self.faltan) + "." + con
+
+    def con_pyodide(self) -> bool:
+        return Arranque.INTERPRETE in self.config
 
     def arranca(self, plazo: float) -> subprocess.Popen:
         """El proceso del alumno, con plazo segundos de CPU (RLIMIT_CPU): se cobra lo que gasta él.
 
         El tiempo de reloj que consuman otros (otra entrega, otra tarea de la máquina) no cuenta.
         """
-        config = {**self.config,
-                  Arranque.LIMITES: dict(self.config[Arranque.LIMITES], RLIMIT_CPU=max(1, math.ceil(plazo)))}
+        cpu = max(1, math.ceil(plazo)) + (ARRANQUE_CPU if self.con_pyodide() else 0)
+        config = {**self.config, Arranque.LIMITES: dict(self.config[Arranque.LIMITES], RLIMIT_CPU=cpu)}
+        if Arranque.UID in config:
+            config[Arranque.UID] = config[Arranque.GID] = usuario_nuevo()
         carpeta = None
         if Arranque.TAPAR not in config:  # sin montajes propios, una carpeta de trabajo temporal
             carpeta = config[Arranque.CARPETA] = tempfile.mkdtemp(prefix="calificador-")
         proceso = subprocess.Popen(
             [*self.prefijo, self.python, "-I", "-S", "-c", HIJO, json.dumps(config)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True, cwd="/",
+            start_new_session=True, close_fds=True, cwd="/",  # el hijo pasa el canal a los descriptores 3 y 4
             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
         proceso.carpeta = carpeta
+        proceso.cpu = cpu  # su RLIMIT_CPU blando: quien lo agota ha gastado su CPU, muera como muera
         return proceso
 
 
@@ -115,12 +145,12 @@ def _python_para_nobody() -> str | None:
     """Un intérprete que nobody pueda ejecutar (el de pyenv suele estar dentro de /root)."""
     for candidato in ("/usr/bin/python3", "/usr/local/bin/python3", sys._base_executable):
         ruta = os.path.realpath(candidato)
-        if os.path.exists(ruta) and _legible_por_todos(ruta):
+        if os.path.exists(ruta) and legible_por_todos(ruta):
             return candidato
     return None
 
 
-def _legible_por_todos(ruta: str) -> bool:
+def legible_por_todos(ruta: str) -> bool:
     partes = Path(ruta).parents
     return all(os.stat(p).st_mode & 0o001 for p in partes) and os.stat(ruta).st_mode & 0o005 == 0o005
 
@@ -148,25 +178,46 @@ def _unshare_disponible(como_usuario: bool) -> bool:
     return _funciona(["unshare", *usuario, *ESPACIOS, "true"])
 
 
-def candidatos(extra: tuple[Path, ...] = ()) -> list[Aislamiento]:
-    """Los encierros posibles aquí, del mejor al peor."""
+def _con_interprete(config: dict) -> tuple[dict, str, list[str]]:
+    """La configuración con Pyodide bajo Node si lo hay (el Python del navegador), y qué falta si no."""
+    from cursos.calificador.interprete import SinInterprete, interprete
+
+    try:
+        pyodide = interprete()
+    except SinInterprete as e:
+        return config, f"el Python de esta máquina ({sys.version.split()[0]})", [
+            f"el Python del navegador (Pyodide bajo Node): {e}; el código del alumno corre con el Python de esta "
+            "máquina, y lo que sólo existe en el 3.14 del navegador no califica"]
+    limites = {k: v for k, v in config[Arranque.LIMITES].items() if k != "RLIMIT_AS"}
+    return ({**config, Arranque.LIMITES: {**limites, **MEMORIA_PYODIDE}, Arranque.INTERPRETE: pyodide.config()},
+            f"el Python del navegador (Pyodide {pyodide.version} bajo Node)", [])
+
+
+def candidatos(extra: tuple[Path, ...] = (), pyodide: bool = True) -> list[Aislamiento]:
+    """Los encierros posibles aquí, del mejor al peor (con pyodide=False, con el Python de la máquina)."""
     lista = []
     es_root = hasattr(os, "geteuid") and os.geteuid() == 0
     python = _python_para_nobody() if es_root else None
+    interprete = _con_interprete if pyodide else lambda c: (c, f"el Python de esta máquina ({sys.version.split()[0]})",
+                                                            [])
     if es_root and python and _unshare_disponible(False):
         config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: {**LIMITES, **LIMITE_PROCESOS},
                   Arranque.UID: NOBODY, Arranque.GID: NOBODY}
-        lista.append(Aislamiento(["unshare", *ESPACIOS], python, config))
+        config, cual, falta = interprete(config)
+        lista.append(Aislamiento(["unshare", *ESPACIOS], python, config, falta, cual))
     python = python or sys._base_executable
     faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
               "el código del alumno corre con tu usuario"]
     limites = {**LIMITES, **_procesos_de_mas(64)}
     if sys.platform.startswith("linux") and _unshare_disponible(True):
         config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: limites}
-        lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan))
+        config, cual, falta = interprete(config)
+        lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config,
+                                 faltan + falta, cual))
     faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
               "ficheros y sus procesos con setsid pueden sobrevivir"]
-    lista.append(Aislamiento([], python, {Arranque.LIMITES: limites}, faltan))
+    config, cual, falta = interprete({Arranque.LIMITES: limites})
+    lista.append(Aislamiento([], python, config, faltan + falta, cual))
     return lista
 
 
@@ -198,12 +249,20 @@ def arranca_bien(aislamiento: Aislamiento) -> bool:
         termina(proceso)
 
 
-def detecta(extra: tuple[Path, ...] = ()) -> Aislamiento:
-    """El mejor encierro que de verdad arranca aquí; su describe() dice lo que falta."""
+def detecta(extra: tuple[Path, ...] = (), pyodide: bool = True) -> Aislamiento:
+    """El mejor encierro que de verdad arranca aquí; su describe() dice lo que falta.
+
+    pyodide=False: con el Python de esta máquina aunque haya Pyodide (las pruebas del encierro
+    del sistema, que atacan con ctypes: en Pyodide no hay llamadas al sistema que probar).
+    """
     descartados = []
-    for aislamiento in candidatos(extra):
+    for aislamiento in candidatos(extra, pyodide):
         if not aislamiento.prefijo or arranca_bien(aislamiento):
             aislamiento.faltan = [*descartados, *aislamiento.faltan] if aislamiento.faltan else []
             return aislamiento
+        if aislamiento.con_pyodide():  # el encierro sí puede valer con el Python de la máquina
+            otro = detecta(extra, pyodide=False)
+            otro.faltan = [*otro.faltan, "el Python del navegador: Pyodide bajo Node no arranca en el encierro"]
+            return otro
         descartados.append("el encierro con %s no arranca aquí" % " ".join(aislamiento.prefijo[:2]))
     raise AssertionError("la última opción no necesita nada")

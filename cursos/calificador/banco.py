@@ -22,7 +22,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from cursos.calificador.aislamiento import Aislamiento, termina
+from cursos.calificador.aislamiento import ARRANQUE_CPU, Aislamiento, termina
 from cursos.calificador.caja.protocolo import (
     ENTORNO,
     SIN_CPU,
@@ -51,11 +51,15 @@ MAXIMO_ARRANQUES = 3
 SALTOS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # donde corta str.splitlines
 
 
-def reloj(plazo: float) -> float:
+def reloj(plazo: float, aislamiento=None) -> float:
     """Segundos de reloj por entrega: holgados, sólo para quien espera sin gastar CPU (sleep, input).
 
-    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie.
+    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie. Con Pyodide,
+    también la CPU de arrancarlo (ARRANQUE_CPU), que tampoco es del alumno, y 6 s más: arrancar
+    Node es casi todo CPU y en una máquina ocupada tarda varias veces lo que gasta.
     """
+    if getattr(aislamiento, "con_pyodide", lambda: False)():
+        return 2 * (plazo + ARRANQUE_CPU) + 3 + 6
     return 2 * plazo + 3
 
 
@@ -126,7 +130,7 @@ class Hijo:
     """El proceso del alumno y el canal: una línea JSON por mensaje, con plazo."""
 
     def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
-        self.limite, self.plazo = limite, plazo
+        self.limite, self.plazo, self.aislamiento = limite, plazo, aislamiento
         self.proceso = aislamiento.arranca(plazo)
         os.set_blocking(self.proceso.stdin.fileno(), False)
         self.resto = b""
@@ -140,6 +144,7 @@ class Hijo:
             self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
             definidas = listo.get(Clave.DEFINIDAS)
             self.definidas = set(definidas) if isinstance(definidas, list) else set()
+            self.sintaxis = _sintaxis(listo.get(Clave.SINTAXIS), listo.get(Clave.VERSION))
         except SinRespuesta:
             self.cierra()  # que no quede nada vivo de un arranque fallido
             raise
@@ -165,18 +170,34 @@ class Hijo:
         if queda <= 0:
             raise SinReloj("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
                            "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
-                           % (reloj(self.plazo), self.plazo))
+                           % (reloj(self.plazo, self.aislamiento), self.plazo))
         return queda
 
     def _terminado(self) -> SinRespuesta:
-        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída)."""
-        try:
-            codigo = self.proceso.wait(timeout=2)
-        except Exception:
-            codigo = None
-        if codigo in (SIN_CPU, -signal.SIGXCPU):
+        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída).
+
+        Su CPU: sale con SIN_CPU o SIGXCPU, o la CPU que ha gastado (él y lo que lanzó) llega a su
+        límite. Node no atiende SIGXCPU y muere con el SIGKILL del límite duro.
+        """
+        codigo, cpu = self._espera(2)
+        if codigo in (SIN_CPU, -signal.SIGXCPU) or cpu >= getattr(self.proceso, "cpu", float("inf")) - 0.1:
             return SinCPU("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)" % self.plazo)
         return Caida("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
+
+    def _espera(self, segundos: float) -> tuple[int | None, float]:
+        """(código de salida o None si sigue vivo, segundos de CPU que ha gastado con sus descendientes)."""
+        final = time.monotonic() + segundos
+        while True:
+            try:
+                pid, estado, uso = os.wait4(self.proceso.pid, os.WNOHANG)
+            except ChildProcessError:  # ya esperado
+                return self.proceso.returncode, 0.0
+            if pid:
+                self.proceso.returncode = os.waitstatus_to_exitcode(estado)
+                return self.proceso.returncode, uso.ru_utime + uso.ru_stime
+            if time.monotonic() > final:
+                return None, 0.0
+            time.sleep(0.01)
 
     def recibe(self) -> dict:
         fd = self.proceso.stdout.fileno()
@@ -207,6 +228,20 @@ class Hijo:
         termina(self.proceso)
 
 
+def _sintaxis(celdas, version) -> list[str]:
+    """Una nota por celda del alumno que no es Python válido (lo dice su proceso; la 0 es la de partida)."""
+    version = version if isinstance(version, str) and len(version) < 20 else "?"
+    notas = []
+    for celda in celdas[:5] if isinstance(celdas, list) else []:
+        if not (isinstance(celda, list) and len(celda) == 3 and isinstance(celda[0], int) and celda[0] > 0):
+            continue
+        notas.append("tu celda de código %d no es Python válido para el calificador, que usa el mismo Python %s "
+                     "que el navegador, ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no "
+                     "cuenta" % (celda[0], version, str(celda[1])[:200], celda[2] if isinstance(celda[2], int)
+                                 else "?"))
+    return notas
+
+
 class BancoRemoto:
     """Lo que pruebas.py llama «banco»: instala una mesa y llama a las funciones del alumno, en su proceso."""
 
@@ -214,10 +249,12 @@ class BancoRemoto:
                  plazo: float):
         self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
         self.partida, self.modulos = espacio["__partida__"], espacio["__modulos__"]
-        self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo)
+        self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo, aislamiento)
         self.hijo, self.arranques, self.mesa = None, 0, None
         self.errores_al_cargar = []  # lo que han lanzado las celdas del alumno al cargarse
+        self.sintaxis = []  # las notas de las celdas del alumno que no son Python válido
         self.sin_tiempo = None  # si se agotó el tiempo, el motivo: no se vuelve a arrancar
+        self.al_cargar = None  # si se agotó al cargar las celdas (lo mismo pasaría en otra pasada)
 
     def _hijo(self) -> Hijo:
         if self.sin_tiempo:
@@ -228,8 +265,15 @@ class BancoRemoto:
             self.arranques += 1
             inicio = {Clave.MODULOS: self.modulos, Clave.CELDAS: [self.partida, *self.entrega.celdas],
                       Clave.FUNCIONES: list(self.desafio.funciones)}
-            self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            try:
+                self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
+            except (SinCPU, SinReloj) as e:
+                # Un bucle sin fin al cargar se cobra una vez: las pruebas siguientes (y la pasada con las
+                # partes ocultas) no vuelven a arrancarlo.
+                self.sin_tiempo = self.al_cargar = e
+                raise
             self.errores_al_cargar = self.errores_al_cargar or self.hijo.errores
+            self.sintaxis = self.sintaxis or self.hijo.sintaxis
         return self.hijo
 
     def cierra(self) -> None:
@@ -449,7 +493,8 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
     """{prueba: None si pasa, o qué ha pasado y por qué no}, con las funciones del alumno aisladas.
 
     En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse. En estado, si
-    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento).
+    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento), y
+    "sintaxis": las notas de sus celdas que no son Python válido (lo decide su intérprete).
 
     Lo que el alumno ve en una parte oculta podría contarlo después, en el mensaje de una prueba
     visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces,
@@ -463,10 +508,11 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
         resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
         return {n: _motivo(_sin_desvelar(r) if n == "variaciones" else r) for n, r in resultados.items()}
     try:
+        cargar = {}
         visibles = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado,
-                               saltar={"variaciones"})
+                               saltar={"variaciones"}, cargar=cargar)
         espacio["PARTES_OCULTAS"] = partes
-        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado)
+        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado, cargar=cargar)
     finally:
         espacio["PARTES_OCULTAS"] = partes
     return {n: _motivo(visibles.get(n) or _sin_desvelar(r)) for n, r in enteras.items()}
@@ -484,8 +530,13 @@ def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
 
 
 def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float,
-                avisos: list | None, estado: dict | None, saltar=frozenset()) -> dict[str, Resultado | None]:
+                avisos: list | None, estado: dict | None, saltar=frozenset(), cargar: dict | None = None
+                ) -> dict[str, Resultado | None]:
+    """Las pruebas con un proceso nuevo. cargar: compartido entre pasadas; si al cargar se agotó el tiempo
+    en una, la siguiente no vuelve a arrancar el proceso (se cobra una vez)."""
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
+    cargar = {} if cargar is None else cargar
+    banco.sin_tiempo = banco.al_cargar = cargar.get("sin_tiempo")
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
         espacio[nombre] = banco.funcion(nombre)
     resultados = {}
@@ -512,8 +563,11 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
                                                "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]))
     finally:
         banco.cierra()
+        cargar["sin_tiempo"] = banco.al_cargar
         for nombre in desafio.funciones:
             espacio.pop(nombre, None)
     if avisos is not None:
         avisos.extend(banco.errores_al_cargar)
+    if estado is not None and banco.sintaxis:
+        estado["sintaxis"] = banco.sintaxis
     return resultados

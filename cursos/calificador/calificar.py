@@ -113,9 +113,10 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:
         motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
-    if entrega.notas:
-        motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(entrega.notas) + "."]))
-    return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(entrega.notas), bool(estado.get("reloj")))
+    notas = [*entrega.notas, *estado.get("sintaxis", [])]
+    if notas:
+        motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(notas) + "."]))
+    return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(notas), bool(estado.get("reloj")))
 
 
 def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
@@ -337,7 +338,8 @@ def _sin_carpeta(f: dict, desafio: Desafio) -> dict:
 
 
 def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
-             a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False) -> list[dict]:
+             a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False,
+             pyodide: bool = True) -> list[dict]:
     """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
 
     Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
@@ -345,6 +347,9 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
     CSV en curso se escriben aquí, de una en una y según termina cada alumno: si el lote se
     corta, lo calificado está en el libro. Al final, el CSV entero sale del libro: todos sus
     alumnos, también los que no han entregado.
+
+    pyodide: el código del alumno corre en el Python del navegador (Pyodide bajo Node) si lo hay;
+    con False, en el de esta máquina.
     """
     curso = CursoNbgrader.de(curso_nbgrader)
     gradebook = libro.abre(curso, desafio)
@@ -354,7 +359,9 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         carpetas = carpetas_de_entrega(rutas, desafio)
         presentes = {a for a, _ in carpetas}
         carpetas = _elige(rutas, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
-        aislamiento = detecta((curso_nbgrader, Path.cwd()))
+        # pyodide=False: el Python de esta máquina (unas 15 veces más rápido de arrancar, pero no es el del
+        # navegador: lo que sólo existe en el 3.14 no califica).
+        aislamiento = detecta((curso_nbgrader, Path.cwd()), pyodide)
         print("»", aislamiento.describe(), file=sys.stderr)
         de_quien = dict(carpetas)
         carpeta_csv = curso_nbgrader / "calificaciones"

@@ -5,12 +5,12 @@ usa las del reparto. Si el alumno las ha editado, borrado o movido (JupyterLite 
 deja hacer), se restauran y se le dice, como hace el autograder de nbgrader. Lo
 que no se adivina: una celda de la solución que falta o dos celdas con el mismo
 grade_id. El código del alumno se lee como lo lee Jupyter (con el transformador de
-IPython) y qué funciones define se decide al correrlo, no por cómo se escribe.
+IPython, con tope) y si es Python válido y qué funciones define se decide al correrlo, en
+su intérprete, no por cómo se escribe.
 """
 
-import ast
 import json
-import sys
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +20,12 @@ from cursos.errores import ErrorDelCurso
 
 MAXIMO_BYTES = 5 * 1024 * 1024
 MAXIMO_CODIGO = 200_000  # caracteres de código del alumno, entre todas sus celdas
+# El transformador de IPython vuelve a leer la celda entera por cada orden (!, %, ?) que cambia:
+# cuesta su tamaño por el número de órdenes, y corre en el proceso de confianza. Tope por entrega
+# (~0,8 s aquí como mucho; una celda normal con unas magias usa unos miles).
+MAXIMO_TRANSFORMAR = 200_000  # caracteres leídos por el transformador, entre todas las celdas
+# Las líneas que el transformador podría cambiar: empiezan por una orden de IPython o piden ayuda.
+ORDENES = re.compile(r"^[ \t]*[!%?,;/]|\?[ \t]*$|=[ \t]*[!%]", re.M)
 
 
 class EntregaInvalida(ErrorDelCurso):
@@ -110,16 +116,31 @@ def nota_de_restauradas(cambiadas: list[str]) -> str:
                   "califica normalmente")
 
 
-def _python(fuente: str) -> str:
+def _python(fuente: str, presupuesto: list[int]) -> str | None:
     """La celda como la lee Jupyter: IPython convierte %magias, !órdenes y nombre? en Python.
 
-    Se hace aquí, en el proceso de confianza, con el transformador del propio IPython; lo
-    que producen (get_ipython().run_line_magic(...)) lo atiende en el proceso del alumno un
-    get_ipython() que no hace nada salvo correr el código de %time, %timeit y %%capture.
+    Se hace aquí, con el transformador del propio IPython; lo que producen
+    (get_ipython().run_line_magic(...)) lo atiende en el proceso del alumno un get_ipython() que
+    no hace nada salvo correr el código de %time, %timeit, %%capture, %%writefile y %run.
+    Sin órdenes, sólo las limpiezas baratas (sangría, >>>). Con órdenes, cuesta el tamaño de la
+    celda por su número, que se descuenta de presupuesto; si no llega, None. Si el transformador
+    no puede con la celda (sintaxis de un Python más nuevo que el de aquí), la celda va tal cual:
+    quien decide si es Python válido es el intérprete del alumno.
     """
     from IPython.core.inputtransformer2 import TransformerManager
 
-    return TransformerManager().transform_cell(fuente)
+    gestor = TransformerManager()
+    ordenes = len(ORDENES.findall(fuente))
+    if not ordenes:
+        gestor.token_transformers = []
+    coste = len(fuente) * ordenes
+    if coste > presupuesto[0]:
+        return None
+    presupuesto[0] -= coste
+    try:
+        return gestor.transform_cell(fuente)
+    except Exception:
+        return fuente
 
 
 def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> Entrega:
@@ -149,18 +170,12 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     fuente_solucion = _fuente(solucion[0])
     if "\n".join(f.strip() for f in originales if f.strip()) == desafio.esqueleto().strip():
         raise EntregaInvalida("falta la solución: la celda «%s» sigue como en el enunciado" % desafio.celda_solucion)
-    codigo = []
+    codigo, presupuesto = [], [MAXIMO_TRANSFORMAR]
     for n, fuente in enumerate(originales, 1):
-        try:
-            python = _python(fuente)
-            ast.parse(python)
-        except Exception as e:  # SyntaxError, o lo que lance el transformador con un texto imposible
-            # Como en Jupyter: una celda que no es Python ni para IPython no define nada, y las demás siguen.
-            notas.append("tu celda de código %d no es Python válido para el calificador, que usa Python %d.%d, "
-                         "ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no cuenta. Si en el "
-                         "navegador sí corre, es sintaxis de un Python más nuevo (la página y JupyterLite usan el "
-                         "3.14): escríbela como en el %d.%d" % (n, *sys.version_info[:2], getattr(e, "msg", e),
-                                                             getattr(e, "lineno", "?"), *sys.version_info[:2]))
-            continue
+        python = _python(fuente, presupuesto)
+        if python is None:
+            notas.append("tu celda de código %d es muy larga para tantas órdenes de IPython (!, %%, ?): no se ha "
+                         "ejecutado y lo que define no cuenta. Pon las órdenes en una celda aparte, corta" % n)
+            python = ""  # la celda sigue contando (las demás conservan su número), vacía
         codigo.append(python)
     return Entrega(codigo, fuente_solucion, notas)

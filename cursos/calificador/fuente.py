@@ -19,12 +19,13 @@ from cursos.errores import ErrorDelCurso
 
 CELDA_PRUEBAS = "pruebas"
 PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<nombre>
-# El calificador corre el código con el Python de la máquina del profesor (3.11 o posterior),
-# no con el 3.14 de Pyodide: lo que sólo existe en versiones nuevas no califica.
-AVISO_PYTHON = ("El calificador corre tu código con Python 3.11 o posterior, no con el 3.14 del navegador: "
-                "no uses lo que sólo trae un Python más nuevo (comillas iguales dentro de un f-string, "
-                "`def f[T]`, `itertools.batched`…). `display`, `IPython.display` y `%%writefile` funcionan; "
-                "las órdenes `!` no hacen nada.")
+# El calificador corre el código del alumno con el mismo Python que la página y JupyterLite
+# (Pyodide, 3.14: interprete.py), sin paquetes: sólo la biblioteca estándar.
+AVISO_PYTHON = ("El calificador corre tu código con el mismo Python que el navegador (Pyodide, Python 3.14), "
+                "sólo con la biblioteca estándar: `numpy` y los demás paquetes no están. `display`, "
+                "`IPython.display`, `%%writefile` y `%run` funcionan; las órdenes `!` no hacen nada e `input()` "
+                "no puede leer nada (lanza `EOFError`). Lo que devuelven tus funciones llega a las pruebas como "
+                "JSON: una tupla cuenta como la lista que representa.")
 
 
 def id_de_prueba(nombre: str) -> str:

@@ -1,4 +1,8 @@
-"""El encierro del proceso del alumno, visto desde dentro: usuario, red, ficheros y procesos."""
+"""El encierro del proceso del alumno, visto desde dentro: usuario, red, ficheros y procesos.
+
+Con el Python de la máquina (detecta(pyodide=False)): es la pared del sistema, la misma que rodea
+a Node cuando el código corre en Pyodide (lo de Pyodide, en test_interprete.py).
+"""
 
 import json
 import os
@@ -9,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.aislamiento import detecta, termina
+from cursos.calificador.aislamiento import PRIMER_USUARIO, USUARIOS, detecta, termina
 
 # Un ejecutar que sólo cuenta lo que ve desde su proceso.
 ESPIA = """
@@ -28,7 +32,7 @@ PROGRAMA = """
 import json, sys
 sys.path.insert(0, %r)
 from cursos.calificador.aislamiento import detecta, termina
-aislamiento = detecta()
+aislamiento = detecta(pyodide=False)
 proceso = aislamiento.arranca(5)
 for mensaje in ({"modulos": [], "celdas": [%r]}, {"llama": "ejecutar", "args": [{}, None]}):
     proceso.stdin.write(json.dumps(mensaje).encode() + b"\\n")
@@ -50,15 +54,16 @@ def lo_que_ve(proceso) -> dict:
 
 
 @pytest.mark.skipif(not es_root, reason="sin root no hay usuario propio para el alumno")
-def test_como_root_el_alumno_es_nobody_sin_red_ni_ficheros_ni_procesos_ajenos():
-    aislamiento = detecta()
+def test_como_root_el_alumno_es_un_usuario_propio_sin_red_ni_ficheros_ni_procesos_ajenos():
+    aislamiento = detecta(pyodide=False)
     assert "completo" in aislamiento.describe()
     proceso = aislamiento.arranca(5)
     try:
         visto = lo_que_ve(proceso)
     finally:
         termina(proceso)
-    assert visto == {"uid": 65534, "repositorio": False, "red": False, "procesos": 1}
+    assert PRIMER_USUARIO <= visto.pop("uid") < PRIMER_USUARIO + USUARIOS
+    assert visto == {"repositorio": False, "red": False, "procesos": 1}
 
 
 @pytest.mark.skipif(not es_root or not shutil.which("setpriv"), reason="hace falta root y setpriv")
@@ -86,7 +91,7 @@ def test_una_copia_del_curso_en_cualquier_carpeta_de_la_raiz_no_se_ve(tmp_path):
         (copia / "ocultas.py").write_text("SECRETO = 1\n", encoding="utf-8")
         copia.chmod(0o755)
         (copia / "ocultas.py").chmod(0o644)
-        proceso = detecta().arranca(5)
+        proceso = detecta(pyodide=False).arranca(5)
         try:
             espia = ESPIA.replace(repr(str(RAIZ / "pyproject.toml")), repr(str(copia / "ocultas.py")))
             for mensaje in ({"modulos": [], "celdas": [espia]}, {"llama": "ejecutar", "args": [{}, None]}):
@@ -116,7 +121,7 @@ def test_los_modulos_del_curso_no_se_pueden_cambiar_ni_borrar():
         "        except OSError:\n"
         "            hecho.append('no')\n"
         "    return hecho + [open('harness.py').read()]\n")
-    proceso = detecta().arranca(5)
+    proceso = detecta(pyodide=False).arranca(5)
     try:
         for mensaje in ({"modulos": [["harness.py", "ORIGINAL = 1\n"]], "celdas": [intenta]},
                         {"llama": "ejecutar", "args": [{}, None]}):

@@ -18,6 +18,9 @@ función que pide el desafío se puede escribir:
 11. en un cuaderno que el navegador ha renombrado (`<desafío> (1).ipynb`, `Untitled.ipynb`);
 12. en un cuaderno en el que se ha editado una celda bloqueada (se restaura y se dice) o se ha
     pegado una copia de una celda bloqueada sin sus metadatos.
+13. escribiendo un fichero con `%%writefile` y corriéndolo con `%run`, y con
+    `from IPython.core.display import …`;
+14. con lo que sólo trae el Python del navegador (un f-string de PEP 701, `def f[T]`).
 
 En el primero, además, el `ejecutar` puede usar el entorno que recibe como el diccionario que
 es (`len`, `in`, `[]`, `get`, `keys`, `values`, `items`, iterarlo, compararlo, `bool`, `repr`,
@@ -73,6 +76,11 @@ def estilos(desafio: Desafio) -> dict[str, list[str]]:
         "e08_formato_en_dos_lineas": [formato],
         "e09_display_in_out": [sol + f"\ndisplay({fs[0]})\ndisplay('listo', len(In), Out)\nprint({fs[0]})\n"],
         "e10_borrador_invalido": [sol, "def a_medias(:\n    pass", "esto no es python"],
+        "e11_writefile_y_run": ["%%writefile ayuda.py\n_VALOR = 41\n", "%run ayuda.py\n_VALOR += 1\n",
+                                "from IPython.core.display import HTML, display\ndisplay(HTML('<b>hola</b>'))\n"
+                                "assert _VALOR == 42\n" + sol],
+        "e12_python_del_navegador": ['_ETIQUETAS = {"a": "1"}\nassert f"{_ETIQUETAS["a"]}" == "1"\n'
+                                     "def _igual[T](x: T) -> T:\n    return x\n" + sol],
     }
 
 

@@ -36,6 +36,11 @@ NADA = "def ejecutar(ll, entorno):\n    return None\n"
 ESC = "\\x1b"
 
 
+# Esperar sin gastar CPU: en Pyodide time.sleep es una espera activa (gasta CPU); Atomics.wait, no.
+ESPERA = ("import sys, time; js = __import__('js') if sys.platform == 'emscripten' else None; "
+          "js.Atomics.wait(js.Int32Array.new(js.SharedArrayBuffer.new(4)), 0, 0) if js else time.sleep(3600)")
+
+
 def _en_variaciones(hace: str) -> str:
     """La solución buena que, en la primera llamada de las variaciones ocultas (id g1), hace otra cosa."""
     return SOLUCION.replace("    id = ll.get(\"id\") if isinstance(ll, dict) else None\n",
@@ -70,7 +75,7 @@ def lote(release, tmp_path_factory):
         "a_honesta": SOLUCION,
         **BOMBAS,
         "c01_cpu_en_ocultas": _en_variaciones("while True: pass"),
-        "c02_duerme_en_ocultas": _en_variaciones("import time; time.sleep(3600)"),
+        "c02_duerme_en_ocultas": _en_variaciones(ESPERA),
         "c03_sale_en_ocultas": _en_variaciones("import os; os._exit(3)"),
         "c04_mensaje_enorme_en_ocultas": _en_variaciones("return ['x' * 2000] * 1000"),
         "e01_ansi": NADA.replace("return None", f"raise ValueError('{ESC}[2J{ESC}[32m✔ salmorejo: 2 de 2 puntos"

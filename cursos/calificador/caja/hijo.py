@@ -11,51 +11,75 @@ por el canal (una línea JSON por mensaje) y éste cuenta, ejecuta sobre su ento
 y contesta. Nada de lo que diga este proceso es una nota: son sólo respuestas.
 
 Si arranca como root (dentro de los espacios de nombres que ha creado unshare),
-primero se encierra: tapa las carpetas con datos, pone límites y se hace nobody.
+primero se encierra: tapa las carpetas con datos, pone límites, se hace un usuario sin
+privilegios propio de este proceso y filtra las llamadas al llavero del núcleo.
+
+Dos intérpretes: si la configuración trae INTERPRETE, este programa (en el Python de la
+máquina) sólo encierra el proceso y se convierte en Node con el Pyodide del navegador,
+que vuelve a correr este mismo programa (principal_pyodide): el código del alumno corre
+en el Python que usó el alumno. Si no, lo corre aquí mismo (main).
 """
 
 import builtins
-import ctypes
 import importlib
 import importlib.util
 import json
 import os
 import re
-import resource
-import signal
 import sys
 import types
-from collections.abc import Mapping
 
 from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Marca, Pide  # PROTOCOLO
 
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
-PR_SET_NO_NEW_PRIVS = 38
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC = 2, 4, 8, 1, 32, 4096, 16384
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+ENTRADA, SALIDA = 3, 4  # los descriptores del canal: la entrada estándar del alumno no es el canal
+DENTRO = "/tmp/interprete"  # donde se ve, dentro de la caja, la carpeta del intérprete (sólo lectura)
 
 
 def _libc():
+    import ctypes
+
     return ctypes.CDLL(None, use_errno=True)
 
 
-def tapa(carpetas):
-    """Monta un tmpfs vacío encima de cada carpeta: dentro no se ve nada de lo que había."""
+def _monta(libc, origen, destino, tipo, opciones, datos=None):
+    import ctypes
+
+    if libc.mount(origen, destino.encode(), tipo, opciones, datos) != 0:
+        raise OSError(ctypes.get_errno(), "no se puede montar " + destino)
+
+
+def tapa(carpetas, interprete=None):
+    """Monta un tmpfs vacío encima de cada carpeta: dentro no se ve nada de lo que había.
+
+    interprete: una carpeta que se ve después en DENTRO, de sólo lectura (Node y Pyodide).
+    """
     libc = _libc()
+    origen = os.open(interprete, os.O_PATH | os.O_DIRECTORY) if interprete else None
     for carpeta in carpetas:
         if os.path.isdir(carpeta):
-            if libc.mount(b"tmpfs", carpeta.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
-                          b"size=4m,mode=1777") != 0:
-                raise OSError(ctypes.get_errno(), "no se puede tapar " + carpeta)
+            _monta(libc, b"tmpfs", carpeta, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4m,mode=1777")
     # Un /proc nuevo: sólo los procesos de este espacio de nombres.
     libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+    if origen is not None:
+        os.mkdir(DENTRO, 0o755)
+        _monta(libc, ("/proc/self/fd/%d" % origen).encode(), DENTRO, None, MS_BIND | MS_REC)
+        _monta(libc, None, DENTRO, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+        os.close(origen)
 
 
-def limita(limites):
+def limita(limites, con_node=False):
+    import resource
+    import signal
+
     for nombre, valor in limites.items():
         if nombre == "RLIMIT_CPU":
             # Al llegar al límite blando, SIGXCPU: se sale con SIN_CPU para que el motivo lo diga.
-            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual.
+            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual. Node no
+            # atiende SIGXCPU: para él el duro es el blando (el otro lado lo reconoce por la CPU gastada).
             signal.signal(signal.SIGXCPU, lambda *_: os._exit(SIN_CPU))
-            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor + 1))
+            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor if con_node else valor + 1))
         else:
             resource.setrlimit(getattr(resource, nombre), (valor, valor))
 
@@ -67,26 +91,103 @@ def hazte(uid, gid):
     _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
+# El llavero del núcleo (add_key, request_key, keyctl) no lo aísla ningún espacio de nombres de
+# los que se crean, ni el cambio de usuario: lo que una entrega guarda en él lo leería la
+# siguiente. Ningún código del curso lo usa, así que esas llamadas devuelven EPERM.
+LLAVERO = {0xC000003E: (248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250),  # x86_64 (y x32)
+           0x40000003: (286, 287, 288),  # i386, también desde un x86_64
+           0xC00000B7: (217, 218, 219)}  # aarch64
+
+
+def _filtro_del_llavero():
+    """El programa BPF de seccomp: por cada arquitectura, EPERM a sus llamadas del llavero."""
+    LD_W_ABS, JEQ, RET = 0x20, 0x15, 0x06
+    PERMITE, EPERM = 0x7FFF0000, 0x00050000 | 1
+    programa = []
+    for arquitectura, llamadas in LLAVERO.items():
+        programa.append((LD_W_ABS, 0, 0, 4))  # seccomp_data.arch
+        programa.append((JEQ, 0, len(llamadas) + 3, arquitectura))  # otra: salta este bloque
+        programa.append((LD_W_ABS, 0, 0, 0))  # seccomp_data.nr
+        for n, llamada in enumerate(llamadas):
+            programa.append((JEQ, len(llamadas) - n, 0, llamada))  # a la instrucción EPERM
+        programa.append((RET, 0, 0, PERMITE))
+        programa.append((RET, 0, 0, EPERM))
+    programa.append((RET, 0, 0, PERMITE))
+    return programa
+
+
+def filtra_el_llavero():
+    """Instala el filtro (hace falta no_new_privs, que pone hazte). Se hereda en exec: también en Node."""
+    import ctypes
+
+    class Instruccion(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                    ("k", ctypes.c_uint32)]
+
+    class Programa(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(Instruccion))]
+
+    instrucciones = _filtro_del_llavero()
+    tabla = (Instruccion * len(instrucciones))(*[Instruccion(*i) for i in instrucciones])
+    programa = Programa(len(instrucciones), tabla)
+    libc = _libc()
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(programa), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "no se puede filtrar el llavero del núcleo")
+
+
+def separa_el_canal():
+    """El canal pasa de la entrada y la salida estándar a ENTRADA y SALIDA; 0, 1 y 2 son /dev/null.
+
+    Así input() del alumno no lee (ni se come) los mensajes del calificador: lanza EOFError
+    enseguida, como un cuaderno sin entrada.
+    """
+    os.dup2(0, ENTRADA)
+    os.dup2(1, SALIDA)
+    nulo = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(nulo, fd)
+    os.close(nulo)
+
+
 class Canal:
+    """Una línea JSON por mensaje, por ENTRADA y SALIDA (en CPython)."""
+
     def __init__(self):
-        # El canal es una copia de la salida estándar; la salida estándar de verdad
-        # pasa a ser la de errores, para que los print del alumno no se mezclen.
-        self.entrada = os.fdopen(0, "rb", buffering=0)
-        self.salida = os.fdopen(os.dup(1), "wb", buffering=0)
-        os.dup2(2, 1)
         self.resto = b""
 
+    def escribe(self, datos):
+        while datos:
+            datos = datos[os.write(SALIDA, datos):]
+
+    def lee(self):
+        return os.read(ENTRADA, 65536)
+
     def envia(self, mensaje):
-        self.salida.write(json.dumps(mensaje, default=_marca).encode() + b"\n")
+        self.escribe(json.dumps(mensaje, default=_marca).encode() + b"\n")
 
     def recibe(self):
         while b"\n" not in self.resto:
-            trozo = self.entrada.read(65536)
+            trozo = self.lee()
             if not trozo:
                 raise SystemExit(0)
             self.resto += trozo
         linea, self.resto = self.resto.split(b"\n", 1)
         return json.loads(linea)
+
+
+class CanalDeNode(Canal):
+    """El mismo canal desde Pyodide: lanzador.mjs lee y escribe los descriptores por nosotros."""
+
+    def __init__(self, node):
+        super().__init__()
+        self.node = node
+
+    def escribe(self, datos):
+        self.node.escribe(datos.decode("utf-8"))
+
+    def lee(self):
+        trozo = self.node.lee()
+        return trozo.encode("utf-8") if trozo else b""
 
 
 FUNCIONES = []  # lo que han devuelto las funciones del alumno y se puede llamar
@@ -98,20 +199,19 @@ def _marca(objeto):
     Una función (la herramienta que devuelve crear_herramienta_perfil) se queda aquí
     y viaja su número: el otro lado puede pedir que se llame, aquí.
     """
-    if objeto is ENTORNO_REMOTO:
-        return dict(ENTORNO)
     if callable(objeto):
         FUNCIONES.append(objeto)
         return {Marca.FUNCION: len(FUNCIONES) - 1}
     return {Marca.NO_ES_JSON: type(objeto).__name__}
 
 
-class EntornoRemoto(Mapping):
+class EntornoRemoto(dict):
     """El entorno que recibe ejecutar: los ficheros viven en el otro proceso.
 
-    Se lee como el diccionario que representa (len, in, [], get, keys, values, items,
-    iteración, ==, bool, repr, copy...): cada lectura se la pregunta al proceso de
-    confianza. Escribir se hace, como en la lección, con las funciones de las herramientas.
+    Es un dict (isinstance, json.dumps, dict(...), {**entorno} funcionan como en la lección),
+    pero vacío por dentro: cada lectura (len, in, [], get, keys, values, items, iteración, ==,
+    bool, repr, copy...) se la pregunta al proceso de confianza, así que ve lo que han escrito
+    las herramientas. Escribir se hace, como en la lección, con las funciones de las herramientas.
     """
 
     def _pide(self, operacion, *args):
@@ -128,6 +228,15 @@ class EntornoRemoto(Mapping):
 
     def __contains__(self, ruta):
         return isinstance(ruta, str) and self._pide(Pide.CONTIENE, ruta)
+
+    def get(self, ruta, defecto=None):
+        return self[ruta] if ruta in self else defecto
+
+    def __reversed__(self):
+        return reversed(list(self))
+
+    def __ne__(self, otro):
+        return not self == otro
 
     def todo(self):
         return self._pide(Pide.TODO)
@@ -158,11 +267,14 @@ class EntornoRemoto(Mapping):
     def __repr__(self):
         return repr(self.todo())
 
-    def __setitem__(self, ruta, contenido):
+    def __setitem__(self, *args, **kwargs):
         raise TypeError("en el calificador, el entorno que recibe ejecutar sólo se lee: los ficheros se cambian "
                         "con las funciones de las herramientas, como en la lección")
 
-    __delitem__ = __setitem__
+    __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = __setitem__
+
+    def __reduce_ex__(self, protocolo):  # copy.copy, copy.deepcopy y pickle: un dict de verdad
+        return dict, (self.todo(),)
 
 
 ENTORNO_REMOTO = EntornoRemoto()
@@ -187,7 +299,25 @@ class _IPythonMudo:
             exec(compile(codigo, "<%" + nombre + ">", "exec"), self.user_ns, None if nombre in self.QUEDA else {})
 
     def run_line_magic(self, nombre, linea, *args, **kwargs):
+        if nombre == "run":
+            return self._run(linea)
         self._corre(nombre, re.sub(r"^\s*(-[A-Za-z]\s*\d*\s+)*", "", linea))  # %timeit -n 1 -r 1 f()
+
+    def _run(self, linea):
+        """%run [-i] fichero.py (p. ej. uno escrito con %%writefile): como en IPython, corre como
+        __main__ y lo que define queda en el cuaderno; con -i, en el espacio del cuaderno."""
+        partes = linea.split()
+        nombres = [p for p in partes if not p.startswith("-")]
+        if not nombres:
+            return
+        with open(nombres[0].strip("'\""), encoding="utf-8") as f:
+            codigo = compile(f.read(), nombres[0], "exec")
+        if "-i" in partes:
+            exec(codigo, self.user_ns)
+            return
+        espacio = {"__name__": "__main__", "__builtins__": builtins, "__file__": nombres[0]}
+        exec(codigo, espacio)
+        self.user_ns.update({k: v for k, v in espacio.items() if k != "__builtins__"})
 
     def run_cell_magic(self, nombre, linea, celda, *args, **kwargs):
         if nombre in ("writefile", "file"):
@@ -253,8 +383,11 @@ def _ipython_de_mentira(display, get_ipython):
     pantalla.clear_output = lambda *args, **kwargs: None
     for nombre in MOSTRABLES:
         setattr(pantalla, nombre, type(nombre, (_Mostrable,), {}))
-    ipython.display, ipython.get_ipython = pantalla, get_ipython
-    sys.modules.update({"IPython": ipython, "IPython.display": pantalla})
+    nucleo = types.ModuleType("IPython.core")
+    nucleo.display = pantalla  # `from IPython.core.display import HTML`, como en IPython
+    ipython.display, ipython.core, ipython.get_ipython = pantalla, nucleo, get_ipython
+    sys.modules.update({"IPython": ipython, "IPython.display": pantalla, "IPython.core": nucleo,
+                        "IPython.core.display": pantalla})
 
 
 def excepcion(tipo, args):
@@ -266,6 +399,9 @@ def excepcion(tipo, args):
 
 def apoderado(canal, que, nombre):
     def pide(*args, **kwargs):
+        # El entorno de ejecutar viaja como su marca (en JSON, un dict se copiaría entero).
+        args = [_marca_del_entorno(a) for a in args]
+        kwargs = {k: _marca_del_entorno(v) for k, v in kwargs.items()}
         canal.envia({Clave.PIDE: que, Clave.NOMBRE: nombre, Clave.ARGS: args, Clave.KWARGS: kwargs})
         respuesta = canal.recibe()
         if Clave.LANZA in respuesta:
@@ -290,6 +426,11 @@ def argumento(valor):
     return ENTORNO_REMOTO if valor == ENTORNO else valor
 
 
+def _marca_del_entorno(valor):
+    """El entorno de ejecutar vuelve como la marca con que vino, no como una copia de sus ficheros."""
+    return ENTORNO if valor is ENTORNO_REMOTO else valor
+
+
 def llamable(g, que):
     """Una función del alumno por su nombre, o una de las que ha devuelto por su número."""
     if isinstance(que, dict):
@@ -302,9 +443,9 @@ def atiende(canal, g, orden):
     try:
         funcion = llamable(g, orden[Clave.LLAMA])
         args = [argumento(a) for a in orden[Clave.ARGS]]
-        valor = funcion(*args, **orden.get(Clave.KWARGS, {}))
+        valor = _marca_del_entorno(funcion(*args, **orden.get(Clave.KWARGS, {})))
         if orden.get(Clave.CON_ARGUMENTOS):  # una función que cambia sus argumentos: también cómo han quedado
-            canal.envia({Clave.DEVUELVE: valor, Clave.ARGUMENTOS: args})
+            canal.envia({Clave.DEVUELVE: valor, Clave.ARGUMENTOS: [_marca_del_entorno(a) for a in args]})
         else:
             canal.envia({Clave.DEVUELVE: valor})
     except BaseException as e:  # también SystemExit: la función no debe terminar el proceso
@@ -331,43 +472,123 @@ def describe(e):
     return "%s: %s" % tuple(tipo_y_texto(e))
 
 
-def main():
-    config = json.loads(sys.argv[1])
+def con_lo_de_site():
+    """help, exit y quit, como en un cuaderno (python -I -S no carga site, que los pone; Pyodide sí)."""
+    import _sitebuiltins
+
+    if not hasattr(builtins, "help"):
+        builtins.help = _sitebuiltins._Helper()
+    for nombre in ("exit", "quit"):
+        if not hasattr(builtins, nombre):
+            setattr(builtins, nombre, _sitebuiltins.Quitter(nombre, "Ctrl-D (i.e. EOF)"))
+
+
+def encierra(config):
+    """Lo que se hace como root antes de leer nada del alumno: canal aparte, carpetas tapadas, límites."""
+    separa_el_canal()
+    interprete = config.get(Arranque.INTERPRETE) or {}
     if config.get(Arranque.TAPAR) is not None:
-        tapa(config[Arranque.TAPAR])
+        tapa(config[Arranque.TAPAR], interprete.get("carpeta"))
         os.chdir("/tmp")  # un tmpfs propio
     elif config.get(Arranque.CARPETA):
         os.chdir(config[Arranque.CARPETA])
-    limita(config.get(Arranque.LIMITES, {}))
-    canal = Canal()
-    CANAL.append(canal)
-    inicio = canal.recibe()  # viene del lado de confianza
-    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno
-    # (en el primer desafío, con el permiso y el usuario de la lección). Sólo al final,
-    # en cada orden, entran los apoderados. Los módulos se escriben antes de dejar de ser root
-    # y quedan de sólo lectura: en un /tmp con sticky bit, nobody no puede cambiarlos ni
-    # borrarlos para volver a cargar otro harness.py con la línea de carga del curso.
+    limita(config.get(Arranque.LIMITES, {}), con_node=bool(interprete))
+
+
+def sin_privilegios(config):
+    """Un usuario propio (si se es root) y el llavero del núcleo cerrado (en Linux)."""
+    if config.get(Arranque.UID) is not None:
+        hazte(config[Arranque.UID], config[Arranque.GID])
+    if sys.platform.startswith("linux"):
+        _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        filtra_el_llavero()
+
+
+def hazte_node(config):
+    """Este proceso pasa a ser Node con el Pyodide del navegador (lanzador.mjs), ya encerrado.
+
+    Node sólo puede leer la carpeta del intérprete (su modelo de permisos: ni escribir, ni
+    procesos, ni hilos, ni módulos nativos); el encierro del sistema sigue alrededor.
+    """
+    interprete = config[Arranque.INTERPRETE]
+    carpeta = DENTRO if config.get(Arranque.TAPAR) is not None else interprete["carpeta"]
+    node = interprete["node"]
+    os.execve(node, [node, *interprete.get("opciones", []), "--experimental-permission",
+                     "--allow-fs-read=%s/*" % carpeta, carpeta + "/lanzador.mjs", carpeta],
+              {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+
+
+def escribe_modulos(inicio):
+    """Los módulos del curso en la carpeta de trabajo, de sólo lectura (se escriben siendo root)."""
     for nombre, fuente in inicio[Clave.MODULOS]:
         with open(nombre, "w", encoding="utf-8") as f:
             f.write(fuente)
         os.chmod(nombre, 0o444)
-    if config.get(Arranque.UID) is not None:
-        hazte(config[Arranque.UID], config[Arranque.GID])
+
+
+def sirve(canal, inicio):
+    """Corre las celdas como en el cuaderno y atiende las órdenes del calificador hasta que cierre."""
+    CANAL.append(canal)
+    con_lo_de_site()
+    # El codificador de json en C lee el dict por dentro (vacío en EntornoRemoto); el de Python llama a
+    # sus métodos: json.dumps(entorno) da sus ficheros, como en la lección.
+    json.encoder.c_make_encoder = None
     g = {"__name__": "__main__", "__builtins__": builtins}
     del_cuaderno(g)
-    errores = []
+    errores, sintaxis, de_partida = [], [], {}
     for n, fuente in enumerate(inicio[Clave.CELDAS]):
         if n == 1:  # tras el código de partida: lo que ya estaba no lo ha definido el alumno
             de_partida = {nombre: g.get(nombre) for nombre in inicio.get(Clave.FUNCIONES, [])}
         try:
-            exec(compile(fuente, "<celda %d>" % n, "exec"), g)
+            codigo = compile(fuente, "<celda %d>" % n, "exec")
+        except (SyntaxError, ValueError) as e:  # como en Jupyter: la celda no corre y las demás sí
+            sintaxis.append([n, str(getattr(e, "msg", e)), getattr(e, "lineno", None)])
+            continue
         except BaseException as e:
             errores.append("celda %d: %s" % (n, describe(e)))
-    canal.envia({Clave.LISTO: True, Clave.ERRORES: errores, Clave.DEFINIDAS: definidas(g, de_partida if len(
-        inicio[Clave.CELDAS]) > 1 else {})})
+            continue
+        try:
+            exec(codigo, g)
+        except BaseException as e:
+            errores.append("celda %d: %s" % (n, describe(e)))
+    canal.envia({Clave.LISTO: True, Clave.ERRORES: errores, Clave.SINTAXIS: sintaxis,
+                 Clave.VERSION: "%d.%d.%d" % sys.version_info[:3],
+                 Clave.DEFINIDAS: definidas(g, de_partida)})
     while True:
         atiende(canal, g, canal.recibe())
 
 
+def main():
+    """En el Python de la máquina: se encierra y se hace Node, o corre aquí el código del alumno."""
+    config = json.loads(sys.argv[1])
+    encierra(config)
+    if config.get(Arranque.INTERPRETE):
+        sin_privilegios(config)
+        hazte_node(config)
+    canal = Canal()
+    inicio = canal.recibe()  # viene del lado de confianza
+    # Como en el cuaderno: los módulos al lado, el código de partida y después el del alumno
+    # (en el primer desafío, con el permiso y el usuario de la lección). Sólo al final,
+    # en cada orden, entran los apoderados. Los módulos se escriben antes de dejar de ser root
+    # y quedan de sólo lectura: en un /tmp con sticky bit, el alumno no puede cambiarlos ni
+    # borrarlos para volver a cargar otro harness.py con la línea de carga del curso.
+    escribe_modulos(inicio)
+    sin_privilegios(config)
+    sirve(canal, inicio)
+
+
+def principal_pyodide():
+    """En Pyodide (lanzador.mjs): el canal lo da Node con un módulo que se quita antes del alumno."""
+    import _canal_del_calificador as node
+    import pyodide_js
+
+    pyodide_js.unregisterJsModule("_canal_del_calificador")
+    sys.modules.pop("_canal_del_calificador", None)
+    canal = CanalDeNode(node)
+    inicio = canal.recibe()
+    escribe_modulos(inicio)
+    sirve(canal, inicio)
+
+
 if __name__ == "__main__":
-    main()
+    principal_pyodide() if sys.platform == "emscripten" else main()

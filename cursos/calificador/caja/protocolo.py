@@ -7,9 +7,11 @@ nada: en la caja no se ve el repositorio, así que aislamiento.py manda este tex
 del de hijo.py (ver programa_del_hijo).
 
 Arranque: aislamiento.py pasa al proceso, como argumento JSON, {[TAPAR], [CARPETA], LIMITES,
-  [UID, GID]} (claves de Arranque).
+  [UID, GID], [INTERPRETE]} (claves de Arranque). El canal llega por la entrada y la salida
+  estándar y el proceso lo pasa enseguida a los descriptores 3 y 4.
 Inicio (confianza → alumno): {MODULOS: [[nombre, texto]], CELDAS: [...], FUNCIONES: [...]}
-  y el alumno contesta {LISTO: true, ERRORES: [...], DEFINIDAS: [...]}.
+  y el alumno contesta {LISTO: true, ERRORES: [...], SINTAXIS: [[celda, mensaje, línea]],
+  VERSION: "3.14.2", DEFINIDAS: [...]}.
 Orden: {LLAMA: nombre o marca de función, ARGS, KWARGS, [CON_ARGUMENTOS], [DATOS], [APODERADOS],
   [HERRAMIENTAS]}; el alumno contesta {DEVUELVE: valor, [ARGUMENTOS]} o {EXCEPCION: [tipo, texto]},
   y entre medias puede pedir {PIDE: Pide.*, NOMBRE, ARGS, KWARGS}, que se contesta con
@@ -23,13 +25,14 @@ class Arranque:
     """Las claves de la configuración con que arranca el proceso del alumno (su argumento JSON)."""
 
     TAPAR, CARPETA, LIMITES, UID, GID = "tapar", "carpeta", "limites", "uid", "gid"
+    INTERPRETE = "interprete"  # {"node", "carpeta", "opciones"}: el código del alumno, en Pyodide
 
 
 class Clave:
     """Las claves de los mensajes."""
 
     MODULOS, CELDAS, FUNCIONES = "modulos", "celdas", "funciones"
-    LISTO, ERRORES, DEFINIDAS = "listo", "errores", "definidas"
+    LISTO, ERRORES, DEFINIDAS, SINTAXIS, VERSION = "listo", "errores", "definidas", "sintaxis", "version"
     LLAMA, ARGS, KWARGS, CON_ARGUMENTOS = "llama", "args", "kwargs", "con_argumentos"
     DATOS, APODERADOS, HERRAMIENTAS = "datos", "apoderados", "herramientas"
     DEVUELVE, ARGUMENTOS, EXCEPCION = "devuelve", "argumentos", "excepcion"
@@ -48,6 +51,7 @@ class Marca:
     del alumno (se queda en su proceso, viaja su número) y lo que no es JSON."""
 
     ENTORNO, FUNCION, NO_ES_JSON = "entorno_de_ejecutar", "funcion_del_alumno", "no_es_json"
+
 
 
 ENTORNO = {Marca.ENTORNO: True}  # cómo viaja el entorno de la mesa

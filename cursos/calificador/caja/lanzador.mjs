@@ -1,0 +1,64 @@
+// El proceso del alumno con el Python del navegador: Pyodide bajo Node, dentro del encierro.
+//
+// hijo.py (en el Python de la máquina) encierra el proceso y se convierte en este programa:
+//   node --experimental-permission --allow-fs-read=<carpeta>/* lanzador.mjs <carpeta>
+// <carpeta> tiene el núcleo de Pyodide, hijo.py (con el protocolo dentro) e instantanea.bin.
+// Con `--instantanea` (lo corre el calificador, fuera de la caja, sin código de nadie) hace
+// la instantánea de memoria del intérprete sin paquetes: arrancar de ella cuesta ~0,3 s y no 2,5 s.
+//
+// Antes del código del alumno se quitan los caminos de Pyodide a Node (`import js` llega a
+// globalThis): sin `process`, `require`, `Buffer`, ni el sistema de ficheros de Node dentro de
+// Pyodide. Es una segunda pared: la primera es el encierro del sistema, y Node además sólo puede
+// leer esta carpeta.
+import fs from "node:fs";
+import os from "node:os";
+
+const [carpeta, orden] = process.argv.slice(2);
+const ENTRADA = 3, SALIDA = 4; // el canal (hijo.py lo ha puesto ahí); 0, 1 y 2 son /dev/null
+
+// Con el modelo de permisos, process.binding está prohibido y Pyodide sólo lo usa para leer
+// las constantes de fs (NODEFS): se las damos sin él.
+const binding = process.binding;
+process.binding = (nombre) => (nombre === "constants" ? { fs: fs.constants, os: os.constants } : binding(nombre));
+
+const { loadPyodide } = await import(`${carpeta}/pyodide.mjs`);
+const callado = () => {};
+
+if (orden === "--instantanea") {
+  const py = await loadPyodide({ indexURL: `${carpeta}/`, _makeSnapshot: true });
+  fs.writeFileSync(`${carpeta}/instantanea.bin`, py.makeMemorySnapshot());
+  process.exit(0);
+}
+
+const py = await loadPyodide({
+  indexURL: `${carpeta}/`, _loadSnapshot: fs.readFileSync(`${carpeta}/instantanea.bin`),
+  // Sin entrada: input() lanza EOFError enseguida, como un cuaderno sin entrada.
+  stdin: () => null, stdout: callado, stderr: callado,
+});
+const programa = fs.readFileSync(`${carpeta}/hijo.py`, "utf8");
+
+// El canal, con lecturas y escrituras síncronas: el código del alumno se ejecuta dentro de una
+// llamada y nunca se vuelve al bucle de eventos (un setTimeout o una promesa suyos no corren).
+const { readSync, writeSync } = fs;
+const trozo = new Uint8Array(65536);
+const texto = new TextDecoder("utf-8");
+const codifica = new TextEncoder();
+py.registerJsModule("_canal_del_calificador", {
+  lee() {
+    const n = readSync(ENTRADA, trozo, 0, trozo.length, null);
+    return n ? texto.decode(trozo.subarray(0, n), { stream: true }) : null;
+  },
+  escribe(datos) {
+    let bytes = codifica.encode(datos);
+    while (bytes.length) bytes = bytes.subarray(writeSync(SALIDA, bytes));
+  },
+});
+
+for (const nombre of ["process", "require", "module", "exports", "Buffer", "fetch", "WebSocket", "Worker",
+  "EventSource", "setImmediate", "global"]) {
+  delete globalThis[nombre];
+}
+delete py.mountNodeFS;
+delete py.FS.filesystems.NODEFS;
+
+py.runPython(programa, { filename: "hijo.py" });
