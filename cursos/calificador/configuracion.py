@@ -109,3 +109,39 @@ class CursoNbgrader:
         asignador = AssignLatePenalties(config=self.config)
         asignador.init_plugin()
         return asignador
+
+
+# Los ajustes del profesor que no son de nbgrader: la carpeta del curso y el desafío por omisión
+# (para no repetir --nbgrader y --desafio en cada orden) y la zona horaria del curso. En
+# profesor.toml, en la raíz del repositorio (fuera de git), o donde diga CURSO_PROFESOR.
+AJUSTES = "profesor.toml"
+CLAVES_DE_AJUSTES = {"nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
+                     "desafio": "el desafío por omisión", "zona_horaria": "p. ej. «Europe/Madrid»"}
+
+
+def ruta_de_ajustes() -> Path:
+    import os
+
+    from cursos import RAIZ
+
+    return Path(os.environ.get("CURSO_PROFESOR") or RAIZ / AJUSTES)
+
+
+def ajustes() -> dict:
+    """profesor.toml leído y comprobado ({} si no hay); una clave desconocida o mal escrita es un error."""
+    import tomllib
+
+    ruta = ruta_de_ajustes()
+    if not ruta.is_file():
+        return {}
+    try:
+        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ErrorDeConfiguracion(f"{ruta} no es TOML válido ({e}): corrígelo") from None
+    for clave, valor in datos.items():
+        if clave not in CLAVES_DE_AJUSTES:
+            raise ErrorDeConfiguracion(f"{ruta}: la clave «{clave}» no existe; las que hay son: "
+                                       + ", ".join(f"{k} ({v})" for k, v in CLAVES_DE_AJUSTES.items()))
+        if not isinstance(valor, str) or not valor.strip():
+            raise ErrorDeConfiguracion(f"{ruta}: «{clave}» tiene que ser un texto ({CLAVES_DE_AJUSTES[clave]})")
+    return datos

@@ -22,7 +22,7 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
-from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba
+from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba, prueba_del_id
 from cursos.calificador.tiempo import retraso_legible
 
 SIN_ENTREGA = "sin entrega"
@@ -152,3 +152,78 @@ def tabla(libro: Gradebook, desafio: Desafio) -> list[dict]:
 def _numero(x: float) -> float | int:
     """2.0 → 2 (como lo escribiría una persona); 1.5 se queda."""
     return int(x) if float(x).is_integer() else x
+
+
+def quita_notas_a_mano(curso: CursoNbgrader, slug: str, alumno: str) -> dict:
+    """Quita del libro las notas a mano, el crédito extra y los comentarios del profesor de la entrega
+    de un alumno, y los devuelve ({} si no tenía): eran de otro cuaderno, que se acaba de sustituir."""
+    guardadas = {"notas": {}, "extra": {}, "comentarios": {}}
+    with _abierto(curso) as libro:
+        if libro is None:
+            return {}
+        try:
+            nb = libro.find_submission(slug, alumno).notebooks[0]
+        except (MissingEntry, IndexError):
+            return {}
+        for g in nb.grades:
+            if g.manual_score is not None:
+                guardadas["notas"][g.name], g.manual_score = g.manual_score, None
+            if g.extra_credit:
+                guardadas["extra"][g.name], g.extra_credit = g.extra_credit, None
+        for c in nb.comments:
+            if c.manual_comment:
+                guardadas["comentarios"][c.name], c.manual_comment = c.manual_comment, None
+        libro.db.commit()
+    return guardadas if any(guardadas.values()) else {}
+
+
+def pon_notas_a_mano(curso: CursoNbgrader, slug: str, alumno: str, guardadas: dict) -> bool:
+    """Vuelve a poner en el libro las notas a mano guardadas con una entrega (al restaurarla)."""
+    with _abierto(curso) as libro:
+        if libro is None or not guardadas:
+            return False
+        try:
+            nb = libro.find_submission(slug, alumno).notebooks[0]
+        except (MissingEntry, IndexError):
+            return False
+        for g in nb.grades:
+            g.manual_score = guardadas.get("notas", {}).get(g.name, g.manual_score)
+            g.extra_credit = guardadas.get("extra", {}).get(g.name, g.extra_credit)
+        for c in nb.comments:
+            c.manual_comment = guardadas.get("comentarios", {}).get(c.name, c.manual_comment)
+        libro.db.commit()
+    return True
+
+
+def describe_notas_a_mano(guardadas: dict) -> str:
+    """«nota a mano en permitir (3), crédito extra 0.5, un comentario»."""
+    partes = []
+    if guardadas.get("notas"):
+        partes.append("nota a mano en " + ", ".join(f"{prueba_del_id(n) or n} ({_numero(v)})"
+                                                     for n, v in guardadas["notas"].items()))
+    extra = sum(guardadas.get("extra", {}).values())
+    if extra:
+        partes.append(f"crédito extra {_numero(extra)}")
+    comentarios = len(guardadas.get("comentarios", {}))
+    if comentarios:
+        partes.append(f"{comentarios} comentario{'s' if comentarios != 1 else ''} del profesor")
+    return ", ".join(partes)
+
+
+class _abierto:
+    """El libro del curso abierto (o None si no hay libro local todavía), cerrado al salir."""
+
+    def __init__(self, curso: CursoNbgrader):
+        self.curso, self.libro = curso, None
+
+    def __enter__(self):
+        local = self.curso.libro_local
+        if local is not None and not local.exists():
+            return None
+        con_herramientas_del_venv()
+        self.libro = Gradebook(self.curso.db_url, self.curso.course_id or "default_course")
+        return self.libro
+
+    def __exit__(self, *_):
+        if self.libro is not None:
+            self.libro.close()
