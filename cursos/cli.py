@@ -210,8 +210,39 @@ def orden_recoger(args) -> int:
     return 1
 
 
-def construye_parser() -> argparse.ArgumentParser:
+def orden_restaurar(args) -> int:
+    """Vuelve a poner una entrega sustituida (de submitted/<alumno>/<desafío>/.anteriores/), con sus notas."""
+    from cursos.calificador.anteriores import SinAnterior, restaura
+    from cursos.calificador.carpetas import Carpetas
+    from cursos.calificador.configuracion import CursoNbgrader
+
+    desafio = desafio_de(args)
+    carpeta = curso_existente(args)
+    entrega = Carpetas.de(carpeta).de_alumno("submitted", args.alumno, desafio.slug)
+    try:
+        lineas = restaura(entrega, CursoNbgrader.de(carpeta), desafio.slug, args.alumno, args.version)
+    except SinAnterior as e:
+        raise ErrorDeOrden(str(e)) from None
+    print("\n".join(lineas))
+    print(f"Califícala otra vez: ./curso calificar --alumno {args.alumno} --desafio {desafio.slug}")
+    return 0
+
+
+def predeterminados() -> dict:
+    """--nbgrader y --desafio por omisión: los de profesor.toml, o nbgrader/ y el primer desafío."""
     from cursos.calificador import CURSO_NBGRADER
+    from cursos.calificador.configuracion import ErrorDeConfiguracion, ajustes
+
+    try:
+        datos = ajustes()
+    except ErrorDeConfiguracion as e:
+        print(f"curso: {e}", file=sys.stderr)
+        sys.exit(2)
+    nbgrader = (RAIZ / Path(datos["nbgrader"]).expanduser()).resolve() if "nbgrader" in datos else CURSO_NBGRADER
+    return {"nbgrader": str(nbgrader), "desafio": datos.get("desafio", "permiso-en-ejecutar")}
+
+
+def construye_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="curso", description="Herramientas del curso «Agentes LLM».",
                     epilog="Ayuda de cada orden: ./curso ORDEN --help")
@@ -230,11 +261,13 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--subruta", default="/", help="sirve el sitio bajo esta ruta, p. ej. /curso/ (raíz)")
     p.set_defaults(funcion=orden_servir)
 
-    nbgrader = str(CURSO_NBGRADER)
-    ayuda_nbgrader = "carpeta del curso de nbgrader, relativa a donde estás (nbgrader/ en la raíz del repositorio)"
-    ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} (permiso-en-ejecutar)"
+    omision = predeterminados()
+    nbgrader, un_desafio = omision["nbgrader"], omision["desafio"]
+    ayuda_nbgrader = (f"carpeta del curso de nbgrader, relativa a donde estás ({nbgrader}; cámbiala con "
+                      "«nbgrader» en profesor.toml)")
+    ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} ({un_desafio}; cámbialo en profesor.toml)"
     p = sub.add_parser("desafio", help="reparte el desafío en formato nbgrader (source/ y release/)")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--forzar", action="store_true",
                    help="vuelve a generar release/ aunque ya esté repartido "
@@ -242,7 +275,7 @@ def construye_parser() -> argparse.ArgumentParser:
     p.set_defaults(funcion=orden_desafio)
 
     p = sub.add_parser("calificar", help="califica las entregas con el código del alumno aislado")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
     p.add_argument("--anadir-alumnos", action="store_true",
@@ -262,6 +295,13 @@ def construye_parser() -> argparse.ArgumentParser:
                    "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
                    "copiado y han perdido su fecha) (fichero)")
     p.set_defaults(funcion=orden_recoger)
+
+    p = sub.add_parser("restaurar", help="vuelve a poner una entrega sustituida (guardada en .anteriores/)")
+    p.add_argument("--alumno", required=True, metavar="ID", help="el alumno cuya entrega anterior se restaura")
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--version", metavar="HORA", help="cuál de .anteriores/ (por omisión, la más nueva)")
+    p.set_defaults(funcion=orden_restaurar)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument("accion", choices=["verificar", "regenerar"],

@@ -69,7 +69,7 @@ def restaura(carpeta: Path, curso: CursoNbgrader, slug: str, alumno: str, versio
     if any(p.name != ANTERIORES for p in carpeta.iterdir()):
         guardada, notas = guarda(carpeta, curso, slug, alumno)
         extra = f", con {libro.describe_notas_a_mano(notas)}" if notas else ""
-        lineas.append(f"la entrega que había se guarda en {guardada.relative_to(carpeta.parent)}{extra}")
+        lineas.append(f"la entrega que había se guarda en {guardada}{extra}")
     notas_path = elegida / NOTAS
     notas = json.loads(notas_path.read_text(encoding="utf-8")) if notas_path.is_file() else {}
     notas_path.unlink(missing_ok=True)
