@@ -210,6 +210,39 @@ def orden_recoger(args) -> int:
     return 1
 
 
+def orden_devolver(args) -> int:
+    """Escribe la devolución de cada alumno desde el libro (después de calificar a mano) y lo que se sube al LMS."""
+    from cursos.calificador.libro import LibroSinDesafio
+    from cursos.calificador.retroalimentacion import devuelve
+
+    desafio = desafio_de(args)
+    carpeta = curso_existente(args)
+    try:
+        hecho = devuelve(carpeta, desafio, comprobar=args.comprobar)
+    except LibroSinDesafio as e:
+        raise ErrorDeOrden(f"no se puede devolver: {e}") from None
+    for alumno, antes, ahora in hecho.atrasadas:
+        que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
+        print(f"» la devolución de {alumno} decía «{antes}» y el libro dice ahora «{ahora}»: el libro cambió "
+              f"después de escribirla; {que}", file=sys.stderr)
+    for alumno in hecho.sin_calificar:
+        print(f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
+              f"motivo de cada prueba; `./curso calificar --alumno {alumno}`", file=sys.stderr)
+    if args.comprobar:
+        if not hecho.atrasadas:
+            print("Todas las devoluciones dicen lo que dice el libro.")
+        return 1 if hecho.atrasadas else 0
+    n = len(hecho.escritas)
+    print(f"{n} {'devolución escrita' if n == 1 else 'devoluciones escritas'} desde el libro en "
+          f"{carpeta / 'feedback'}/ (las demás ya decían lo mismo); para el intercambio de nbgrader, "
+          f"`nbgrader release_feedback {desafio.slug}`.")
+    if hecho.moodle:
+        print(f"Moodle: sube {hecho.moodle} con «Subir varios archivos de retroalimentación en un zip».")
+    if hecho.canvas:
+        print(f"Canvas: en {hecho.canvas}/, un fichero por alumno con su prefijo de Canvas; adjúntalo en SpeedGrader.")
+    return 0
+
+
 def orden_restaurar(args) -> int:
     """Vuelve a poner una entrega sustituida (de submitted/<alumno>/<desafío>/.anteriores/), con sus notas."""
     from cursos.calificador.anteriores import SinAnterior, restaura
@@ -295,6 +328,13 @@ def construye_parser() -> argparse.ArgumentParser:
                    "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
                    "copiado y han perdido su fecha) (fichero)")
     p.set_defaults(funcion=orden_recoger)
+
+    p = sub.add_parser("devolver", help="escribe la devolución de cada alumno desde el libro (tras calificar a mano)")
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--comprobar", action="store_true",
+                   help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)")
+    p.set_defaults(funcion=orden_devolver)
 
     p = sub.add_parser("restaurar", help="vuelve a poner una entrega sustituida (guardada en .anteriores/)")
     p.add_argument("--alumno", required=True, metavar="ID", help="el alumno cuya entrega anterior se restaura")

@@ -102,6 +102,12 @@ class CursoNbgrader:
         url = self.db_url
         return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
 
+    def penaliza_retrasos(self) -> bool:
+        """¿Hay en la configuración una política de retrasos que penaliza (un plugin propio, o «zero»)?"""
+        asignador = self.config.get("AssignLatePenalties", {})
+        metodo = self.config.get("LateSubmissionPlugin", {}).get("penalty_method", "none")
+        return "plugin_class" in asignador or metodo != "none"
+
     def penalizador(self):
         """El plugin de retrasos de nbgrader con la configuración del curso (el mismo que usa autograde)."""
         from nbgrader.preprocessors import AssignLatePenalties

@@ -1,5 +1,11 @@
 """La devolución al alumno, en español, donde la deja nbgrader: feedback/<alumno>/<desafío>/<cuaderno>.html.
 
+`curso calificar` la escribe al calificar; `curso devolver` la vuelve a escribir para todos desde
+el libro de notas, después de calificar a mano en formgrader (notas a mano, crédito extra,
+comentarios, penalización), avisa de las que el libro ha dejado atrás y hace además lo que se
+sube al aula virtual: el zip de «archivos de retroalimentación» de Moodle, con los nombres de las
+carpetas que se recogieron, y una carpeta con los de Canvas.
+
 Decisión: una página propia y corta, hecha desde el libro de notas y los resultados de
 confianza, en lugar de `nbgrader generate_feedback` con otra plantilla: la de nbgrader
 mezcla su inglés («Score», «Student», «Comments»…) con nuestro español y enseña el
@@ -10,12 +16,16 @@ reescribiría en inglés: no hace falta ejecutarlo.
 """
 
 import html
+import json
 import re
 import shutil
+import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.desafio import Desafio
+from cursos.calificador.libro import numero_es, puntos_es
 from cursos.calificador.tiempo import MARCA, retraso_legible
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -31,7 +41,9 @@ def _t(texto) -> str:
     return html.escape(CONTROL.sub("", str(texto)), quote=True)
 
 
-def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solucion: str | None) -> str:
+def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solucion: str | None,
+           comentarios: dict[str, str] | None = None) -> str:
+    """comentarios: {celda: texto} que el profesor escribió en formgrader."""
     puntos = desafio.puntos()
     filas = []
     for prueba, maximo in puntos.items():
@@ -39,13 +51,18 @@ def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solu
         obtenidos = fila.get(prueba, 0)
         clase, marca = ("bien", "✔") if mensaje is None and obtenidos == maximo else ("mal", "✘")
         detalle = "pasa" if mensaje is None else mensaje
-        filas.append(f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(obtenidos)} de {maximo}</td>'
-                     f"<td>{_t(detalle)}</td></tr>")
+        filas.append(f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(numero_es(obtenidos))} de '
+                     f"{maximo}</td><td>{_t(detalle)}</td></tr>")
     retraso = ""
     if fila.get("penalizacion"):
         retraso = (f"<p>Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
-                   f"{_t(fila['penalizacion'])} puntos de penalización (la política de retrasos del curso).</p>")
-    entrega = f"<p>Entregada el {_t(fila['entrega'])} (UTC).</p>" if fila.get("entrega") else ""
+                   f"{_t(puntos_es(fila['penalizacion']))} de penalización (la política de retrasos del curso).</p>")
+    if fila.get("extra"):
+        retraso += f"<p>Crédito extra del profesor: {_t(puntos_es(fila['extra']))}.</p>"
+    entrega = f"<p>Entregada el {_t(fila['entrega'])}.</p>" if fila.get("entrega") else ""
+    notas = "".join(f"<li><strong>{_t(_celda(desafio, celda))}:</strong> {_t(texto)}</li>"
+                    for celda, texto in (comentarios or {}).items())
+    notas = f"<h2>Comentarios del profesor</h2><ul>{notas}</ul>" if notas else ""
     codigo = f"<h2>Tu solución</h2><pre>{_t(solucion)}</pre>" if solucion else ""
     motivo = f"<p>{_t(fila['motivo'])}</p>" if fila.get("motivo") else ""
     return f"""<!DOCTYPE html>
@@ -53,8 +70,8 @@ def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solu
 <style>{ESTILO}</style></head><body>
 <h1>Desafío «{_t(desafio.slug)}»</h1>
 <p><strong>Alumno:</strong> {_t(fila['alumno'])}</p>
-<p><strong>Nota: {_t(fila['puntos'])} de {_t(fila['maximo'])} puntos.</strong></p>
-{entrega}{retraso}{motivo}
+<p><strong>Nota: {_t(numero_es(fila['puntos']))} de {_t(puntos_es(fila['maximo']))}.</strong></p>
+{entrega}{retraso}{motivo}{notas}
 <h2>Las pruebas</h2>
 <table><tr><th>prueba</th><th>puntos</th><th>qué ha pasado</th></tr>
 {''.join(filas)}
@@ -67,13 +84,21 @@ cambian los datos para que una respuesta fija no pase.</p>
 
 
 def escribe(rutas: Carpetas, desafio: Desafio, fila: dict, resultados: dict[str, str | None],
-            solucion: str | None) -> Path:
+            solucion: str | None, comentarios: dict[str, str] | None = None) -> Path:
     """feedback/<alumno>/<desafío>/<cuaderno>.html, con timestamp.txt al lado como nbgrader."""
-    destino = rutas.de_alumno("feedback", fila["alumno"], desafio.slug)
+    return escribe_pagina(rutas, desafio, fila["alumno"], pagina(desafio, fila, resultados, solucion, comentarios))
+
+
+def ruta_de(rutas: Carpetas, desafio: Desafio, alumno: str) -> Path:
+    return rutas.de_alumno("feedback", alumno, desafio.slug) / desafio.cuaderno.replace(".ipynb", ".html")
+
+
+def escribe_pagina(rutas: Carpetas, desafio: Desafio, alumno: str, texto: str) -> Path:
+    ruta = ruta_de(rutas, desafio, alumno)
+    destino = ruta.parent
     destino.mkdir(parents=True, exist_ok=True)
-    ruta = destino / desafio.cuaderno.replace(".ipynb", ".html")
-    ruta.write_text(pagina(desafio, fila, resultados, solucion), encoding="utf-8")
-    entregado = rutas.de_alumno("submitted", fila["alumno"], desafio.slug)
+    ruta.write_text(texto, encoding="utf-8")
+    entregado = rutas.de_alumno("submitted", alumno, desafio.slug)
     for nombre in ACOMPANAN:
         origen = entregado / nombre
         if origen.is_file() and not origen.is_symlink() and origen.stat().st_size < 4096:
@@ -81,3 +106,124 @@ def escribe(rutas: Carpetas, desafio: Desafio, fila: dict, resultados: dict[str,
         elif (destino / nombre).exists():
             (destino / nombre).unlink()
     return ruta
+
+
+def _celda(desafio: Desafio, celda: str) -> str:
+    from cursos.calificador.fuente import prueba_del_id
+
+    if celda == desafio.celda_solucion:
+        return "tu solución"
+    prueba = prueba_del_id(celda)
+    return f"la prueba {prueba}" if prueba else celda
+
+
+# `curso devolver`: todas las devoluciones otra vez, desde el libro.
+
+NOTA = re.compile(r"<strong>Nota: ([^<]*)</strong>")
+
+
+@dataclass
+class Devolucion:
+    """Lo que ha hecho `curso devolver` (o lo que haría, con comprobar)."""
+    escritas: list[str] = field(default_factory=list)
+    atrasadas: list[tuple[str, str, str]] = field(default_factory=list)  # (alumno, lo que decía, lo que dice)
+    sin_calificar: list[str] = field(default_factory=list)
+    moodle: Path | None = None
+    canvas: Path | None = None
+
+
+def de_lo_calificado(rutas: Carpetas, desafio: Desafio, alumno: str) -> tuple[dict[str, str | None], str | None]:
+    """Los motivos de cada prueba y la solución, del cuaderno de autograded/ (lo escribe calificar)."""
+    from cursos.calificador.fuente import prueba_del_id
+
+    ruta = rutas.de_alumno("autograded", alumno, desafio.slug) / desafio.cuaderno
+    resultados, solucion = {}, None
+    try:
+        celdas = json.loads(ruta.read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError):
+        return resultados, solucion
+    for celda in celdas:
+        gid = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        if gid == desafio.celda_solucion:
+            solucion = "".join(celda.get("source", ""))
+        prueba = prueba_del_id(gid)
+        salidas = celda.get("outputs") or []
+        if prueba and salidas:
+            error = salidas[0].get("evalue") if salidas[0].get("output_type") == "error" else None
+            resultados[prueba] = None if error is None else error.removeprefix(f"✘ {prueba}: ")
+    return resultados, solucion
+
+
+def comentarios_del_libro(libro_, desafio: Desafio, alumno: str) -> dict[str, str]:
+    """{celda: comentario} que el profesor escribió en formgrader."""
+    nb = libro_.find_submission(desafio.slug, alumno).notebooks[0]
+    return {c.name: c.manual_comment for c in sorted(nb.comments, key=lambda c: c.name) if c.manual_comment}
+
+
+def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) -> Devolucion:
+    """Escribe la devolución de cada entrega del libro (salvo con comprobar: sólo dice cuáles están
+    atrasadas), y los ficheros para subir a Moodle y a Canvas."""
+    from cursos.calificador import libro
+    from cursos.calificador.configuracion import CursoNbgrader
+
+    rutas, hecho, paginas = Carpetas.de(curso_nbgrader), Devolucion(), {}
+    curso = CursoNbgrader.de(curso_nbgrader)
+    with libro.abre(curso, desafio) as gradebook:
+        for f in libro.tabla(gradebook, desafio):
+            if f["motivo"] == libro.SIN_ENTREGA:
+                continue
+            resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
+            if not resultados:
+                hecho.sin_calificar.append(f["alumno"])
+            texto = pagina(desafio, f, resultados, solucion, comentarios_del_libro(gradebook, desafio, f["alumno"]))
+            paginas[f["alumno"]] = texto
+            ruta = ruta_de(rutas, desafio, f["alumno"])
+            antes = ruta.read_text(encoding="utf-8") if ruta.is_file() else None
+            if antes is not None and antes != texto:
+                hecho.atrasadas.append((f["alumno"], _nota(antes), _nota(texto)))
+            if not comprobar and antes != texto:
+                escribe_pagina(rutas, desafio, f["alumno"], texto)
+                hecho.escritas.append(f["alumno"])
+    if not comprobar:
+        hecho.moodle, hecho.canvas = _para_el_aula(curso_nbgrader, rutas, desafio, paginas)
+    return hecho
+
+
+def _nota(texto: str) -> str:
+    hallada = NOTA.search(texto)
+    return html.unescape(hallada[1]) if hallada else "?"
+
+
+def _para_el_aula(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio,
+                  paginas: dict[str, str]) -> tuple[Path | None, Path | None]:
+    """calificaciones/<desafío>-devolucion-moodle.zip («Subir varios archivos de retroalimentación en un
+    zip»: cada fichero con el prefijo de la carpeta que bajó Moodle) y <desafío>-devolucion-canvas/."""
+    from cursos.calificador.lista import CANVAS, MOODLE
+    from cursos.calificador.recoger import DEL_AULA
+
+    carpeta = curso_nbgrader / "calificaciones"
+    carpeta.mkdir(exist_ok=True)
+    nombre = f"{desafio.slug}-devolucion.html"
+    moodle, canvas = {}, {}
+    for alumno, texto in paginas.items():
+        try:
+            del_aula = (rutas.de_alumno("submitted", alumno, desafio.slug) / DEL_AULA).read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            continue
+        if MOODLE.fullmatch(del_aula):
+            moodle[del_aula.rstrip("_") + "_" + nombre] = texto
+        elif CANVAS.fullmatch(del_aula + "_" + nombre):
+            canvas[f"{del_aula}_{nombre}"] = texto
+    zip_ = carpeta / f"{desafio.slug}-devolucion-moodle.zip"
+    zip_.unlink(missing_ok=True)
+    if moodle:
+        with zipfile.ZipFile(zip_, "w", zipfile.ZIP_DEFLATED) as z:
+            for entrada, texto in sorted(moodle.items()):
+                z.writestr(entrada, texto)
+    set_canvas = carpeta / f"{desafio.slug}-devolucion-canvas"
+    shutil.rmtree(set_canvas, ignore_errors=True)
+    if canvas:
+        set_canvas.mkdir()
+        for entrada, texto in canvas.items():
+            (set_canvas / entrada).write_text(texto, encoding="utf-8")
+    return (zip_ if moodle else None), (set_canvas if canvas else None)
