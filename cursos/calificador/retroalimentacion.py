@@ -191,7 +191,7 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
 
 def _nota(texto: str) -> str:
     hallada = NOTA.search(texto)
-    return html.unescape(hallada[1]) if hallada else "?"
+    return html.unescape(hallada[1]).rstrip(".") if hallada else "?"
 
 
 def _para_el_aula(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio,
