@@ -243,6 +243,28 @@ def orden_devolver(args) -> int:
     return 0
 
 
+def orden_copiar_libro(args) -> int:
+    """Copia el libro de notas del curso entero a otra db_url vacía (p. ej. de SQLite a PostgreSQL)."""
+    from cursos.calificador.configuracion import CursoNbgrader
+    from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.calificador.mudanza import LibroOcupado, copia
+
+    curso = CursoNbgrader.de(curso_existente(args))
+    local = curso.libro_local
+    if local is not None and not local.is_file():
+        raise ErrorDeOrden(f"no hay libro de notas en {local}: no hay nada que copiar")
+    con_herramientas_del_venv()
+    try:
+        copiadas = copia(curso.db_url, args.a, curso.course_id or "default_course")
+    except LibroOcupado as e:
+        raise ErrorDeOrden(str(e)) from None
+    nombres = {"student": "alumnos", "assignment": "desafíos", "submitted_assignment": "entregas",
+               "grade": "notas", "comment": "comentarios"}
+    print("Copiado: " + ", ".join(f"{copiadas.get(t, 0)} {n}" for t, n in nombres.items()) + ".")
+    print(f"Para usarlo, pon en {curso.carpeta / 'nbgrader_config.py'}: c.CourseDirectory.db_url = {args.a!r}")
+    return 0
+
+
 def orden_restaurar(args) -> int:
     """Vuelve a poner una entrega sustituida (de submitted/<alumno>/<desafío>/.anteriores/), con sus notas."""
     from cursos.calificador.anteriores import SinAnterior, restaura
@@ -335,6 +357,12 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--comprobar", action="store_true",
                    help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)")
     p.set_defaults(funcion=orden_devolver)
+
+    p = sub.add_parser("copiar-libro", help="copia el libro de notas entero a otra db_url vacía (p. ej. PostgreSQL)")
+    p.add_argument("--a", required=True, metavar="DB_URL",
+                   help="la base de datos nueva, vacía: postgresql+psycopg://usuario@servidor/base o sqlite:///ruta")
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.set_defaults(funcion=orden_copiar_libro)
 
     p = sub.add_parser("restaurar", help="vuelve a poner una entrega sustituida (guardada en .anteriores/)")
     p.add_argument("--alumno", required=True, metavar="ID", help="el alumno cuya entrega anterior se restaura")
