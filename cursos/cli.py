@@ -93,13 +93,27 @@ def orden_cuadernos(args) -> int:
     return 0
 
 
+def referencias_bien(curso) -> bool:
+    """Antes de construir o servir: la solución de cada desafío pasa sus pruebas visibles con el código
+    de partida de la lección (una edición de la lección puede romperlo); si no, lo dice y no sigue."""
+    from cursos.calificador.referencia import comprueba, explica
+
+    malas = comprueba(sorted({lc.desafio for lc in curso.lecciones if lc.desafio}))
+    if malas:
+        print(f"No se construye el sitio: {explica(malas)}", file=sys.stderr)
+    return not malas
+
+
 def orden_construir(args) -> int:
     """Construye el sitio estático: portada, páginas de lección, módulos, Pyodide y JupyterLite."""
     from cursos.sitio.construir import construir
     from cursos.sitio.distribucion import ErrorDeDistribucion
 
+    curso = leer_curso(args.curso)
+    if not referencias_bien(curso):
+        return 2
     try:
-        segundos = construir(leer_curso(args.curso))
+        segundos = construir(curso)
     except ErrorDeDistribucion as e:
         print(f"No se ha podido construir el sitio: {e}", file=sys.stderr)
         return 2
@@ -115,7 +129,7 @@ def orden_servir(args) -> int:
     from cursos.sitio.servir import crea_servidor, url_de
 
     curso = leer_curso(args.curso)
-    if hace_falta_construir(curso) and orden_construir(args) != 0:
+    if not referencias_bien(curso) or (hace_falta_construir(curso) and orden_construir(args) != 0):
         return 2
     servidor = crea_servidor(SITIO, args.puerto, args.subruta)
     print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
@@ -145,6 +159,7 @@ def orden_desafio(args) -> int:
     """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
     from cursos.calificador import CURSO_NBGRADER
     from cursos.calificador.fuente import ErrorDeReparto, RepartoCongelado, genera_version_del_alumno
+    from cursos.calificador.referencia import explica, fallos
 
     desafio = desafio_de(args)
     carpeta = ruta_del_usuario(args.nbgrader)
@@ -153,6 +168,9 @@ def orden_desafio(args) -> int:
             raise ErrorDeOrden(f"no existe {carpeta.parent}: revisa la ruta de --nbgrader")
         carpeta.mkdir(parents=True)
         print(f"» curso de nbgrader nuevo en {carpeta}")
+    malas = fallos(desafio)
+    if malas:  # también con --forzar: repartirlo así suspendería a quien lo hace bien
+        raise ErrorDeOrden(f"no se reparte «{desafio.slug}»: {explica(malas)}")
     try:
         release = genera_version_del_alumno(desafio, carpeta, forzar=args.forzar)
     except RepartoCongelado as e:
