@@ -1,6 +1,7 @@
 """La orden `curso`: una sola herramienta de línea de órdenes para todo el proyecto."""
 
 import argparse
+import errno
 import os
 import subprocess
 import sys
@@ -131,7 +132,16 @@ def orden_servir(args) -> int:
     curso = leer_curso(args.curso)
     if not referencias_bien(curso) or (hace_falta_construir(curso) and orden_construir(args) != 0):
         return 2
-    servidor = crea_servidor(SITIO, args.puerto, args.subruta)
+    try:
+        servidor = crea_servidor(SITIO, args.puerto, args.subruta)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise ErrorDeOrden(f"el puerto {args.puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
+                               f"o usa otro, p. ej. --puerto {args.puerto + 1}") from None
+        if e.errno == errno.EACCES:
+            raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} sin permisos de administrador: usa uno "
+                               "mayor que 1023, p. ej. --puerto 8000") from None
+        raise
     print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
     with servidor:
         servidor.serve_forever()
@@ -158,7 +168,12 @@ def orden_pruebas(args) -> int:
 def orden_desafio(args) -> int:
     """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
     from cursos.calificador import CURSO_NBGRADER
-    from cursos.calificador.fuente import ErrorDeReparto, RepartoCongelado, genera_version_del_alumno
+    from cursos.calificador.fuente import (
+        ErrorDeReparto,
+        RepartoCongelado,
+        cambios_del_reparto,
+        genera_version_del_alumno,
+    )
     from cursos.calificador.referencia import explica, fallos
 
     desafio = desafio_de(args)
@@ -171,6 +186,7 @@ def orden_desafio(args) -> int:
     malas = fallos(desafio)
     if malas:  # también con --forzar: repartirlo así suspendería a quien lo hace bien
         raise ErrorDeOrden(f"no se reparte «{desafio.slug}»: {explica(malas)}")
+    ya_igual = not args.forzar and cambios_del_reparto(desafio, carpeta) == []
     try:
         release = genera_version_del_alumno(desafio, carpeta, forzar=args.forzar)
     except RepartoCongelado as e:
@@ -183,6 +199,9 @@ def orden_desafio(args) -> int:
         return 1
     except ErrorDeReparto as e:
         raise ErrorDeOrden(str(e)) from None
+    if ya_igual:
+        print(f"«{desafio.slug}» ya está repartido en {release} y no ha cambiado: nada que hacer.")
+        return 0
     print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga). Se reparte tal cual: "
           "volver a ejecutar esta orden no la cambia.")
     return 0
