@@ -10,7 +10,10 @@ donde «Descargar para entregar» pone el alumno, el desafío y la hora. Eso es 
 escribe aquí, con un informe de cada fichero.
 
 De dónde sale cada dato de una entrega:
-- alumno: el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
+- alumno: con lista de alumnos en el libro, el de la carpeta de Moodle o el nombre de Canvas
+  casado con esa lista (lista.py), o el de la carpeta si es el identificador de uno de ellos; un
+  cuaderno que dice otro se recoge para ése y se marca. Sin lista, lo de siempre:
+  el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
   dentro de la entrada; con --patron, su grupo «alumno»), porque el LMS sabe quién entrega;
   metadata["curso"]["alumno"] (lo pone la página, que lo recuerda en el navegador: en un
   ordenador compartido puede ser el de otro) nunca hace que un cuaderno sustituya la entrega de
@@ -315,8 +318,9 @@ def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,
     motivo de no recogerla, o None si la lista no lo decide (sin lista, o la carpeta no es del LMS)."""
     if not lista:
         return None
-    if de_la_carpeta in {a.id for a in lista}:
-        return None  # la carpeta es el identificador de un alumno del libro: como siempre
+    if de_la_carpeta in {a.id for a in lista}:  # la carpeta es el identificador de un alumno del libro
+        return de_la_carpeta, de_la_carpeta, True, _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, ""), \
+            Path(origen).name
     aula = del_aula(origen)
     if aula is None:
         return None
@@ -324,12 +328,15 @@ def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,
     if len(encontrados) != 1:
         return motivo_sin_alumno(aula, encontrados, lista)
     alumno = encontrados[0].id
-    aviso = ""
-    if del_cuaderno and del_cuaderno != alumno:
-        aviso = (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de "
-                 f"«{aula.nombre}» en {aula.aula}: se recoge para {alumno} (¿un ordenador compartido?); "
-                 "compruébalo con el alumno")
-    return alumno, aula.carpeta, True, aviso, aula.fichero
+    return alumno, aula.carpeta, True, _otro(del_cuaderno, alumno, aula.nombre, f" en {aula.aula}"), aula.fichero
+
+
+def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str:
+    """El aviso de un cuaderno que dice ser de otro alumno que el de su carpeta ("" si coinciden)."""
+    if not del_cuaderno or del_cuaderno == alumno:
+        return ""
+    return (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
+            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con el alumno")
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -598,7 +605,7 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
             cual = "a la misma hora" if vieja.hora == nueva.hora else "más nueva"
             informe.append(Linea(vieja.origen, False,
                                  f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
-                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla{vieja.aviso}",
+                                 f"{en_zona(nueva.hora)}); se queda aquélla{vieja.aviso}",
                                  vieja.alumno, vieja.desafio))
         informe.append(coloca(nueva, rutas, curso))
     return informe

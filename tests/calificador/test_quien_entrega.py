@@ -218,3 +218,15 @@ def test_la_hora_del_zip_en_la_zona_del_curso(release, curso, tmp_path, monkeypa
         assert zona in linea.motivo if zona != "UTC" else "12:00:00 UTC" in linea.motivo, linea.motivo
     assert sellos == {"UTC": "2026-11-20 12:00:00.000000 UTC", "Europe/Madrid": "2026-11-20 11:00:00.000000 UTC"}
     assert "2026-11-20 12:00:00 Europe/Madrid (11:00:00 UTC)" in linea.motivo
+
+
+def test_una_carpeta_con_el_identificador_de_un_alumno_del_libro_manda(release, curso, tmp_path):
+    """Una carpeta que es el identificador de un alumno de la lista: el cuaderno que dice otro se recoge
+    para el de la carpeta, marcado, y no toca la entrega del otro."""
+    _, cuaderno = release
+    entrada = tmp_path / "e"
+    (entrada / "ines.lopez").mkdir(parents=True)
+    (entrada / "ines.lopez" / "x.ipynb").write_text(json.dumps(de_la_pagina(cuaderno, "ana.garcia")), encoding="utf-8")
+    linea = recoge(entrada, curso, DESAFIOS)[0]
+    assert linea.recogida and linea.alumno == "ines.lopez" and "⚠" in linea.motivo and "«ana.garcia»" in linea.motivo
+    assert not (curso / "submitted" / "ana.garcia").exists()
