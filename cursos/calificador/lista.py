@@ -1,7 +1,8 @@
 """De quién es una entrega del aula virtual: la carpeta (o el nombre) que pone el LMS y la lista
 de alumnos del libro de notas, nunca sólo lo que dice el navegador.
 
-- Moodle baja una carpeta por alumno, «Nombre Apellidos_<id>_assignsubmission_file_/».
+- Moodle baja una carpeta por alumno, «Nombre Apellidos_<id>_assignsubmission_file_/» (o, sin
+  «descargar en carpetas», los ficheros sueltos con ese prefijo).
 - Canvas baja los ficheros sueltos, «apellidonombre_<id>_<envío>_<fichero>» (con «_late» si es tarde).
 
 El alumno del libro es el que tiene ese id en `lms_user_id`; si ninguno lo tiene, el que se
@@ -16,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 MOODLE = re.compile(r"(?P<nombre>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?")
+MOODLE_PLANO = re.compile(r"(?P<nombre>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<fichero>.+\.ipynb)")
 CANVAS = re.compile(r"(?P<nombre>[^\W_]+)(?:_late)?_(?P<id>\d+)(?:_(?P<envio>\d+))?_(?P<fichero>.+)", re.I)
 
 
@@ -49,6 +51,9 @@ def del_aula(origen: str) -> DelAula | None:
         hallado = MOODLE.fullmatch(parte)
         if hallado:
             return DelAula("Moodle", hallado["nombre"], hallado["id"], parte, partes[-1])
+    plano = MOODLE_PLANO.fullmatch(partes[-1])  # Moodle sin «descargar en carpetas»
+    if plano:
+        return DelAula("Moodle", plano["nombre"], plano["id"], partes[-1][:plano.start("fichero")], plano["fichero"])
     hallado = CANVAS.fullmatch(partes[-1])
     if hallado and hallado["fichero"].endswith(".ipynb"):
         prefijo = partes[-1][:hallado.start("fichero")].rstrip("_")

@@ -230,3 +230,13 @@ def test_una_carpeta_con_el_identificador_de_un_alumno_del_libro_manda(release, 
     linea = recoge(entrada, curso, DESAFIOS)[0]
     assert linea.recogida and linea.alumno == "ines.lopez" and "⚠" in linea.motivo and "«ana.garcia»" in linea.motivo
     assert not (curso / "submitted" / "ana.garcia").exists()
+
+
+def test_moodle_sin_carpetas(release, curso, tmp_path):
+    """Moodle sin «descargar en carpetas»: ficheros sueltos con el prefijo del alumno."""
+    _, cuaderno = release
+    nombre = "Inés López_4477_assignsubmission_file_permiso-en-ejecutar.ipynb"
+    linea = recoge(zip_de(tmp_path / "plano.zip", {nombre: con_solucion(cuaderno, SOLUCION)}), curso, DESAFIOS)[0]
+    assert linea.recogida and linea.alumno == "ines.lopez", linea.motivo
+    assert (curso / "submitted" / "ines.lopez" / DESAFIO.slug / ".carpeta-del-aula").read_text() == \
+        "Inés López_4477_assignsubmission_file_"
