@@ -381,7 +381,8 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--desafio", metavar="SLUG", help="recoge sólo este desafío (por omisión, cada cuaderno va al suyo)")
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
-                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta); con "
+                   "Moodle o Canvas y la lista de alumnos en el libro no hace falta")
     p.add_argument("--hora", choices=["fichero", "alumno"], default="fichero",
                    help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
                    "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "

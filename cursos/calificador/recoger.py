@@ -442,6 +442,9 @@ def coloca(c: Candidata, rutas: Carpetas, curso: CursoNbgrader | None = None) ->
         else:
             motivo = (f"en submitted/ ya hay una entrega más nueva ({en_zona(anterior)}) que esta "
                       f"({en_zona(c.hora)}): se deja la que había")
+            if anteriores.versiones(carpeta):
+                motivo += (f" (si la que vale es una anterior, `./curso restaurar --alumno {c.alumno} "
+                           f"--desafio {c.desafio}`)")
         return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio, ya_estaba=igual)
     if anterior is not None:
         rota = _no_se_puede_calificar(c.fichero, c.desafio, rutas)

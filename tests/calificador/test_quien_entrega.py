@@ -202,6 +202,9 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
     assert _notas_a_mano(curso, "begona.pena") == ({"prueba_denegar": (0, 0.5)},
                                                    ["el caso Permitir debía denegarse"])
     assert len(list((entregado(curso, "begona.pena").parent / ".anteriores").iterdir())) == 1
+    # La restaurada es la misma que la del primer zip: recogerlo otra vez no cambia nada.
+    linea = recoge(buena, curso, DESAFIOS)[0]
+    assert not linea.recogida and "ya estaba recogida" in linea.motivo, linea.motivo
 
 
 def test_la_hora_del_zip_en_la_zona_del_curso(release, curso, tmp_path, monkeypatch):
