@@ -22,6 +22,7 @@ from cursos.calificador.calificar import califica
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
+from cursos.calificador.libro import puntos_es
 from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
@@ -209,6 +210,13 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
                              f"{desafio.cuaderno.removesuffix('.ipynb')}")
             nb = next(n for n in cuadernos if n["student"] == alumno)
             assert nb["score"] == vista["score"]
+            # La columna de nota de formgrader no resta la penalización: la nota final, la del CSV, está
+            # en el comentario de la solución, que formgrader enseña al calificar.
+            comentarios = pide(f"/formgrader/api/comments?submission_id={nb['id']}")
+            final = next(c["auto_comment"] for c in comentarios if c["name"] == desafio.celda_solucion)
+            assert f"Nota final (la del CSV y de nbgrader export): {puntos_es(float(fila['puntos']))} de " \
+                   f"{fila['maximo']}" in final, (alumno, final)
+            assert ("de penalización" in final) == (float(fila["penalizacion"]) > 0), (alumno, final)
             assert "<html" in pide(f"/formgrader/submissions/{nb['id']}/").lower()
 
 
