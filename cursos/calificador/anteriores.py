@@ -39,11 +39,11 @@ def guarda(carpeta: Path, curso: CursoNbgrader, slug: str, alumno: str) -> tuple
     while destino.exists():
         n += 1
         destino = base.with_name(f"{base.name}-{n}")
+    notas = libro.quita_notas_a_mano(curso, slug, alumno)  # antes de mover nada: si el libro falla, no se toca
     destino.mkdir(parents=True)
     for ruta in list(carpeta.iterdir()):
         if ruta.name != ANTERIORES:
             shutil.move(str(ruta), destino / ruta.name)
-    notas = libro.quita_notas_a_mano(curso, slug, alumno)
     if notas:
         (destino / NOTAS).write_text(json.dumps(notas, ensure_ascii=False, indent=1), encoding="utf-8")
     return destino, notas
