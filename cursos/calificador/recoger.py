@@ -31,7 +31,6 @@ De dónde sale cada dato de una entrega:
   futuro o posterior a la hora del profesor no se usa.
 """
 
-import json
 import os
 import re
 import secrets
@@ -290,26 +289,13 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
 
 
 def _lee_cuaderno(ruta: Path) -> dict | str:
-    """El cuaderno, o por qué no se puede leer, en español (json da su motivo en inglés)."""
-    try:
-        if ruta.stat().st_size == 0:
-            return "el fichero está vacío (0 bytes): la subida no terminó; que el alumno lo entregue otra vez"
-        texto = ruta.read_bytes()
-    except OSError as e:
-        return e.strerror or str(e)
-    try:
-        json.loads(texto.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        return f"el cuaderno no está en UTF-8 (byte {e.start}): guárdalo otra vez desde Jupyter"
-    except json.JSONDecodeError as e:
-        return (f"el cuaderno no es JSON válido (se corta o se estropea en la línea {e.lineno}, columna {e.colno}): "
-                "no es un .ipynb que Jupyter pueda abrir; que el alumno lo descargue y lo entregue otra vez")
-    except (ValueError, RecursionError):
-        return "el cuaderno no es JSON válido: no es un .ipynb que Jupyter pueda abrir"
+    """El cuaderno, o por qué no se puede leer (en español: vacío, no UTF-8, JSON roto y dónde…)."""
     try:
         return lee_json(ruta)
     except EntregaInvalida as e:
         return str(e)
+    except OSError as e:
+        return e.strerror or str(e)
 
 
 def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,

@@ -61,3 +61,15 @@ def test_un_profesor_toml_mal_escrito_lo_dice(ajustes, capsys):
     from cursos.calificador.tiempo import zona
     with pytest.raises(ErrorDeConfiguracion, match="«Europa/Madrid»"):
         zona()
+
+
+def test_una_entrega_rota_o_vacia_se_califica_con_un_motivo_en_espanol(release, tmp_path):
+    from cursos.calificador.calificar import califica
+    from tests.calificador.conftest import DESAFIO, curso_nuevo, entrega, por_alumno
+
+    curso = curso_nuevo(release, tmp_path / "curso")
+    entrega(curso, "ana", '{"cells": ["sin cerrar')
+    entrega(curso, "luis", b"")
+    filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False))
+    assert "línea 1" in filas["ana"]["motivo"] and "Unterminated" not in filas["ana"]["motivo"], filas["ana"]
+    assert "vacío" in filas["luis"]["motivo"] and "Expecting" not in filas["luis"]["motivo"], filas["luis"]
