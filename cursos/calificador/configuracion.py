@@ -12,6 +12,7 @@ la misma política de retrasos (`c.LateSubmissionPlugin.penalty_method`, o el pl
 que el profesor ponga en `c.AssignLatePenalties.plugin_class`).
 """
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,8 +113,22 @@ class CursoNbgrader:
         """El plugin de retrasos de nbgrader con la configuración del curso (el mismo que usa autograde)."""
         from nbgrader.preprocessors import AssignLatePenalties
 
-        asignador = AssignLatePenalties(config=self.config)
-        asignador.init_plugin()
+        # nbgrader busca los plugins en la carpeta desde la que se lanza, la del curso (su
+        # documentación pone el plugin al lado de nbgrader_config.py); ./curso se lanza desde otra.
+        carpeta = str(self.carpeta.resolve())
+        if carpeta not in sys.path:
+            sys.path.insert(0, carpeta)
+        try:
+            asignador = AssignLatePenalties(config=self.config)
+            asignador.init_plugin()
+        except Exception as e:
+            clase = self.config.get("AssignLatePenalties", {}).get("plugin_class", "LateSubmissionPlugin")
+            primera = (str(e).strip().splitlines() or [""])[0]
+            raise ErrorDeConfiguracion(
+                f"no se puede cargar el plugin de retrasos «{clase}» de {self.carpeta / CONFIG} "
+                f"({type(e).__name__}: {primera}); ponlo en la carpeta del curso (p. ej. "
+                f"{self.carpeta / 'penalizacion.py'} para «penalizacion.Clase») o instálalo en el Python de "
+                "./curso, y vuelve a probar") from None
         return asignador
 
 

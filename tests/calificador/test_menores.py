@@ -73,3 +73,27 @@ def test_una_entrega_rota_o_vacia_se_califica_con_un_motivo_en_espanol(release, 
     filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False))
     assert "línea 1" in filas["ana"]["motivo"] and "Unterminated" not in filas["ana"]["motivo"], filas["ana"]
     assert "vacío" in filas["luis"]["motivo"] and "Expecting" not in filas["luis"]["motivo"], filas["luis"]
+
+
+def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, monkeypatch):
+    """Como dice nbgrader: el plugin en la carpeta del curso (./curso se lanza desde otra)."""
+    import sys
+
+    from cursos.calificador.configuracion import CursoNbgrader, ErrorDeConfiguracion
+
+    monkeypatch.setattr(sys, "path", list(sys.path))  # lo que se añada no sale de esta prueba
+    modulo = f"por_hora_{tmp_path.name}"
+    (tmp_path / f"{modulo}.py").write_text(
+        "import math\nfrom nbgrader.plugins import BasePlugin\n\n\nclass PorHora(BasePlugin):\n"
+        "    def late_submission_penalty(self, student_id, score, total_seconds):\n"
+        "        return math.ceil(total_seconds / 3600)\n", encoding="utf-8")
+    (tmp_path / "nbgrader_config.py").write_text(
+        f'c = get_config()\nc.AssignLatePenalties.plugin_class = "{modulo}.PorHora"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path.parent)
+    plugin = CursoNbgrader.de(tmp_path).penalizador().plugin_inst
+    assert plugin.late_submission_penalty("ines", 10, 4320) == 2
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.AssignLatePenalties.plugin_class = "no_existe_aqui.PorHora"\n', encoding="utf-8")
+    with pytest.raises(ErrorDeConfiguracion) as error:
+        CursoNbgrader.de(tmp_path).penalizador()
+    assert "«no_existe_aqui.PorHora»" in str(error.value) and "carpeta del curso" in str(error.value)
