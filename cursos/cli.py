@@ -250,7 +250,7 @@ def orden_recoger(args) -> int:
 def orden_devolver(args) -> int:
     """Escribe la devolución de cada alumno desde el libro (después de calificar a mano) y lo que se sube al LMS."""
     from cursos.calificador.libro import LibroSinDesafio
-    from cursos.calificador.retroalimentacion import devuelve
+    from cursos.calificador.retroalimentacion import devuelve, explica_atrasada
 
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
@@ -260,8 +260,8 @@ def orden_devolver(args) -> int:
         raise ErrorDeOrden(f"no se puede devolver: {e}") from None
     for alumno, antes, ahora in hecho.atrasadas:
         que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
-        print(f"» la devolución de {alumno} decía «{antes}» y el libro dice ahora «{ahora}»: el libro cambió "
-              f"después de escribirla; {que}", file=sys.stderr)
+        print(f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}",
+              file=sys.stderr)
     for alumno in hecho.sin_calificar:
         print(f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
               f"motivo de cada prueba; `./curso calificar --alumno {alumno}`", file=sys.stderr)

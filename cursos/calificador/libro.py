@@ -152,7 +152,11 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
             "motivo": motivo.strip(), **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
             "entrega": iso_en_zona(entrega.timestamp) if entrega.timestamp else "",
             "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
-            "penalizacion": _numero(entrega.late_submission_penalty), "extra": _numero(extra)}
+            "penalizacion": _numero(entrega.late_submission_penalty), "extra": _numero(extra),
+            # Para la devolución: el motivo del calificador solo y las pruebas con nota a mano.
+            "del_calificador": motivo_de_la_nota(nb, desafio), "a_mano": manuales,
+            "extras": {p: _numero(notas[id_de_prueba(p)].extra_credit) for p in pruebas
+                       if notas[id_de_prueba(p)].extra_credit}}
 
 
 def motivo_de_la_nota(nb, desafio: Desafio) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.libro import numero_es, puntos_es
-from cursos.calificador.tiempo import MARCA, retraso_legible
+from cursos.calificador.tiempo import MARCA, hora_de_entrega, retraso_legible
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 ACOMPANAN = (MARCA, "submission_secret.txt")  # lo que necesita release_feedback al lado del HTML
@@ -42,17 +42,23 @@ def _t(texto) -> str:
 
 
 def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solucion: str | None,
-           comentarios: dict[str, str] | None = None) -> str:
-    """comentarios: {celda: texto} que el profesor escribió en formgrader."""
+           comentarios: dict[str, str] | None = None, aviso: str = "") -> str:
+    """comentarios: {celda: texto} que el profesor escribió en formgrader. aviso: el de la recogida y
+    de timestamp.txt (tiempo.hora_de_entrega), que el calificador puso delante de su motivo."""
     puntos = desafio.puntos()
     filas = []
     for prueba, maximo in puntos.items():
         mensaje = resultados.get(prueba)
-        obtenidos = fila.get(prueba, 0)
-        clase, marca = ("bien", "✔") if mensaje is None and obtenidos == maximo else ("mal", "✘")
+        extra = fila.get("extras", {}).get(prueba, 0)
+        obtenidos = fila.get(prueba, 0) - extra  # la nota de la prueba en nbgrader lleva el crédito extra
+        clase, marca = ("bien", "✔") if mensaje is None and obtenidos >= maximo else ("mal", "✘")
         detalle = "pasa" if mensaje is None else mensaje
+        if prueba in fila.get("a_mano", ()):
+            clase, marca = ("bien", "✔") if obtenidos >= maximo else ("mal", "✘")
+            detalle = f"nota puesta a mano por el profesor; el calificador decía: {detalle}"
+        con_extra = f" + {puntos_es(extra)} de crédito extra" if extra else ""
         filas.append(f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(numero_es(obtenidos))} de '
-                     f"{maximo}</td><td>{_t(detalle)}</td></tr>")
+                     f"{maximo}{_t(con_extra)}</td><td>{_t(detalle)}</td></tr>")
     retraso = ""
     if fila.get("penalizacion"):
         retraso = (f"<p>Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
@@ -64,7 +70,12 @@ def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solu
                     for celda, texto in (comentarios or {}).items())
     notas = f"<h2>Comentarios del profesor</h2><ul>{notas}</ul>" if notas else ""
     codigo = f"<h2>Tu solución</h2><pre>{_t(solucion)}</pre>" if solucion else ""
-    motivo = f"<p>{_t(fila['motivo'])}</p>" if fila.get("motivo") else ""
+    # Al alumno, sólo el motivo del calificador: la penalización y el crédito extra ya van arriba, y
+    # los avisos de la recogida (p. ej. «el cuaderno dice que es de «ana.garcia»») son para el profesor.
+    del_alumno = fila.get("del_calificador", fila.get("motivo", ""))
+    if aviso and del_alumno.startswith(aviso):
+        del_alumno = del_alumno.removeprefix(aviso).removeprefix(";").strip()
+    motivo = f"<p>{_t(del_alumno)}</p>" if del_alumno else ""
     return f"""<!DOCTYPE html>
 <html lang="es"><head><meta charset="utf-8"><title>{_t(desafio.slug)}: tu nota</title>
 <style>{ESTILO}</style></head><body>
@@ -86,7 +97,14 @@ cambian los datos para que una respuesta fija no pase.</p>
 def escribe(rutas: Carpetas, desafio: Desafio, fila: dict, resultados: dict[str, str | None],
             solucion: str | None, comentarios: dict[str, str] | None = None) -> Path:
     """feedback/<alumno>/<desafío>/<cuaderno>.html, con timestamp.txt al lado como nbgrader."""
-    return escribe_pagina(rutas, desafio, fila["alumno"], pagina(desafio, fila, resultados, solucion, comentarios))
+    aviso = aviso_para_el_profesor(rutas, desafio, fila["alumno"])
+    texto = pagina(desafio, fila, resultados, solucion, comentarios, aviso)
+    return escribe_pagina(rutas, desafio, fila["alumno"], texto)
+
+
+def aviso_para_el_profesor(rutas: Carpetas, desafio: Desafio, alumno: str) -> str:
+    """Lo que el calificador puso delante del motivo (avisos de la recogida y de timestamp.txt)."""
+    return hora_de_entrega(rutas.de_alumno("submitted", alumno, desafio.slug))[1] or ""
 
 
 def ruta_de(rutas: Carpetas, desafio: Desafio, alumno: str) -> Path:
@@ -175,7 +193,8 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
             resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
             if not resultados:
                 hecho.sin_calificar.append(f["alumno"])
-            texto = pagina(desafio, f, resultados, solucion, comentarios_del_libro(gradebook, desafio, f["alumno"]))
+            texto = pagina(desafio, f, resultados, solucion, comentarios_del_libro(gradebook, desafio, f["alumno"]),
+                           aviso_para_el_profesor(rutas, desafio, f["alumno"]))
             paginas[f["alumno"]] = texto
             ruta = ruta_de(rutas, desafio, f["alumno"])
             antes = ruta.read_text(encoding="utf-8") if ruta.is_file() else None
@@ -187,6 +206,14 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
     if not comprobar:
         hecho.moodle, hecho.canvas = _para_el_aula(curso_nbgrader, rutas, desafio, paginas)
     return hecho
+
+
+def explica_atrasada(alumno: str, antes: str, ahora: str) -> str:
+    """Qué ha dejado atrás el libro en la devolución de un alumno, para el profesor."""
+    if antes == ahora:
+        return (f"la devolución de {alumno} dice la misma nota que el libro («{ahora}»), pero el libro tiene "
+                "otros comentarios, notas a mano o motivos")
+    return f"la devolución de {alumno} decía «{antes}» y el libro dice ahora «{ahora}»"
 
 
 def _nota(texto: str) -> str:

@@ -99,7 +99,7 @@ def test_devolver_despues_de_calificar_a_mano(release, curso, tmp_path, capsys):
     assert "Crédito extra del profesor: 0,5 puntos" in ines
     assert "Comentarios del profesor" in ines and "Score" not in ines
     maria = pagina(curso, "maria.sanchez")
-    assert "Nota: 9 de 10 puntos" in maria and "nota manual del profesor en bucle" in maria
+    assert "Nota: 9 de 10 puntos" in maria and "nota puesta a mano por el profesor" in maria
     assert "✘ bucle" in maria  # la prueba con la nota a mano, con sus puntos de ahora
     # Lo que se sube a Moodle: un zip con el prefijo de la carpeta que se bajó de Moodle.
     moodle = curso / "calificaciones" / f"{DESAFIO.slug}-devolucion-moodle.zip"
@@ -121,6 +121,38 @@ def test_devolver_despues_de_calificar_a_mano(release, curso, tmp_path, capsys):
     assert ines_csv["puntos"] == "8.5" and "crédito extra del profesor: 0,5 puntos" in ines_csv["motivo"]
     assert ines_csv["entrega"] == "2026-03-01 13:12:00+00:00"
     assert "Pasa todas las pruebas." not in ines_csv["motivo"]
+
+
+def test_la_devolucion_no_repite_nada_ni_ensena_los_avisos_para_el_profesor(release, curso, tmp_path, capsys):
+    """Revisión del profesor (2.ª): la penalización salía dos veces, el aviso del ordenador compartido
+    (con el identificador de otro alumno) llegaba a María, y el crédito extra era «✘ 1,5 de 1»."""
+    _, cuaderno = release
+    otra = con_solucion(cuaderno, SOLUCION)
+    otra.metadata["curso"]["alumno"] = "ines.lopez"  # el navegador del aula recordaba a Inés
+    zip_ = tmp_path / "moodle.zip"
+    with zipfile.ZipFile(zip_, "w") as z:
+        z.writestr(zipfile.ZipInfo(MOODLE.format("Inés López", 4477), (VENCE + timedelta(minutes=72)).timetuple()[:6]),
+                   json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr(zipfile.ZipInfo(MOODLE.format("María Sánchez", 4476), (VENCE - timedelta(hours=1)).timetuple()[:6]),
+                   json.dumps(otra))
+    assert all(linea.recogida for linea in recoge(zip_, curso, {DESAFIO.slug}))
+    califica(curso, DESAFIO, plazo=5.0, progreso=False)
+    a_mano(curso)
+    assert main(["devolver", "--nbgrader", str(curso)]) == 0
+    ines, maria = pagina(curso, "ines.lopez"), pagina(curso, "maria.sanchez")
+    assert ines.count("1 h 12 min") == 1 and "Crédito extra del profesor: 0,5 puntos" in ines
+    assert "✔ bucle</td><td>1 de 1 + 0,5 puntos de crédito extra" in ines
+    assert "ines.lopez" not in maria and "⚠" not in maria and "nota puesta a mano por el profesor" in maria
+    with (curso / "calificaciones" / f"{DESAFIO.slug}.csv").open(encoding="utf-8") as f:
+        assert "«ines.lopez»" in next(fila for fila in csv.DictReader(f) if fila["alumno"] == "maria.sanchez")["motivo"]
+    # Sólo cambia un comentario: la nota es la misma, y el aviso no dice «decía 9 y ahora 9».
+    with Gradebook(url_del_libro(curso)) as libro:
+        libro.find_comment(DESAFIO.celda_solucion, CUADERNO, DESAFIO.slug, "maria.sanchez").manual_comment = "Bien"
+        libro.db.commit()
+    capsys.readouterr()
+    assert main(["devolver", "--comprobar", "--nbgrader", str(curso)]) == 1
+    error = capsys.readouterr().err
+    assert "maria.sanchez dice la misma nota que el libro («9 de 10 puntos»)" in error and "decía" not in error
 
 
 def test_sin_fecha_limite_y_con_politica_de_retrasos_avisa(release, curso, tmp_path, capsys):
