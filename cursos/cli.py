@@ -236,7 +236,9 @@ def orden_recoger(args) -> int:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
     print(escribe_informe(informe))
     for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
-        print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
+        una = sum(1 for linea in informe if linea.recogida and linea.desafio == desafio) == 1
+        orden = f"./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}"
+        print(f"Califíca{'la' if una else 'las'} con: {orden}")
     if any(linea.recogida for linea in informe):
         return 0
     if informe and all(linea.ya_estaba for linea in informe):

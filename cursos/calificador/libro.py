@@ -262,18 +262,18 @@ def pon_notas_a_mano(curso: CursoNbgrader, slug: str, alumno: str, guardadas: di
 
 
 def describe_notas_a_mano(guardadas: dict) -> str:
-    """«nota a mano en permitir (3), crédito extra 0.5, un comentario»."""
+    """«nota a mano en permitir (0,5), 0,5 puntos de crédito extra y 1 comentario del profesor»."""
     partes = []
     if guardadas.get("notas"):
-        partes.append("nota a mano en " + ", ".join(f"{prueba_del_id(n) or n} ({_numero(v)})"
+        partes.append("nota a mano en " + ", ".join(f"{prueba_del_id(n) or n} ({numero_es(v)})"
                                                      for n, v in guardadas["notas"].items()))
     extra = sum(guardadas.get("extra", {}).values())
     if extra:
-        partes.append(f"crédito extra {_numero(extra)}")
+        partes.append(f"{puntos_es(extra)} de crédito extra")
     comentarios = len(guardadas.get("comentarios", {}))
     if comentarios:
         partes.append(f"{comentarios} comentario{'s' if comentarios != 1 else ''} del profesor")
-    return ", ".join(partes)
+    return " y ".join(filter(None, [", ".join(partes[:-1]), partes[-1]])) if partes else ""
 
 
 class _abierto:

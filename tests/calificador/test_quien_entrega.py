@@ -184,12 +184,12 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
                    (2026, 11, 22, 9, 0, 0))
     linea = recoge(nueva, curso, DESAFIOS)[0]
     assert linea.recogida and "sustituye" in linea.motivo and "./curso restaurar" in linea.motivo, linea.motivo
-    assert "⚠" in linea.motivo and "crédito extra 0.5" in linea.motivo and "1 comentario" in linea.motivo
+    assert "⚠" in linea.motivo and "0,5 puntos de crédito extra y 1 comentario" in linea.motivo
     anteriores = list((entregado(curso, "begona.pena").parent / ".anteriores").iterdir())
     assert len(anteriores) == 1 and (anteriores[0] / DESAFIO.cuaderno).read_bytes() == guardada
     assert _notas_a_mano(curso, "begona.pena") == ({}, [])
     filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False))
-    assert filas["begona.pena"]["puntos"] < 10 and "crédito extra 0.5" in filas["begona.pena"]["motivo"]
+    assert filas["begona.pena"]["puntos"] < 10 and "0,5 puntos de crédito extra" in filas["begona.pena"]["motivo"]
     assert "se quitan del libro" in filas["begona.pena"]["motivo"]
 
     # Una orden la vuelve a poner, con sus notas; la que se quita, también se guarda.
@@ -243,3 +243,11 @@ def test_moodle_sin_carpetas(release, curso, tmp_path):
     assert linea.recogida and linea.alumno == "ines.lopez", linea.motivo
     assert (curso / "submitted" / "ines.lopez" / DESAFIO.slug / ".carpeta-del-aula").read_text() == \
         "Inés López_4477_assignsubmission_file_"
+
+
+def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys):
+    _, cuaderno = release
+    zip_ = zip_de(tmp_path / "m.zip", {MOODLE.format("Inés López", 4477): de_la_pagina(cuaderno, None)})
+    assert main(["recoger", str(zip_), "--nbgrader", str(curso)]) == 0
+    salida = capsys.readouterr().out
+    assert "1 recogida" in salida and "Califícala con: ./curso calificar" in salida
