@@ -1,6 +1,7 @@
 """La orden `curso`: una sola herramienta de línea de órdenes para todo el proyecto."""
 
 import argparse
+import errno
 import os
 import re
 import subprocess
@@ -135,13 +136,27 @@ def orden_cuadernos(args) -> int:
     return 0
 
 
+def referencias_bien(curso) -> bool:
+    """Antes de construir o servir: la solución de cada desafío pasa sus pruebas visibles con el código
+    de partida de la lección (una edición de la lección puede romperlo); si no, lo dice y no sigue."""
+    from cursos.calificador.referencia import comprueba, explica
+
+    malas = comprueba(sorted({lc.desafio for lc in curso.lecciones if lc.desafio}))
+    if malas:
+        print(f"No se construye el sitio: {explica(malas)}", file=sys.stderr)
+    return not malas
+
+
 def orden_construir(args) -> int:
     """Construye el sitio estático: portada, páginas de lección, módulos, Pyodide y JupyterLite."""
     from cursos.sitio.construir import construir
     from cursos.sitio.distribucion import ErrorDeDistribucion
 
+    curso = leer_curso(args.curso)
+    if not referencias_bien(curso):
+        return 2
     try:
-        segundos = construir(leer_curso(args.curso))
+        segundos = construir(curso)
     except ErrorDeDistribucion as e:
         print(f"No se ha podido construir el sitio: {e}", file=sys.stderr)
         return 2
@@ -157,9 +172,18 @@ def orden_servir(args) -> int:
     from cursos.sitio.servir import crea_servidor, url_de
 
     curso = leer_curso(args.curso)
-    if hace_falta_construir(curso) and orden_construir(args) != 0:
+    if not referencias_bien(curso) or (hace_falta_construir(curso) and orden_construir(args) != 0):
         return 2
-    servidor = crea_servidor(SITIO, args.puerto, args.subruta)
+    try:
+        servidor = crea_servidor(SITIO, args.puerto, args.subruta)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise ErrorDeOrden(f"el puerto {args.puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
+                               f"o usa otro, p. ej. --puerto {args.puerto + 1}") from None
+        if e.errno == errno.EACCES:
+            raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} sin permisos de administrador: usa uno "
+                               "mayor que 1023, p. ej. --puerto 8000") from None
+        raise
     print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
     with servidor:
         servidor.serve_forever()
@@ -186,7 +210,13 @@ def orden_pruebas(args) -> int:
 def orden_desafio(args) -> int:
     """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
     from cursos.calificador import CURSO_NBGRADER
-    from cursos.calificador.fuente import ErrorDeReparto, RepartoCongelado, genera_version_del_alumno
+    from cursos.calificador.fuente import (
+        ErrorDeReparto,
+        RepartoCongelado,
+        cambios_del_reparto,
+        genera_version_del_alumno,
+    )
+    from cursos.calificador.referencia import explica, fallos
 
     desafio = desafio_de(args)
     carpeta = ruta_del_usuario(args.nbgrader)
@@ -195,6 +225,10 @@ def orden_desafio(args) -> int:
             raise ErrorDeOrden(f"no existe {carpeta.parent}: revisa la ruta de --nbgrader")
         carpeta.mkdir(parents=True)
         print(f"» curso de nbgrader nuevo en {carpeta}")
+    malas = fallos(desafio)
+    if malas:  # también con --forzar: repartirlo así suspendería a quien lo hace bien
+        raise ErrorDeOrden(f"no se reparte «{desafio.slug}»: {explica(malas)}")
+    ya_igual = not args.forzar and cambios_del_reparto(desafio, carpeta) == []
     try:
         release = genera_version_del_alumno(desafio, carpeta, forzar=args.forzar)
     except RepartoCongelado as e:
@@ -207,6 +241,9 @@ def orden_desafio(args) -> int:
         return 1
     except ErrorDeReparto as e:
         raise ErrorDeOrden(str(e)) from None
+    if ya_igual:
+        print(f"«{desafio.slug}» ya está repartido en {release} y no ha cambiado: nada que hacer.")
+        return 0
     print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga). Se reparte tal cual: "
           "volver a ejecutar esta orden no la cambia.")
     return 0
@@ -241,7 +278,9 @@ def orden_recoger(args) -> int:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
     print(escribe_informe(informe))
     for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
-        print(f"Califícalas con: ./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}")
+        una = sum(1 for linea in informe if linea.recogida and linea.desafio == desafio) == 1
+        orden = f"./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}"
+        print(f"Califíca{'la' if una else 'las'} con: {orden}")
     if any(linea.recogida for linea in informe):
         return 0
     if informe and all(linea.ya_estaba for linea in informe):
@@ -321,8 +360,94 @@ def orden_inyecciones(args) -> int:
     return 1 if errores and len(errores) == len(ejecuciones) else 0
 
 
-def construye_parser() -> argparse.ArgumentParser:
+def orden_devolver(args) -> int:
+    """Escribe la devolución de cada alumno desde el libro (después de calificar a mano) y lo que se sube al LMS."""
+    from cursos.calificador.libro import LibroSinDesafio
+    from cursos.calificador.retroalimentacion import devuelve, explica_atrasada
+
+    desafio = desafio_de(args)
+    carpeta = curso_existente(args)
+    try:
+        hecho = devuelve(carpeta, desafio, comprobar=args.comprobar)
+    except LibroSinDesafio as e:
+        raise ErrorDeOrden(f"no se puede devolver: {e}") from None
+    for alumno, antes, ahora in hecho.atrasadas:
+        que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
+        print(f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}",
+              file=sys.stderr)
+    for alumno in hecho.sin_calificar:
+        print(f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
+              f"motivo de cada prueba; `./curso calificar --alumno {alumno}`", file=sys.stderr)
+    if args.comprobar:
+        if not hecho.atrasadas:
+            print("Todas las devoluciones dicen lo que dice el libro.")
+        return 1 if hecho.atrasadas else 0
+    n = len(hecho.escritas)
+    print(f"{n} {'devolución escrita' if n == 1 else 'devoluciones escritas'} desde el libro en "
+          f"{carpeta / 'feedback'}/ (las demás ya decían lo mismo); para el intercambio de nbgrader, "
+          f"`nbgrader release_feedback {desafio.slug}`.")
+    if hecho.moodle:
+        print(f"Moodle: sube {hecho.moodle} con «Subir varios archivos de retroalimentación en un zip».")
+    if hecho.canvas:
+        print(f"Canvas: en {hecho.canvas}/, un fichero por alumno con su prefijo de Canvas; adjúntalo en SpeedGrader.")
+    return 0
+
+
+def orden_copiar_libro(args) -> int:
+    """Copia el libro de notas del curso entero a otra db_url vacía (p. ej. de SQLite a PostgreSQL)."""
+    from cursos.calificador.configuracion import CursoNbgrader
+    from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.calificador.mudanza import LibroOcupado, copia
+
+    curso = CursoNbgrader.de(curso_existente(args))
+    local = curso.libro_local
+    if local is not None and not local.is_file():
+        raise ErrorDeOrden(f"no hay libro de notas en {local}: no hay nada que copiar")
+    con_herramientas_del_venv()
+    try:
+        copiadas = copia(curso.db_url, args.a, curso.course_id or "default_course")
+    except LibroOcupado as e:
+        raise ErrorDeOrden(str(e)) from None
+    nombres = {"student": "alumnos", "assignment": "desafíos", "submitted_assignment": "entregas",
+               "grade": "notas", "comment": "comentarios"}
+    print("Copiado: " + ", ".join(f"{copiadas.get(t, 0)} {n}" for t, n in nombres.items()) + ".")
+    print(f"Para usarlo, pon en {curso.carpeta / 'nbgrader_config.py'}: c.CourseDirectory.db_url = {args.a!r}")
+    return 0
+
+
+def orden_restaurar(args) -> int:
+    """Vuelve a poner una entrega sustituida (de submitted/<alumno>/<desafío>/.anteriores/), con sus notas."""
+    from cursos.calificador.anteriores import SinAnterior, restaura
+    from cursos.calificador.carpetas import Carpetas
+    from cursos.calificador.configuracion import CursoNbgrader
+
+    desafio = desafio_de(args)
+    carpeta = curso_existente(args)
+    entrega = Carpetas.de(carpeta).de_alumno("submitted", args.alumno, desafio.slug)
+    try:
+        lineas = restaura(entrega, CursoNbgrader.de(carpeta), desafio.slug, args.alumno, args.version)
+    except SinAnterior as e:
+        raise ErrorDeOrden(str(e)) from None
+    print("\n".join(lineas))
+    print(f"Califícala otra vez: ./curso calificar --alumno {args.alumno} --desafio {desafio.slug}")
+    return 0
+
+
+def predeterminados() -> dict:
+    """--nbgrader y --desafio por omisión: los de profesor.toml, o nbgrader/ y el primer desafío."""
     from cursos.calificador import CURSO_NBGRADER
+    from cursos.calificador.configuracion import ErrorDeConfiguracion, ajustes
+
+    try:
+        datos = ajustes()
+    except ErrorDeConfiguracion as e:
+        print(f"curso: {e}", file=sys.stderr)
+        sys.exit(2)
+    nbgrader = (RAIZ / Path(datos["nbgrader"]).expanduser()).resolve() if "nbgrader" in datos else CURSO_NBGRADER
+    return {"nbgrader": str(nbgrader), "desafio": datos.get("desafio", "permiso-en-ejecutar")}
+
+
+def construye_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="curso", description="Herramientas del curso «Agentes LLM».",
                     epilog="Ayuda de cada orden: ./curso ORDEN --help")
@@ -341,11 +466,13 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--subruta", default="/", help="sirve el sitio bajo esta ruta, p. ej. /curso/ (raíz)")
     p.set_defaults(funcion=orden_servir)
 
-    nbgrader = str(CURSO_NBGRADER)
-    ayuda_nbgrader = "carpeta del curso de nbgrader, relativa a donde estás (nbgrader/ en la raíz del repositorio)"
-    ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} (permiso-en-ejecutar)"
+    omision = predeterminados()
+    nbgrader, un_desafio = omision["nbgrader"], omision["desafio"]
+    ayuda_nbgrader = (f"carpeta del curso de nbgrader, relativa a donde estás ({nbgrader}; cámbiala con "
+                      "«nbgrader» en profesor.toml)")
+    ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} ({un_desafio}; cámbialo en profesor.toml)"
     p = sub.add_parser("desafio", help="reparte el desafío en formato nbgrader (source/ y release/)")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--forzar", action="store_true",
                    help="vuelve a generar release/ aunque ya esté repartido "
@@ -353,7 +480,7 @@ def construye_parser() -> argparse.ArgumentParser:
     p.set_defaults(funcion=orden_desafio)
 
     p = sub.add_parser("calificar", help="califica las entregas con el código del alumno aislado")
-    p.add_argument("--desafio", default="permiso-en-ejecutar", metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
     p.add_argument("--anadir-alumnos", action="store_true",
@@ -367,12 +494,33 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--desafio", metavar="SLUG", help="recoge sólo este desafío (por omisión, cada cuaderno va al suyo)")
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
-                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta)")
+                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta); con "
+                   "Moodle o Canvas y la lista de alumnos en el libro no hace falta")
     p.add_argument("--hora", choices=["fichero", "alumno"], default="fichero",
                    help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
                    "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
                    "copiado y han perdido su fecha) (fichero)")
     p.set_defaults(funcion=orden_recoger)
+
+    p = sub.add_parser("devolver", help="escribe la devolución de cada alumno desde el libro (tras calificar a mano)")
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--comprobar", action="store_true",
+                   help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)")
+    p.set_defaults(funcion=orden_devolver)
+
+    p = sub.add_parser("copiar-libro", help="copia el libro de notas entero a otra db_url vacía (p. ej. PostgreSQL)")
+    p.add_argument("--a", required=True, metavar="DB_URL",
+                   help="la base de datos nueva, vacía: postgresql+psycopg://usuario@servidor/base o sqlite:///ruta")
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.set_defaults(funcion=orden_copiar_libro)
+
+    p = sub.add_parser("restaurar", help="vuelve a poner una entrega sustituida (guardada en .anteriores/)")
+    p.add_argument("--alumno", required=True, metavar="ID", help="el alumno cuya entrega anterior se restaura")
+    p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--version", metavar="HORA", help="cuál de .anteriores/ (por omisión, la más nueva)")
+    p.set_defaults(funcion=orden_restaurar)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument("accion", choices=["verificar", "regenerar"],

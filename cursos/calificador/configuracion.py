@@ -12,6 +12,7 @@ la misma política de retrasos (`c.LateSubmissionPlugin.penalty_method`, o el pl
 que el profesor ponga en `c.AssignLatePenalties.plugin_class`).
 """
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,10 +104,66 @@ class CursoNbgrader:
         url = self.db_url
         return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
 
+    def penaliza_retrasos(self) -> bool:
+        """¿Hay en la configuración una política de retrasos que penaliza (un plugin propio, o «zero»)?"""
+        asignador = self.config.get("AssignLatePenalties", {})
+        metodo = self.config.get("LateSubmissionPlugin", {}).get("penalty_method", "none")
+        return "plugin_class" in asignador or metodo != "none"
+
     def penalizador(self):
         """El plugin de retrasos de nbgrader con la configuración del curso (el mismo que usa autograde)."""
         from nbgrader.preprocessors import AssignLatePenalties
 
-        asignador = AssignLatePenalties(config=self.config)
-        asignador.init_plugin()
+        # nbgrader busca los plugins en la carpeta desde la que se lanza, la del curso (su
+        # documentación pone el plugin al lado de nbgrader_config.py); ./curso se lanza desde otra.
+        carpeta = str(self.carpeta.resolve())
+        if carpeta not in sys.path:
+            sys.path.insert(0, carpeta)
+        try:
+            asignador = AssignLatePenalties(config=self.config)
+            asignador.init_plugin()
+        except Exception as e:
+            clase = self.config.get("AssignLatePenalties", {}).get("plugin_class", "LateSubmissionPlugin")
+            primera = (str(e).strip().splitlines() or [""])[0]
+            raise ErrorDeConfiguracion(
+                f"no se puede cargar el plugin de retrasos «{clase}» de {self.carpeta / CONFIG} "
+                f"({type(e).__name__}: {primera}); ponlo en la carpeta del curso (p. ej. "
+                f"{self.carpeta / 'penalizacion.py'} para «penalizacion.Clase») o instálalo en el Python de "
+                "./curso, y vuelve a probar") from None
         return asignador
+
+
+# Los ajustes del profesor que no son de nbgrader: la carpeta del curso y el desafío por omisión
+# (para no repetir --nbgrader y --desafio en cada orden) y la zona horaria del curso. En
+# profesor.toml, en la raíz del repositorio (fuera de git), o donde diga CURSO_PROFESOR.
+AJUSTES = "profesor.toml"
+CLAVES_DE_AJUSTES = {"nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
+                     "desafio": "el desafío por omisión", "zona_horaria": "p. ej. «Europe/Madrid»"}
+
+
+def ruta_de_ajustes() -> Path:
+    import os
+
+    from cursos import RAIZ
+
+    return Path(os.environ.get("CURSO_PROFESOR") or RAIZ / AJUSTES)
+
+
+def ajustes() -> dict:
+    """profesor.toml leído y comprobado ({} si no hay); una clave desconocida o mal escrita es un error."""
+    import tomllib
+
+    ruta = ruta_de_ajustes()
+    if not ruta.is_file():
+        return {}
+    try:
+        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ErrorDeConfiguracion(f"{ruta} no es TOML válido ({e}): corrígelo") from None
+    for clave, valor in datos.items():
+        if clave not in CLAVES_DE_AJUSTES:
+            raise ErrorDeConfiguracion(f"{ruta}: la clave «{clave}» no existe; las que hay son: "
+                                       + ", ".join(f"{k} ({v})" for k, v in CLAVES_DE_AJUSTES.items()))
+        if not isinstance(valor, str) or not valor.strip():
+            raise ErrorDeConfiguracion(f"{ruta}: «{clave}» tiene que ser un texto ({CLAVES_DE_AJUSTES[clave]})")
+    return datos

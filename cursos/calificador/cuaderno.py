@@ -64,11 +64,15 @@ def lee_json(ruta: Path) -> dict:
     except UnicodeDecodeError as e:
         raise EntregaInvalida("el cuaderno no está en UTF-8 (byte %d): guárdalo otra vez desde Jupyter"
                               % e.start) from None
+    if not texto.strip():
+        raise EntregaInvalida("el fichero está vacío: la subida no terminó; que el alumno lo entregue otra vez")
     try:
         datos = json.loads(texto)
-    except (ValueError, RecursionError) as e:  # JSONDecodeError, o un entero de miles de cifras
-        raise EntregaInvalida("el cuaderno no es JSON válido (%s): no es un .ipynb que Jupyter pueda "
-                              "abrir" % getattr(e, "msg", e)) from None
+    except json.JSONDecodeError as e:  # su mensaje es inglés («Unterminated string…»): dónde, en español
+        raise EntregaInvalida("el cuaderno no es JSON válido (se corta o se estropea en la línea %d, columna %d): "
+                              "no es un .ipynb que Jupyter pueda abrir" % (e.lineno, e.colno)) from None
+    except (ValueError, RecursionError):  # un entero de miles de cifras, un anidamiento sin fin
+        raise EntregaInvalida("el cuaderno no es JSON válido: no es un .ipynb que Jupyter pueda abrir") from None
     if not isinstance(datos, dict) or not isinstance(datos.get("cells"), list) or \
             not all(isinstance(c, dict) for c in datos["cells"]):
         raise EntregaInvalida("el fichero es JSON pero no un cuaderno: no tiene una lista de celdas")

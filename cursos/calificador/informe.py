@@ -67,6 +67,11 @@ def escribe_csv(ruta: Path, filas: list[dict], pruebas: list[str]) -> None:
     os.replace(temporal, ruta)
 
 
+def cuantos(n: int, cosa: str) -> str:
+    """«1 entrega», «2 entregas», «0 alumnos»."""
+    return f"{n} {cosa}{'' if n == 1 else 's'}"
+
+
 def entregadas(filas: list[dict]) -> list[dict]:
     from cursos.calificador.libro import SIN_ENTREGA
 
@@ -83,8 +88,8 @@ def resumen(filas: list[dict], pruebas: list[str], puntos: dict[str, int]) -> st
     suspensos = suspensos_por_prueba(filas, pruebas, puntos)
     maximo = sum(puntos.values())
     enteras = sum(1 for f in filas if f["puntos"] == maximo)
-    lineas = [f"{len(filas)} entregas; {enteras} con la nota entera ({maximo} puntos)"
-              + (f"; {sin} alumnos del libro sin entrega." if sin else "."),
+    lineas = [f"{cuantos(len(filas), 'entrega')}; {enteras} con la nota entera ({cuantos(maximo, 'punto')})"
+              + (f"; {cuantos(sin, 'alumno')} del libro sin entrega." if sin else "."),
               "Alumnos que no pasan cada prueba:"]
     ancho = max(map(len, pruebas))
     for p in pruebas:

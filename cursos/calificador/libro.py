@@ -14,6 +14,7 @@ Se escribe como lo escribe `nbgrader autograde`, para que `nbgrader export`, for
 El CSV sale de aquí (`tabla`): todos los alumnos del libro, también los que no han entregado.
 """
 
+import sys
 import warnings
 from datetime import datetime
 from pathlib import Path
@@ -22,12 +23,13 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
-from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba
-from cursos.calificador.tiempo import retraso_legible
+from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba, prueba_del_id
+from cursos.calificador.tiempo import iso_en_zona, retraso_legible
 from cursos.errores import ErrorDelCurso
 
 SIN_ENTREGA = "sin entrega"
 PASA = "Pasa todas las pruebas."  # el comentario de formgrader cuando no hay motivo
+SEPARADOR = "\n— "  # entre el motivo y la nota final, en el comentario de formgrader
 
 
 class LibroSinDesafio(ErrorDelCurso):
@@ -57,11 +59,16 @@ def abre(curso: CursoNbgrader, desafio: Desafio) -> Gradebook:
         raise LibroSinDesafio(f"no se puede abrir el libro de notas ({type(e).__name__}: {primera}); "
                               "revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
     try:
-        libro.find_assignment(desafio.slug)
+        asignado = libro.find_assignment(desafio.slug)
     except MissingEntry:
         libro.close()
         raise LibroSinDesafio(f"el libro de notas no tiene el desafío «{desafio.slug}»: repártelo antes con "
                               f"{_orden(curso.carpeta, desafio)}") from None
+    if asignado.duedate is None and curso.penaliza_retrasos():
+        print(f"» aviso: hay una política de retrasos en la configuración, pero «{desafio.slug}» no tiene fecha "
+              "límite en el libro de notas, así que nadie llega tarde y no se penaliza a nadie; si tiene plazo, "
+              f"`nbgrader db assignment add {desafio.slug} --duedate \"2026-03-01 12:00:00 Europe/Madrid\"` y "
+              "vuelve a calificar", file=sys.stderr)
     return libro
 
 
@@ -98,6 +105,7 @@ def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, flo
             if comentario.name == desafio.celda_solucion:
                 comentario.auto_comment = motivo or PASA
         _penaliza(libro, entrega, nb, alumno, penalizador)
+        _con_nota_final(libro, desafio, entrega)
         libro.db.commit()
     except Exception:
         libro.db.rollback()
@@ -117,7 +125,8 @@ def _penaliza(libro: Gradebook, entrega, nb, alumno: str, penalizador) -> None:
 
 
 def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
-    """La fila del CSV de un alumno, tal como está en el libro (con notas manuales y penalizaciones)."""
+    """La fila del CSV de un alumno, tal como está en el libro (con notas manuales, crédito extra y
+    penalizaciones). «entrega» es la hora en la zona del curso, con su desfase."""
     alumno = libro.find_student(alumno) if isinstance(alumno, str) else alumno
     pruebas = desafio.puntos()
     base = {"alumno": alumno.id, "nombre": alumno.first_name or "", "apellidos": alumno.last_name or "",
@@ -126,30 +135,162 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
         entrega = libro.find_submission(desafio.slug, alumno.id)
     except MissingEntry:
         return {**base, "puntos": 0, "motivo": SIN_ENTREGA, **dict.fromkeys(pruebas, 0), "entrega": "",
-                "retraso": "", "sin_penalizar": 0, "penalizacion": 0}
+                "retraso": "", "sin_penalizar": 0, "penalizacion": 0, "extra": 0}
     nb = entrega.notebooks[0]
     notas = {g.name: g for g in nb.grades}
-    motivo = next((c.auto_comment or "" for c in nb.comments if c.name == desafio.celda_solucion), "")
-    motivo = "" if motivo == PASA else motivo
+    motivo = motivo_de_la_nota(nb, desafio)
     manuales = [p for p in pruebas if notas[id_de_prueba(p)].manual_score is not None]
+    extra = sum(g.extra_credit or 0 for g in nb.grades)
+    if extra:
+        motivo = f"crédito extra del profesor: {puntos_es(extra)}. " + motivo
     if manuales:
         motivo = f"nota manual del profesor en {', '.join(manuales)}. " + motivo
     retraso = entrega.total_seconds_late
     if entrega.late_submission_penalty:
-        motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {entrega.late_submission_penalty:g} "
-                  f"puntos de penalización. " + motivo)
+        motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {puntos_es(entrega.late_submission_penalty)} "
+                  f"de penalización. " + motivo)
     return {**base, "puntos": _numero(max(0.0, entrega.score - entrega.late_submission_penalty)),
             "motivo": motivo.strip(), **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
-            "entrega": entrega.timestamp.isoformat(sep=" ") if entrega.timestamp else "",
+            "entrega": iso_en_zona(entrega.timestamp) if entrega.timestamp else "",
             "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
-            "penalizacion": _numero(entrega.late_submission_penalty)}
+            "penalizacion": _numero(entrega.late_submission_penalty), "extra": _numero(extra),
+            # Para la devolución: el motivo del calificador solo y las pruebas con nota a mano.
+            "del_calificador": motivo_de_la_nota(nb, desafio), "a_mano": manuales,
+            "extras": {p: _numero(notas[id_de_prueba(p)].extra_credit) for p in pruebas
+                       if notas[id_de_prueba(p)].extra_credit}}
+
+
+def motivo_de_la_nota(nb, desafio: Desafio) -> str:
+    """El motivo que escribió el calificador (el comentario automático de la solución), sin la línea de
+    la nota final que se le añade para formgrader."""
+    motivo = next((c.auto_comment or "" for c in nb.comments if c.name == desafio.celda_solucion), "")
+    motivo = motivo.split(SEPARADOR)[0].strip()
+    return "" if motivo == PASA else motivo
+
+
+def _con_nota_final(libro: Gradebook, desafio: Desafio, entrega) -> None:
+    """Añade al comentario de la solución la nota final, la del CSV: la columna de formgrader suma el
+    crédito extra y no resta la penalización por retraso, así que ahí se ve lo que de verdad vale."""
+    libro.db.flush()
+    libro.db.expire(entrega)
+    nb = entrega.notebooks[0]
+    maximo = sum(desafio.puntos().values())
+    final = max(0.0, entrega.score - entrega.late_submission_penalty)
+    partes = [f"Nota final (la del CSV y de nbgrader export): {puntos_es(final)} de {maximo}"]
+    if entrega.late_submission_penalty:
+        partes.append(f"entregada con {retraso_legible(entrega.total_seconds_late)} de retraso: "
+                      f"{puntos_es(entrega.late_submission_penalty)} de penalización, que la columna de nota de "
+                      "formgrader no resta")
+    extra = sum(g.extra_credit or 0 for g in nb.grades)
+    if extra:
+        partes.append(f"con {puntos_es(extra)} de crédito extra")
+    for comentario in nb.comments:
+        if comentario.name == desafio.celda_solucion:
+            motivo = (comentario.auto_comment or PASA).split(SEPARADOR)[0].strip() or PASA
+            comentario.auto_comment = motivo + SEPARADOR + "; ".join(partes) + "."
+
+
+def sincroniza(libro: Gradebook, desafio: Desafio) -> None:
+    """La nota final de cada entrega en su comentario de formgrader, con lo que haya ahora en el libro
+    (notas a mano, crédito extra): se hace cada vez que se escribe el CSV."""
+    for entrega in libro.assignment_submissions(desafio.slug):
+        if entrega.notebooks:
+            _con_nota_final(libro, desafio, entrega)
+    libro.db.commit()
+
+
+def puntos_es(x: float) -> str:
+    """«1 punto», «0 puntos», «9,5 puntos»: en español, con coma decimal."""
+    x = _numero(round(float(x), 2))
+    return f"{numero_es(x)} punto{'' if x == 1 else 's'}"
+
+
+def numero_es(x) -> str:
+    return str(_numero(x)).replace(".", ",")
 
 
 def tabla(libro: Gradebook, desafio: Desafio) -> list[dict]:
-    """Una fila por alumno del libro, por identificador: el CSV entero."""
+    """Una fila por alumno del libro, por identificador: el CSV entero. Antes, la nota final de cada
+    entrega va a su comentario de formgrader (sincroniza): así dicen lo mismo."""
+    sincroniza(libro, desafio)
     return [fila(libro, desafio, s) for s in sorted(libro.students, key=lambda s: s.id)]
 
 
 def _numero(x: float) -> float | int:
     """2.0 → 2 (como lo escribiría una persona); 1.5 se queda."""
     return int(x) if float(x).is_integer() else x
+
+
+def quita_notas_a_mano(curso: CursoNbgrader, slug: str, alumno: str) -> dict:
+    """Quita del libro las notas a mano, el crédito extra y los comentarios del profesor de la entrega
+    de un alumno, y los devuelve ({} si no tenía): eran de otro cuaderno, que se acaba de sustituir."""
+    guardadas = {"notas": {}, "extra": {}, "comentarios": {}}
+    with _abierto(curso) as libro:
+        if libro is None:
+            return {}
+        try:
+            nb = libro.find_submission(slug, alumno).notebooks[0]
+        except (MissingEntry, IndexError):
+            return {}
+        for g in nb.grades:
+            if g.manual_score is not None:
+                guardadas["notas"][g.name], g.manual_score = g.manual_score, None
+            if g.extra_credit:
+                guardadas["extra"][g.name], g.extra_credit = g.extra_credit, None
+        for c in nb.comments:
+            if c.manual_comment:
+                guardadas["comentarios"][c.name], c.manual_comment = c.manual_comment, None
+        libro.db.commit()
+    return guardadas if any(guardadas.values()) else {}
+
+
+def pon_notas_a_mano(curso: CursoNbgrader, slug: str, alumno: str, guardadas: dict) -> bool:
+    """Vuelve a poner en el libro las notas a mano guardadas con una entrega (al restaurarla)."""
+    with _abierto(curso) as libro:
+        if libro is None or not guardadas:
+            return False
+        try:
+            nb = libro.find_submission(slug, alumno).notebooks[0]
+        except (MissingEntry, IndexError):
+            return False
+        for g in nb.grades:
+            g.manual_score = guardadas.get("notas", {}).get(g.name, g.manual_score)
+            g.extra_credit = guardadas.get("extra", {}).get(g.name, g.extra_credit)
+        for c in nb.comments:
+            c.manual_comment = guardadas.get("comentarios", {}).get(c.name, c.manual_comment)
+        libro.db.commit()
+    return True
+
+
+def describe_notas_a_mano(guardadas: dict) -> str:
+    """«nota a mano en permitir (0,5), 0,5 puntos de crédito extra y 1 comentario del profesor»."""
+    partes = []
+    if guardadas.get("notas"):
+        partes.append("nota a mano en " + ", ".join(f"{prueba_del_id(n) or n} ({numero_es(v)})"
+                                                     for n, v in guardadas["notas"].items()))
+    extra = sum(guardadas.get("extra", {}).values())
+    if extra:
+        partes.append(f"{puntos_es(extra)} de crédito extra")
+    comentarios = len(guardadas.get("comentarios", {}))
+    if comentarios:
+        partes.append(f"{comentarios} comentario{'s' if comentarios != 1 else ''} del profesor")
+    return " y ".join(filter(None, [", ".join(partes[:-1]), partes[-1]])) if partes else ""
+
+
+class _abierto:
+    """El libro del curso abierto (o None si no hay libro local todavía), cerrado al salir."""
+
+    def __init__(self, curso: CursoNbgrader):
+        self.curso, self.libro = curso, None
+
+    def __enter__(self):
+        local = self.curso.libro_local
+        if local is not None and not local.exists():
+            return None
+        con_herramientas_del_venv()
+        self.libro = Gradebook(self.curso.db_url, self.curso.course_id or "default_course")
+        return self.libro
+
+    def __exit__(self, *_):
+        if self.libro is not None:
+            self.libro.close()

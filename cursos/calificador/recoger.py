@@ -10,7 +10,10 @@ donde «Descargar para entregar» pone el alumno, el desafío y la hora. Eso es 
 escribe aquí, con un informe de cada fichero.
 
 De dónde sale cada dato de una entrega:
-- alumno: el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
+- alumno: con lista de alumnos en el libro, el de la carpeta de Moodle o el nombre de Canvas
+  casado con esa lista (lista.py), o el de la carpeta si es el identificador de uno de ellos; un
+  cuaderno que dice otro se recoge para ése y se marca. Sin lista, lo de siempre:
+  el de la carpeta que el LMS crea para cada alumno (por omisión, la primera carpeta
   dentro de la entrada; con --patron, su grupo «alumno»), porque el LMS sabe quién entrega;
   metadata["curso"]["alumno"] (lo pone la página, que lo recuerda en el navegador: en un
   ordenador compartido puede ser el de otro) nunca hace que un cuaderno sustituya la entrega de
@@ -41,9 +44,13 @@ from pathlib import Path
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import parse_utc
 
+from cursos.calificador import anteriores, libro
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
-from cursos.calificador.cuaderno import EntregaInvalida, lee_json
+from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega, lee_json
+from cursos.calificador.desafio import Desafio
+from cursos.calificador.lista import AlumnoDelLibro, busca, del_aula, motivo_sin_alumno
+from cursos.calificador.tiempo import en_zona, zona
 from cursos.errores import ErrorDelCurso
 
 DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)
@@ -86,6 +93,7 @@ class Candidata:
     aviso: str = ""  # las dos horas, si difieren
     carpeta: str | None = None  # la del alumno en el LMS (o lo que da el patrón), si la hay
     confirmada: bool = False  # la carpeta es la del alumno (no sólo lo dice el cuaderno)
+    identidad: str = ""  # el cuaderno dice otro alumno que su carpeta del LMS: el aviso
 
 
 class ColectorDelCurso(FileNameCollectorPlugin):
@@ -174,11 +182,12 @@ def _pon_fechas(archivo: Path, extraido: Path) -> None:
         if ruta.suffix != ".zip":
             continue
         carpeta = extraido / ruta.relative_to(archivo).with_suffix("")
+        tz = zona()  # un zip guarda la hora del reloj de quien lo hizo, sin zona: la del curso
         with zipfile.ZipFile(ruta) as z:
             for info in z.infolist():
                 destino = _renombra(carpeta, info)
                 if destino.is_file():
-                    segundos = datetime(*info.date_time).timestamp()
+                    segundos = datetime(*info.date_time, tzinfo=tz).timestamp()
                     os.utime(destino, (segundos, segundos))
 
 
@@ -214,8 +223,12 @@ def _hora_del_fichero(ruta: Path) -> datetime:
 
 
 def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios: set[str],
-                  solo: str | None, patron_propio: bool = False, hora_del: str = "fichero") -> Candidata | Linea:
-    """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta."""
+                  solo: str | None, patron_propio: bool = False, hora_del: str = "fichero",
+                  lista: list[AlumnoDelLibro] | None = None) -> Candidata | Linea:
+    """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta.
+
+    lista: los alumnos del libro; con ella, una entrega del LMS es del alumno de su carpeta.
+    """
     def no(motivo, alumno=None, desafio=None):
         return Linea(origen, False, motivo, alumno, desafio)
 
@@ -224,35 +237,42 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
                   "el alumno debe entregar el .ipynb de «Descargar para entregar»")
     if ruta.suffix != ".ipynb":
         return no("no es un cuaderno .ipynb: se ignora")
-    try:
-        datos = lee_json(ruta)
-    except EntregaInvalida as e:
-        return no(f"no se puede leer: {e}")
-    except OSError as e:
-        return no(f"no se puede leer: {e.strerror or e}")
+    datos = _lee_cuaderno(ruta)
+    if isinstance(datos, str):
+        return no(f"no se puede leer: {datos}")
     meta = datos.get("metadata")
     curso = meta.get("curso") if isinstance(meta, dict) else None
     curso = curso if isinstance(curso, dict) else {}
     del_nombre = colector.del_nombre(origen)
-    carpeta, del_cuaderno = del_nombre["alumno"], curso.get("alumno")
-    alumno, confirmada = carpeta, carpeta is not None
-    if isinstance(del_cuaderno, str) and del_cuaderno.strip():
-        del_cuaderno = del_cuaderno.strip()
-        if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
-            return no(f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
-                      "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
-                      "con su identificador y vuelve a recoger", carpeta)
-        alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
+    del_cuaderno = curso.get("alumno")
+    del_cuaderno = del_cuaderno.strip() if isinstance(del_cuaderno, str) and del_cuaderno.strip() else None
+    identidad = _del_libro(origen, del_nombre["alumno"], del_cuaderno, lista or [])
+    if isinstance(identidad, str):
+        return no(identidad)
+    if identidad is not None:
+        alumno, carpeta, confirmada, aviso_identidad, fichero = identidad
+    else:
+        aviso_identidad, fichero = "", Path(origen).name
+        carpeta = del_nombre["alumno"]
+        alumno, confirmada = carpeta, carpeta is not None
+        if del_cuaderno:
+            if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
+                return no(f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
+                          "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
+                          "con su identificador y vuelve a recoger", carpeta)
+            alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
     if not alumno:
         return no("sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
                   "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
-                  "con el identificador del alumno (o usa --patron) y vuelve a recoger")
+                  "con el identificador del alumno (o usa --patron), o pon la lista de alumnos en el libro "
+                  "para recoger las carpetas de Moodle y Canvas, y vuelve a recoger")
     if not ALUMNO.match(alumno):
         return no(f"el identificador «{alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
                   "_ . @ + -, hasta 64): renombra la carpeta o usa --patron", alumno[:80])
     desafio = curso.get("desafio")
     if not isinstance(desafio, str) or desafio not in desafios:
-        desafio_nombre = re.sub(r"\s*\(\d+\)$", "", Path(origen).stem)  # «permiso (1).ipynb» del navegador
+        # «permiso (1).ipynb» del navegador, «permiso-1.ipynb» de Canvas al volver a entregar
+        desafio_nombre = re.sub(r"\s*\(\d+\)$|-\d+$", "", Path(fichero).stem)
         if desafio_nombre in desafios:
             desafio = desafio_nombre
         elif isinstance(desafio, str):
@@ -264,8 +284,46 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
     if solo and desafio != solo:
         return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
                   alumno, desafio)
-    return Candidata(origen, ruta, alumno, desafio, *_horas(ruta, curso.get("descargado"), del_nombre["hora"],
-                                                             hora_del), carpeta=carpeta, confirmada=confirmada)
+    hora, de_donde, descargado, aviso = _horas(ruta, curso.get("descargado"), del_nombre["hora"], hora_del)
+    return Candidata(origen, ruta, alumno, desafio, hora, de_donde, descargado, aviso_identidad + aviso,
+                     carpeta=carpeta, confirmada=confirmada, identidad=aviso_identidad)
+
+
+def _lee_cuaderno(ruta: Path) -> dict | str:
+    """El cuaderno, o por qué no se puede leer (en español: vacío, no UTF-8, JSON roto y dónde…)."""
+    try:
+        return lee_json(ruta)
+    except EntregaInvalida as e:
+        return str(e)
+    except OSError as e:
+        return e.strerror or str(e)
+
+
+def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,
+               lista: list[AlumnoDelLibro]):
+    """Quién entrega, según el LMS y la lista del libro: (alumno, carpeta, True, aviso, fichero), el
+    motivo de no recogerla, o None si la lista no lo decide (sin lista, o la carpeta no es del LMS)."""
+    if not lista:
+        return None
+    if de_la_carpeta in {a.id for a in lista}:  # la carpeta es el identificador de un alumno del libro
+        return de_la_carpeta, de_la_carpeta, True, _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, ""), \
+            Path(origen).name
+    aula = del_aula(origen)
+    if aula is None:
+        return None
+    encontrados, _ = busca(aula, lista)
+    if len(encontrados) != 1:
+        return motivo_sin_alumno(aula, encontrados, lista)
+    alumno = encontrados[0].id
+    return alumno, aula.carpeta, True, _otro(del_cuaderno, alumno, aula.nombre, f" en {aula.aula}"), aula.fichero
+
+
+def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str:
+    """El aviso de un cuaderno que dice ser de otro alumno que el de su carpeta ("" si coinciden)."""
+    if not del_cuaderno or del_cuaderno == alumno:
+        return ""
+    return (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
+            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con el alumno")
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -287,21 +345,31 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
 
 
 def alumnos_del_libro(curso_nbgrader: Path) -> set[str]:
+    """Los identificadores de los alumnos del libro de notas (vacío si no hay libro o lista)."""
+    return {a.id for a in lista_del_libro(curso_nbgrader)}
+
+
+def lista_del_libro(curso_nbgrader: Path) -> list[AlumnoDelLibro]:
     """Los alumnos que conoce el libro de notas del curso (su db_url: SQLite donde diga la
-    configuración o PostgreSQL); vacío si no hay libro o lista (entonces vale cualquiera)."""
+    configuración o PostgreSQL), con nombre y lms_user_id; vacía si no hay libro o lista
+    (entonces vale cualquiera)."""
     from sqlalchemy import create_engine, inspect, text
 
     curso = CursoNbgrader.de(curso_nbgrader)
     local = curso.libro_local
     if local is not None and not local.is_file():  # no se crea un libro sólo por recoger
-        return set()
+        return []
     try:
         motor = create_engine(curso.db_url)
         try:
             with motor.connect() as con:
                 if not inspect(con).has_table("student"):  # un libro sin tablas todavía
-                    return set()
-                return {fila[0] for fila in con.execute(text("SELECT id FROM student"))}
+                    return []
+                columnas = {c["name"] for c in inspect(con).get_columns("student")}
+                lms = "lms_user_id" if "lms_user_id" in columnas else "NULL"  # libros de nbgrader < 0.8
+                filas = con.execute(text(f"SELECT id, first_name, last_name, email, {lms} FROM student"))
+                return [AlumnoDelLibro(f[0], f[1] or "", f[2] or "", f[3] or "", str(f[4] or "").strip())
+                        for f in filas]
         finally:
             motor.dispose()
     except Exception as e:  # el servidor no contesta, la URL está mal…
@@ -335,8 +403,9 @@ def pon_secreto(carpeta: Path) -> None:
     (carpeta / SECRETO).write_text(secrets.token_hex(64), encoding="utf-8")
 
 
-def coloca(c: Candidata, rutas: Carpetas) -> Linea:
-    """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva."""
+def coloca(c: Candidata, rutas: Carpetas, curso: CursoNbgrader | None = None) -> Linea:
+    """Copia la entrega a submitted/ salvo que ya haya una igual o más nueva, o que ésta no se pueda
+    calificar y la que hay sí. La que se sustituye se guarda en .anteriores/, con sus notas a mano."""
     carpeta = rutas.de_alumno("submitted", c.alumno, c.desafio)
     destino = carpeta / f"{c.desafio}.ipynb"
     hora = c.hora.strftime(FORMATO_HORA)
@@ -356,22 +425,67 @@ def coloca(c: Candidata, rutas: Carpetas) -> Linea:
         if igual:
             motivo = "ya estaba recogida"
         elif anterior == c.hora:
-            motivo = f"es la misma hora ({hora}) que la que ya hay en submitted/: se queda la que había"
+            motivo = f"es la misma hora ({en_zona(hora)}) que la que ya hay en submitted/: se queda la que había"
         else:
-            motivo = (f"en submitted/ ya hay una entrega más nueva ({anterior.strftime(FORMATO_HORA)}) que esta "
-                      f"({hora}): se deja la que había")
+            motivo = (f"en submitted/ ya hay una entrega más nueva ({en_zona(anterior)}) que esta "
+                      f"({en_zona(c.hora)}): se deja la que había")
+            if anteriores.versiones(carpeta):
+                motivo += (f" (si la que vale es una anterior, `./curso restaurar --alumno {c.alumno} "
+                           f"--desafio {c.desafio}`)")
         return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio, ya_estaba=igual)
+    if anterior is not None:
+        rota = _no_se_puede_calificar(c.fichero, c.desafio, rutas)
+        if rota and not _no_se_puede_calificar(_cuaderno_de(carpeta), c.desafio, rutas):
+            return Linea(c.origen, False, f"no sustituye a la de {en_zona(anterior)}, que sí se puede calificar: "
+                         f"ésta no ({rota}); se queda la que había. Si de verdad es la que vale, que el alumno la "
+                         "entregue otra vez bien", c.alumno, c.desafio)
+    curso = curso or CursoNbgrader.de(rutas.raiz)
+    guardada, notas = (anteriores.guarda(carpeta, curso, c.desafio, c.alumno) if anterior is not None
+                       and carpeta.is_dir() else (None, {}))
     carpeta.mkdir(parents=True, exist_ok=True)
-    # Una sola entrega por carpeta: los cuadernos de la entrega anterior se van (ésta es más nueva).
-    for viejo in carpeta.glob("*.ipynb"):
+    for viejo in carpeta.glob("*.ipynb"):  # una sola entrega por carpeta (sin hora no se guardaba)
         viejo.unlink()
     shutil.copyfile(c.fichero, destino)
     (carpeta / "timestamp.txt").write_text(hora, encoding="utf-8")
     pon_secreto(carpeta)  # una entrega nueva, un secreto nuevo, como en cada `nbgrader submit`
     (carpeta / DEL_AULA).write_text(c.carpeta or "", encoding="utf-8")
-    sustituye = f"; sustituye a la de {anterior.strftime(FORMATO_HORA)}" if anterior else ""
-    return Linea(c.origen, True, f"→ {carpeta.relative_to(rutas.raiz)}/ ({c.de_donde}: {hora}){sustituye}{c.aviso}",
-                 c.alumno, c.desafio)
+    avisos = [c.identidad.removeprefix("; ")] if c.identidad else []
+    sustituye = ""
+    if guardada is not None:
+        sustituye = (f"; sustituye a la de {en_zona(anterior)}, que se guarda en "
+                     f"{guardada.relative_to(rutas.raiz)}/ (`./curso restaurar --alumno {c.alumno} "
+                     f"--desafio {c.desafio}` la vuelve a poner)")
+    if notas:
+        a_mano = (f"⚠ la entrega sustituida tenía {libro.describe_notas_a_mano(notas)} en el libro: eran de "
+                  f"aquel cuaderno, así que se quitan del libro y se guardan con él; ponlas otra vez en formgrader "
+                  "si siguen valiendo")
+        avisos.append(a_mano)
+        sustituye += "; " + a_mano
+    (carpeta / anteriores.AVISOS).unlink(missing_ok=True)
+    if avisos:
+        (carpeta / anteriores.AVISOS).write_text("; ".join(avisos), encoding="utf-8")
+    return Linea(c.origen, True, f"→ {carpeta.relative_to(rutas.raiz)}/ ({c.de_donde}: {en_zona(c.hora)})"
+                 f"{sustituye}{c.aviso}", c.alumno, c.desafio)
+
+
+def _cuaderno_de(carpeta: Path) -> Path | None:
+    cuadernos = sorted(carpeta.glob("*.ipynb"))
+    return cuadernos[0] if len(cuadernos) == 1 else None
+
+
+def _no_se_puede_calificar(ruta: Path | None, slug: str, rutas: Carpetas) -> str:
+    """Por qué el calificador daría un 0 sin probar nada (sin celda de la solución, roto, vacío…); "" si se puede."""
+    if ruta is None:
+        return "no hay un cuaderno"
+    try:
+        desafio = Desafio(slug)
+        repartido = rutas.del_desafio("release", slug) / desafio.cuaderno
+        lee_entrega(desafio, ruta, repartido if repartido.is_file() else None)
+    except EntregaInvalida as e:
+        return str(e)
+    except OSError as e:
+        return e.strerror or str(e)
+    return ""
 
 
 def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | None = None,
@@ -395,7 +509,8 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
     if solo is not None and solo not in desafios:
         raise EntradaInvalida(f"el curso no tiene el desafío «{solo}»; los que tiene: {', '.join(sorted(desafios))}")
     colector = ColectorDelCurso(named_regexp=patron)
-    conocidos = alumnos_del_libro(curso_nbgrader)
+    lista = lista_del_libro(curso_nbgrader)
+    conocidos = {a.id for a in lista}
     informe, candidatas = [], []
     with tempfile.TemporaryDirectory() as tmp:
         extraido = Path(tmp)
@@ -411,7 +526,8 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
-            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora)
+            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora,
+                                      lista)
             if isinstance(resultado, Linea):
                 informe.append(resultado)
             elif conocidos and resultado.alumno not in conocidos:
@@ -470,7 +586,7 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
     grupos: dict[tuple[str, str], list[Candidata]] = {}
     for c in candidatas:
         grupos.setdefault((c.alumno, c.desafio), []).append(c)
-    informe, rutas = [], Carpetas.de(curso_nbgrader)
+    informe, rutas, curso = [], Carpetas.de(curso_nbgrader), CursoNbgrader.de(curso_nbgrader)
     for grupo in grupos.values():
         # A la misma hora (ficheros copiados a la vez) desempata la «descargado» que vale.
         grupo.sort(key=lambda c: (c.hora, c.descargado or datetime.min, c.origen))
@@ -479,9 +595,9 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
             cual = "a la misma hora" if vieja.hora == nueva.hora else "más nueva"
             informe.append(Linea(vieja.origen, False,
                                  f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
-                                 f"{nueva.hora.strftime(FORMATO_HORA)}); se queda aquélla{vieja.aviso}",
+                                 f"{en_zona(nueva.hora)}); se queda aquélla{vieja.aviso}",
                                  vieja.alumno, vieja.desafio))
-        informe.append(coloca(nueva, rutas))
+        informe.append(coloca(nueva, rutas, curso))
     return informe
 
 

@@ -5,7 +5,7 @@ interpreta con `nbgrader.utils.parse_utc`, la misma función que usan autograde 
 formgrader, para que el libro guarde exactamente la hora con la que formgrader compara.
 """
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 MARCA = "timestamp.txt"
@@ -13,7 +13,17 @@ MAXIMO = 1024  # bytes: una hora no ocupa más
 
 
 def hora_de_entrega(carpeta: Path) -> tuple[datetime | None, str | None]:
-    """(hora UTC sin zona, o None si no hay; aviso en español si timestamp.txt no se puede usar)."""
+    """(hora UTC sin zona, o None si no hay; aviso en español si timestamp.txt no se puede usar).
+
+    El aviso lleva también lo que dejó dicho `curso recoger` (avisos_de_la_recogida): quien
+    califica lo pone en el motivo de la nota, así sale en el CSV y en formgrader.
+    """
+    hora, aviso = _hora_de_entrega(carpeta)
+    recogida = avisos_de_la_recogida(carpeta)
+    return hora, "; ".join(filter(None, [recogida, aviso])) or None
+
+
+def _hora_de_entrega(carpeta: Path) -> tuple[datetime | None, str | None]:
     from nbgrader.utils import parse_utc
 
     ruta = carpeta / MARCA
@@ -39,3 +49,59 @@ def retraso_legible(segundos: float) -> str:
     if horas:
         return f"{horas} h {minutos} min"
     return f"{minutos} min" if minutos else f"{segs} s"
+
+
+def zona():
+    """La zona horaria del curso: «zona_horaria» de profesor.toml o, sin ella (None), la de esta máquina.
+
+    Es la de las horas que no la dicen (las de las entradas de un zip, que guarda la hora del
+    reloj de quien lo hizo) y la que se escribe para el profesor junto a la UTC.
+    """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from cursos.calificador.configuracion import ErrorDeConfiguracion, ajustes
+
+    nombre = ajustes().get("zona_horaria")
+    if not nombre:
+        return None  # la de la máquina, con su horario de verano (astimezone() y timestamp() sin zona)
+    try:
+        return ZoneInfo(nombre)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ErrorDeConfiguracion(f"la zona horaria «{nombre}» de profesor.toml no existe: usa una como "
+                                   "«Europe/Madrid» o «America/Mexico_City»") from None
+
+
+def nombre_de_zona(tz=None, hora: datetime | None = None) -> str:
+    """«Europe/Madrid» si es la del curso; la de la máquina, por su abreviatura («CET»)."""
+    local = (hora or datetime.now(UTC).replace(tzinfo=None)).replace(tzinfo=UTC).astimezone(tz)
+    return getattr(tz, "key", None) or local.strftime("%Z") or "hora de esta máquina"
+
+
+def en_zona(hora) -> str:
+    """Una hora UTC (sin zona, o el texto de timestamp.txt) como la lee el profesor: «2026-11-20
+    12:00:30 Europe/Madrid (11:00:30 UTC)», o «… UTC» si la zona del curso es UTC."""
+    from nbgrader.utils import parse_utc
+
+    if isinstance(hora, str):
+        hora = parse_utc(hora)
+    tz = zona()
+    local = hora.replace(tzinfo=UTC).astimezone(tz)
+    nombre = nombre_de_zona(tz, hora)
+    if local.utcoffset() == timedelta(0) and nombre in ("UTC", "Etc/UTC", "GMT"):
+        return f"{hora:%Y-%m-%d %H:%M:%S} UTC"
+    return f"{local:%Y-%m-%d %H:%M:%S} {nombre} ({hora:%H:%M:%S} UTC)"
+
+
+def iso_en_zona(hora: datetime) -> str:
+    """Para el CSV: la hora en la zona del curso, con su desfase («2026-11-20 12:00:30+01:00»)."""
+    return hora.replace(tzinfo=UTC).astimezone(zona()).isoformat(sep=" ", timespec="seconds")
+
+
+def avisos_de_la_recogida(carpeta: Path) -> str:
+    """Lo que `curso recoger` dejó dicho de esta entrega (otro alumno en el cuaderno, notas a mano
+    quitadas al sustituirla): va al motivo de la nota, y de ahí al CSV y a formgrader."""
+    ruta = carpeta / ".avisos-de-recogida"
+    try:
+        return ruta.read_text(encoding="utf-8")[:MAXIMO * 2].strip() if ruta.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -10,6 +10,7 @@ import csv
 import hashlib
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from cursos.calificador.calificar import califica
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
+from cursos.calificador.libro import puntos_es
 from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
@@ -172,6 +174,15 @@ def test_el_csv_es_el_del_libro_y_no_tiene_formulas(trimestre):
     assert not (curso / "calificaciones" / f"{PERMISO.slug}.en-curso.csv").exists()
 
 
+def utc(entrega: str) -> str:
+    """La hora del CSV (en la zona del curso, con su desfase) como la escriben nbgrader export y formgrader."""
+    if not entrega:
+        return ""
+    hora = datetime.fromisoformat(entrega)
+    assert hora.utcoffset() is not None, f"la hora del CSV no dice su zona: {entrega}"
+    return (hora - hora.utcoffset()).replace(tzinfo=None).isoformat(sep=" ")
+
+
 @pytest.mark.parametrize("desafio", [PERMISO, PUERTA], ids=lambda d: d.slug)
 def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
     curso = trimestre["curso"]
@@ -184,14 +195,14 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
             assert float(fila["puntos"]) == float(nbg["score"]), alumno
             assert float(fila["sin_penalizar"]) == float(nbg["raw_score"]), alumno
             assert float(fila["penalizacion"]) == float(nbg["late_submission_penalty"] or 0), alumno
-            assert fila["entrega"] == nbg["timestamp"], alumno
+            assert utc(fila["entrega"]) == nbg["timestamp"], alumno
             if fila["motivo"] == "sin entrega":  # formgrader sólo lista a quien ha entregado
                 assert alumno not in vistas and float(nbg["score"]) == 0
                 continue
             vista = vistas[alumno]
             assert vista["score"] == float(fila["sin_penalizar"]), alumno
             assert vista["submitted"] and vista["autograded"] and not vista["needs_manual_grade"], alumno
-            assert (vista["timestamp"] or "").replace("T", " ") == fila["entrega"], alumno
+            assert (vista["timestamp"] or "").replace("T", " ") == utc(fila["entrega"]), alumno
             # la vista de calificar de formgrader abre el cuaderno calificado
             uno = pide(f"/formgrader/api/submission/{desafio.slug}/{alumno}")
             assert uno["autograded"] and uno["timestamp"] == vista["timestamp"]
@@ -199,6 +210,13 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
                              f"{desafio.cuaderno.removesuffix('.ipynb')}")
             nb = next(n for n in cuadernos if n["student"] == alumno)
             assert nb["score"] == vista["score"]
+            # La columna de nota de formgrader no resta la penalización: la nota final, la del CSV, está
+            # en el comentario de la solución, que formgrader enseña al calificar.
+            comentarios = pide(f"/formgrader/api/comments?submission_id={nb['id']}")
+            final = next(c["auto_comment"] for c in comentarios if c["name"] == desafio.celda_solucion)
+            assert f"Nota final (la del CSV y de nbgrader export): {puntos_es(float(fila['puntos']))} de " \
+                   f"{fila['maximo']}" in final, (alumno, final)
+            assert ("de penalización" in final) == (float(fila["penalizacion"]) > 0), (alumno, final)
             assert "<html" in pide(f"/formgrader/submissions/{nb['id']}/").lower()
 
 
