@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from cursos.calificador.desafio import Desafio
@@ -156,6 +157,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     _quita_extensiones_del_cuaderno(salida)
     _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
+    completa_la_traduccion(salida)
     return salida
 
 
@@ -207,6 +209,31 @@ def _quita_extensiones_del_cuaderno(salida: Path) -> None:
     datos = config.setdefault("jupyter-config-data", {})
     datos["disabledExtensions"] = [*datos.get("disabledExtensions", []), *SOBRAN_EN_EL_CUADERNO]
     configuracion_json.write_text(json.dumps(config, indent=1), encoding="utf-8")
+
+
+TRADUCCION = Path(__file__).with_name("traduccion-es.toml")
+# Los dominios que piden los paquetes de la aplicación Notebook: JupyterLab, Notebook, JupyterLite y widgets.
+DOMINIOS = ("jupyterlab", "notebook", "jupyterlite", "jupyterlab_widgets")
+
+
+def completa_la_traduccion(salida: Path) -> None:
+    """Añade a lite/api/translations/es_ES.json lo que le falta al paquete de idioma (traduccion-es.toml).
+
+    JupyterLab busca cada texto en el dominio del paquete que lo pide (gettext: {texto: [traducción]},
+    y «contexto\\x04texto» para los títulos de los menús); lo que no encuentra sale en inglés.
+    """
+    ruta = salida / "api" / "translations" / f"{IDIOMA}.json"
+    traduccion = json.loads(ruta.read_text(encoding="utf-8"))
+    propias = tomllib.loads(TRADUCCION.read_text(encoding="utf-8"))
+    nuestras = {texto: [es] for texto, es in propias["cadenas"].items()}
+    nuestras |= {f"menu\x04{texto}": [es] for texto, es in propias["menus"].items()}
+    nuestras |= propias["plurales"]  # [singular, plural]: JupyterLab sólo usa el plural si hay dos formas
+    datos = traduccion["data"]
+    del_paquete = {k: v for k, v in datos["jupyterlab"].items() if k}
+    for dominio in DOMINIOS:
+        cabecera = datos.get(dominio, {}).get("", {**datos["jupyterlab"][""], "domain": dominio})
+        datos[dominio] = {"": cabecera, **del_paquete, **datos.get(dominio, {}), **nuestras}
+    ruta.write_text(json.dumps(traduccion, ensure_ascii=False), encoding="utf-8")
 
 
 def _comprueba_idioma(salida: Path) -> None:
