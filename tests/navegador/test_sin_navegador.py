@@ -39,6 +39,8 @@ def test_un_error_se_ve_como_traceback_de_la_celda_sin_el_ejecutor(ejecutor):
 def test_un_error_de_sintaxis_tambien_se_lee(ejecutor):
     ok, texto, _ = ejecuta(ejecutor, "def f(:\n    pass")
     assert not ok and "SyntaxError" in texto and "<celda 1>" in texto
+    # Sin las líneas de dentro de Python con que el ejecutor compila la celda (ast.parse).
+    assert "ast.py" not in texto and "in parse" not in texto and "Traceback" not in texto
 
 
 def test_una_celda_que_usa_nombres_de_otra_depende_de_ella():
