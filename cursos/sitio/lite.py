@@ -53,16 +53,19 @@ SOBRAN_EN_EL_CUADERNO = [
 ARRANQUE = Path(__file__).with_name("arranque")
 
 
-def configuracion(pyodide: str) -> dict:
+def configuracion(pyodide: str, curso: str = "") -> dict:
     """jupyter-lite.json.
 
     pyodideUrl relativa se resuelve desde la página de la aplicación (lite/notebooks/,
     lite/lab/...), que está siempre un nivel por debajo de lite/: de ahí el ../../.
+    cursoAgentesLlm: el slug del curso, con el que la descarga del desafío (arranque/remoteEntry.js)
+    encuentra el identificador que guarda la página en este navegador.
     """
     return {
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "Agentes LLM",
+            "cursoAgentesLlm": curso,
             # window.jupyterapp: las pruebas y el banco de medidas esperan al núcleo a través de él.
             "exposeAppInBrowser": True,
             "litePluginSettings": {
@@ -139,7 +142,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     shutil.rmtree(trabajo, ignore_errors=True)
     contenidos = trabajo / "contenidos"
     escribe_contenidos(curso, contenidos)
-    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide), indent=1), encoding="utf-8")
+    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide, curso.slug), indent=1), encoding="utf-8")
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
     (trabajo / "jupyter_lite_config.json").write_text(json.dumps(CONFIGURACION_DE_LA_CONSTRUCCION), encoding="utf-8")
     salida = sitio / "lite"
@@ -174,6 +177,20 @@ _IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDr
                               r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)')
 
 
+# Y, después de importar pyodide_kernel, que un Fallo de las pruebas de un desafío se vea como su
+# motivo («✘ prueba (n p.): …»), igual que en la página, y no como un traceback que entra en las
+# tripas de las pruebas. Sigue siendo un error de la celda (el cuaderno ve que la prueba no pasa);
+# cualquier otro error, con su traceback de siempre. Sólo en JupyterLite: el calificador no lo ve.
+_MOTIVO_SIN_TRAZA = r"""
+def _motivo_del_fallo(shell, etype, value, tb, tb_offset=None):
+    if etype.__name__ in ("Fallo", "VariacionOculta"):
+        return [str(value)]
+    return shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+pyodide_kernel.kernel_instance.interpreter.set_custom_exc((AssertionError,), _motivo_del_fallo)
+del _motivo_del_fallo
+"""
+
+
 def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
     carpeta = salida / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
     workers = sorted(carpeta.glob("*.worker.*.js"))
@@ -181,7 +198,8 @@ def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
         js = worker.read_text(encoding="utf-8")
         js, montajes = _ENTRA_EN_EL_DRIVE.subn(r"\1.mount(\2,{},t),", js)
         js, imports = _IMPORTA_Y_ENTRA.subn(
-            lambda m: (f'{m[1]}.push("import pyodide_kernel"),e.mountDrive&&{m[1]}.push("import os",'
+            lambda m: (f'{m[1]}.push("import pyodide_kernel",{json.dumps(_MOTIVO_SIN_TRAZA)}),'
+                       f'e.mountDrive&&{m[1]}.push("import os",'
                        f'\'os.chdir("/drive")\'),e.mountDrive&&this._localPath&&'
                        f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'), js)
         if montajes == 0 or imports != 1:

@@ -22,6 +22,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Stri
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import AVISO_PYTHON
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import preguntas_de
@@ -82,7 +83,9 @@ def markdown(texto: str) -> str:
 
 
 def css_del_resaltado() -> str:
-    return _FORMATO.get_style_defs(".codigo")
+    """Los colores del código pintado (.codigo) y del editor (.cm-content: CodeMirror pone las
+    mismas clases de Pygments, editor.mjs); sin el segundo, editar quitaba los colores."""
+    return _FORMATO.get_style_defs(".codigo") + "\n" + _FORMATO.get_style_defs(".cm-content")
 
 
 _IMAGEN = re.compile(r'<img src="([^"/]+)\.png" alt="([^"]*)" */?>')
@@ -102,6 +105,8 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
         if (leccion.carpeta / f"{nombre}.svg").exists():
             grande = f"{nombre}.svg"
             imagen = imagen.replace(f'src="{nombre}.png"', f'src="{grande}"')
+        # Perezosa: la figura no compite con Python por la red ni por la CPU al abrir la página.
+        imagen = imagen.replace("<img ", '<img loading="lazy" decoding="async" ', 1)
         return f'<a class="figura" href="{grande}">{imagen}<span class="ampliar">Ampliar la figura</span></a>'
     return _IMAGEN.sub(enlaza, html)
 
@@ -225,6 +230,8 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
         editor_json=_json_en_script(datos_del_editor), preguntas=preguntas_para_la_pagina(leccion),
         titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion),
+        # Lo mismo que dice el cuaderno que se entrega: las pruebas de aquí corren en 3.14, el calificador no.
+        aviso_python=markupsafe.Markup(_MARKDOWN.renderInline(AVISO_PYTHON)),
         url_lite=url_del_cuaderno(curso, leccion),  # un solo sitio construye los enlaces a JupyterLite
         url_desafio_lite=url_del_cuaderno(curso, leccion, desafio=True) if editor else None,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
@@ -250,12 +257,12 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
     bloques = []
     for numero, b in enumerate((b for b in curso.bloques
                                 if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1):
-        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc))}
+        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc)), "numero": curso.lecciones.index(lc) + 1}
                      for lc in curso.lecciones if lc.bloque == b["slug"]]
         bloques.append({"numero": numero, "titulo": b["titulo"], "descripcion": b.get("descripcion", ""),
                         "minutos": sum(x["leccion"].minutos for x in lecciones), "lecciones": lecciones})
     return _PLANTILLAS.get_template("inicio.html").render(
-        raiz="", recursos=recursos, curso=curso, bloques=bloques,
+        raiz="", recursos=recursos, curso=curso, bloques=bloques, primera=curso.lecciones[0],
         minutos=sum(lc.minutos for lc in curso.lecciones),
         # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
         presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})
