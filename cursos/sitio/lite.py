@@ -179,13 +179,17 @@ _IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDr
 
 # Y, después de importar pyodide_kernel, que un Fallo de las pruebas de un desafío se vea como su
 # motivo («✘ prueba (n p.): …»), igual que en la página, y no como un traceback que entra en las
-# tripas de las pruebas. Sigue siendo un error de la celda (el cuaderno ve que la prueba no pasa);
-# cualquier otro error, con su traceback de siempre. Sólo en JupyterLite: el calificador no lo ve.
+# tripas de las pruebas. Se escribe en stderr (JupyterLab lo pinta en rojo) y la celda acaba sin
+# error: JupyterLite cancela todo lo que queda en la cola del núcleo en cuanto una celda responde
+# con error, sin mirar stop_on_error, y entonces «Ejecutar todas» se paraba en la primera prueba que
+# no pasa. Cualquier otro error, con su traceback de siempre. Sólo en JupyterLite: el calificador
+# ejecuta el cuaderno con su propio Jupyter y ahí un Fallo sigue siendo el error que quita los puntos.
 _MOTIVO_SIN_TRAZA = r"""
 def _motivo_del_fallo(shell, etype, value, tb, tb_offset=None):
-    if etype.__name__ in ("Fallo", "VariacionOculta"):
-        return [str(value)]
-    return shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    if etype.__name__ not in ("Fallo", "VariacionOculta"):
+        return shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    import sys
+    print(str(value), file=sys.stderr)  # IPython no enseña lo que devuelve el manejador
 pyodide_kernel.kernel_instance.interpreter.set_custom_exc((AssertionError,), _motivo_del_fallo)
 del _motivo_del_fallo
 """

@@ -107,24 +107,6 @@
     if (localStorage.getItem(clave) === null) localStorage.setItem(clave, version);
   }
 
-  // «Ejecutar todas las celdas» en el cuaderno de un desafío: una prueba que no pasa no para las
-  // demás (la página enseña todas); el núcleo recibe stop_on_error=false sólo para las celdas de
-  // prueba (las que nbgrader califica: metadata.nbgrader.grade). Lo mismo que haría la etiqueta
-  // raises-exception de JupyterLab, sin tocar el cuaderno repartido.
-  function sigueTrasUnaPrueba(app) {
-    const kernels = app.serviceManager.kernels;
-    const connectTo = kernels.connectTo;
-    kernels.connectTo = function (...argumentos) {
-      const nucleo = connectTo.apply(this, argumentos);
-      const ejecuta = nucleo.requestExecute;
-      nucleo.requestExecute = function (contenido, desechar, metadatos) {
-        const prueba = metadatos && metadatos.nbgrader && metadatos.nbgrader.grade && !metadatos.nbgrader.solution;
-        return ejecuta.call(this, prueba ? { ...contenido, stop_on_error: false } : contenido, desechar, metadatos);
-      };
-      return nucleo;
-    };
-  }
-
   // Archivo › Descargar en el cuaderno de un desafío baja lo mismo que «Descargar para entregar» de la
   // página: el cuaderno con su nombre de nbgrader (el-bucle-de-texto.ipynb), guardado, con quién y
   // cuándo en metadata.curso. El identificador es el que guarda la página en este navegador; se pide
@@ -192,7 +174,6 @@
   }
 
   function activa(app, serviceWorker) {
-    sigueTrasUnaPrueba(app);
     descargaDelDesafio(app);
     if (!serviceWorker) return;
     serviceWorker.ready.then(apuntaLaVersion).catch(() => undefined);
