@@ -68,7 +68,7 @@ def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
     pagina.evaluate(NUCLEO_LISTO)
     pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     pagina.wait_for_function(TODAS_EJECUTADAS, timeout=ESPERA)
-    texto = pagina.locator(".jp-Notebook").inner_text()
+    texto = "\n".join(pagina.locator(".jp-Notebook .jp-OutputArea").all_inner_texts())  # sólo las salidas
     visibles = [p for p in desafio.puntos() if p != "variaciones"]
     assert all(f"✘ {p}" in texto for p in visibles), texto[-3000:]
     assert "Traceback" not in texto and "Cell In" not in texto and "raise Fallo" not in texto, texto[-3000:]
@@ -215,6 +215,12 @@ def test_la_portada_dice_por_donde_seguir(navegador, url_raiz, ancho, alto):
         sin_problemas(pagina)
 
 
+def espera_python(pagina):
+    """Python, ya en caché, arranca al abrir: que acabe antes de recargar o cerrar (si no, descargas cortadas)."""
+    pagina.wait_for_function("() => document.querySelector('.estado').textContent === 'Python está listo.'",
+                             timeout=ESPERA)
+
+
 def _correctas(pregunta):
     return [i for i, o in enumerate(pregunta["opcion"]) if o["correcta"]]
 
@@ -240,6 +246,7 @@ def test_lo_que_pasa_se_recuerda_la_solucion_vista_y_la_entrega(pagina, url_raiz
         pagina.click("#desafio button.entregar-desafio")
     pagina.wait_for_function("() => document.querySelector('#desafio').dataset.entrega.startsWith('descargada')",
                              timeout=ESPERA)
+    espera_python(pagina)
     pagina.reload()
     pagina.wait_for_selector("#preguntas button.comprobar")
     assert "no cuenta" in pagina.locator(f"#pregunta-{pregunta['id']} .correccion").inner_text()
@@ -254,11 +261,13 @@ def test_lo_que_pasa_se_recuerda_la_solucion_vista_y_la_entrega(pagina, url_raiz
     horas = int(re.search(r"HORAS_DEL_IDENTIFICADOR = (\d+)", (RECURSOS / "desafio.mjs").read_text()).group(1))
     antes = (datetime.now(UTC) - timedelta(hours=horas, minutes=5)).isoformat()
     pagina.evaluate("([c, t]) => localStorage.setItem(`curso-agentes-llm:${c}:alumno-usado`, t)", [CURSO.slug, antes])
+    espera_python(pagina)
     pagina.reload()
     montado(pagina)
     assert pagina.input_value("#desafio input.identificador") == ""
     assert "Vuelve a escribir tu identificador" in pagina.locator("#desafio .aviso-identificador").inner_text()
     assert "luis" not in pagina.locator("#desafio .aviso-identificador").inner_text()
+    espera_python(pagina)
 
 
 def test_la_primera_salida_no_espera_al_editor_y_el_barrido_no_falla(navegador, url_raiz):
