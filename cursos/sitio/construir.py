@@ -83,10 +83,12 @@ def _service_worker(config: dict) -> str:
 def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso) -> None:
     """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
 
-    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos,
-    módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera visita; páginas,
-    figuras y Pyodide se guardan cuando se usan, y al irse la página copia de la caché HTTP, sin
-    red, lo que el navegador bajó antes de que él existiera. Ver recursos/sw.js.
+    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos
+    menos el editor, módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera
+    visita; páginas, figuras y Pyodide se guardan cuando se usan, y lo que el navegador bajó antes de
+    que él existiera lo copia de la caché HTTP, sin red, cuando la página le dice qué bajó (al irse,
+    y el worker de la lección con Python listo). Sin red, lo no visitado es una página «Sin conexión»
+    con las lecciones guardadas. Ver recursos/sw.js y docs/decisiones/alumno-sin-conexion-y-barrido.md.
     """
     carpeta_de_recursos = next(sitio.glob("recursos-*")).name
     recursos = _ficheros(sitio, carpeta_de_recursos)
