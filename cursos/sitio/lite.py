@@ -142,7 +142,8 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     shutil.rmtree(trabajo, ignore_errors=True)
     contenidos = trabajo / "contenidos"
     escribe_contenidos(curso, contenidos)
-    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide, curso.slug), indent=1), encoding="utf-8")
+    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide, curso.slug), indent=1),
+                                               encoding="utf-8")
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
     (trabajo / "jupyter_lite_config.json").write_text(json.dumps(CONFIGURACION_DE_LA_CONSTRUCCION), encoding="utf-8")
     salida = sitio / "lite"

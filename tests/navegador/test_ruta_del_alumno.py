@@ -106,7 +106,8 @@ def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
 INGLES = re.compile(r"\b(Run|Kernel|Cell|Cells|Open|Rename|Download|Trusted|Checkpoint|Restart|Shut|Paste|"
                     r"Copy|Cut|Delete|Move|Insert|Clear|Select|this|and|the)\b")
 # Las instrucciones del curso que nombran un menú de JupyterLite: «Menú › Opción».
-MENU = re.compile(r"\*?(Archivo|Editar|Ver|Ejecutar|Núcleo|Configuración|Ayuda) › ([^*.,;:)»\n]+?)\*?(?=[*.,;:)»\n]| y | o |$)")
+MENU = re.compile(r"\*?(Archivo|Editar|Ver|Ejecutar|Núcleo|Configuración|Ayuda) › "
+                  r"([^*.,;:)»\n]+?)\*?(?=[*.,;:)»\n]| y | o |$)")
 FUENTES_CON_MENUS = [RAIZ / "docs" / "alumnos.md", RAIZ / "cursos" / "portada.py",
                      *(RAIZ / "cursos" / "sitio" / "plantillas").glob("*.html")]
 
@@ -136,7 +137,8 @@ def test_jupyterlite_en_espanol_y_los_menus_como_se_leen(pagina, url_raiz):
     en_ingles = [t for t in en_ingles if "Notebook" not in t or INGLES.search(t.replace("Notebook", ""))]
     assert en_ingles == [], en_ingles
     # Cada instrucción del curso nombra el menú y la opción tal como se leen en JupyterLite.
-    nombrados = {(m, o.strip()) for ruta in FUENTES_CON_MENUS for m, o in MENU.findall(ruta.read_text(encoding="utf-8"))}
+    nombrados = {(m, o.strip()) for ruta in FUENTES_CON_MENUS
+                 for m, o in MENU.findall(ruta.read_text(encoding="utf-8"))}
     assert ("Archivo", "Descargar") in nombrados
     for menu, opcion in nombrados:
         assert opcion in menus.get(menu, []), f"«{menu} › {opcion}» no está en JupyterLite: {menus.get(menu)}"
@@ -194,7 +196,8 @@ def test_la_portada_dice_por_donde_seguir(navegador, url_raiz, ancho, alto):
         pagina.goto(url_raiz + "index.html")
         ir = pagina.locator(".empieza .ir")
         assert ir.inner_text().startswith("Empieza por la lección 1")
-        assert pagina.locator(".empieza").bounding_box()["y"] + pagina.locator(".empieza").bounding_box()["height"] <= alto
+        caja = pagina.locator(".empieza").bounding_box()
+        assert caja["y"] + caja["height"] <= alto  # por encima del pliegue
         # Numeradas a lo largo del curso, y ninguna duración partida en dos líneas.
         numeros = pagina.evaluate("""() => [...document.querySelectorAll('ol.lecciones')].flatMap(ol =>
             [...ol.children].map((li, i) => ol.start + i))""")
