@@ -18,7 +18,6 @@ from tests.navegador.ayudas import (
     codigo_de,
     comprueba,
     escribe_codigo,
-    espera_celdas,
     montado,
     url_de_leccion,
 )
