@@ -24,7 +24,9 @@ DONDE_LITE = """\
   sale de la caché). Lo que cambias se guarda en este navegador.
 - **Una carpeta por lección**, numeradas en el orden del curso: el cuaderno de la lección, con los
   módulos que cargan sus celdas al lado, y la carpeta de su desafío con el cuaderno que se entrega
-  (descárgalo con Archivo › Descargar y entrégalo donde diga tu profesor)."""
+  (descárgalo con Archivo › Descargar: baja el mismo fichero que «Descargar para entregar» en la
+  página, con tu código, tu identificador y la hora; súbelo tal cual a la tarea del aula virtual o
+  donde diga tu profesor)."""
 
 DONDE_LOCAL = """\
 - **En tu ordenador, con tu Python** (3.11 o más). Estos cuadernos los ha escrito

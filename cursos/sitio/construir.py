@@ -57,7 +57,7 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     print("» JupyterLite…")
     construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
     print("» Service workers (fuera de línea)…")
-    escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16])
+    escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16], curso)
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
     _sello(destino).write_text(huella_de_las_fuentes(curso))
@@ -80,19 +80,31 @@ def _service_worker(config: dict) -> str:
     return f"const CONFIG = {json.dumps(config, indent=1)};\n" + (RECURSOS / SERVICE_WORKER).read_text(encoding="utf-8")
 
 
-def escribe_service_workers(sitio: Path, pyodide: str, huella: str) -> None:
+def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso) -> None:
     """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
 
-    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos,
-    módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera visita; páginas,
-    figuras y Pyodide se guardan cuando se usan, y al irse la página copia de la caché HTTP, sin
-    red, lo que el navegador bajó antes de que él existiera. Ver recursos/sw.js.
+    Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos
+    menos el editor, módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera
+    visita; páginas, figuras y Pyodide se guardan cuando se usan, y lo que el navegador bajó antes de
+    que él existiera lo copia de la caché HTTP, sin red, cuando la página le dice qué bajó (al irse,
+    y el worker de la lección con Python listo). Sin red, lo no visitado es una página «Sin conexión»
+    con las lecciones guardadas. Ver recursos/sw.js y docs/decisiones/alumno-sin-conexion-y-barrido.md.
     """
-    recursos = _ficheros(sitio, next(sitio.glob("recursos-*")).name)
+    carpeta_de_recursos = next(sitio.glob("recursos-*")).name
+    recursos = _ficheros(sitio, carpeta_de_recursos)
+    # El editor (~360 KB) no va en la precarga: competía con Pyodide en la primera visita. Se
+    # guarda cuando Python ya está listo (tardia) o cuando alguien edita.
+    tardia = [r for r in recursos if r.endswith("/codemirror.mjs")]
     modulos = sorted(p.relative_to(sitio).as_posix() for p in (sitio / "courses").glob("*/*.py"))
-    ligero = ["index.html", *recursos, *modulos, f"{pyodide}pyodide.mjs", f"{pyodide}pyodide-lock.json"]
+    ligero = ["index.html", *(r for r in recursos if r not in tardia), *modulos, f"{pyodide}pyodide.mjs",
+              f"{pyodide}pyodide-lock.json"]
+    lecciones = [{"ruta": f"courses/{curso.slug}/{lc.slug}/index.html", "titulo": f"{n}. {lc.titulo}"}
+                 for n, lc in enumerate(curso.lecciones, start=1)]
     raiz = {"raiz": "./", "huella": huella, "inmutables": INMUTABLES, "excluir": ["lite/"],
-            "precarga": ligero, "barrido": ligero + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide)}
+            "precarga": ligero, "tardia": tardia,
+            "barrido": ligero + tardia + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide),
+            # La página «Sin conexión» (sw.js): el título del curso, su hoja de estilo y las lecciones.
+            "titulo": curso.titulo, "estilo": f"{carpeta_de_recursos}/estilo.css", "lecciones": lecciones}
     (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
     # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
     # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
@@ -102,7 +114,8 @@ def escribe_service_workers(sitio: Path, pyodide: str, huella: str) -> None:
     # bajó antes (la aplicación) sale sin red de la caché HTTP. Barrer sus ~800 ficheros al irse
     # retrasaba 1 s la visita siguiente (bench/sitio.py --perfil).
     lite = {"raiz": "../", "huella": huella, "inmutables": INMUTABLES, "excluir": DE_JUPYTERLITE,
-            "precarga": [], "barrido": []}
+            "precarga": [], "tardia": [], "barrido": [], "titulo": curso.titulo, "estilo": raiz["estilo"],
+            "lecciones": []}
     propio.write_text(_service_worker(lite) + "\n// --- service worker de JupyterLite ---\n"
                       + propio.read_text(encoding="utf-8"), encoding="utf-8")
 

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from cursos.calificador.desafio import Desafio
@@ -52,16 +53,19 @@ SOBRAN_EN_EL_CUADERNO = [
 ARRANQUE = Path(__file__).with_name("arranque")
 
 
-def configuracion(pyodide: str) -> dict:
+def configuracion(pyodide: str, curso: str = "") -> dict:
     """jupyter-lite.json.
 
     pyodideUrl relativa se resuelve desde la página de la aplicación (lite/notebooks/,
     lite/lab/...), que está siempre un nivel por debajo de lite/: de ahí el ../../.
+    cursoAgentesLlm: el slug del curso, con el que la descarga del desafío (arranque/remoteEntry.js)
+    encuentra el identificador que guarda la página en este navegador.
     """
     return {
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "Agentes LLM",
+            "cursoAgentesLlm": curso,
             # window.jupyterapp: las pruebas y el banco de medidas esperan al núcleo a través de él.
             "exposeAppInBrowser": True,
             "litePluginSettings": {
@@ -138,7 +142,8 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     shutil.rmtree(trabajo, ignore_errors=True)
     contenidos = trabajo / "contenidos"
     escribe_contenidos(curso, contenidos)
-    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide), indent=1), encoding="utf-8")
+    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide, curso.slug), indent=1),
+                                               encoding="utf-8")
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
     (trabajo / "jupyter_lite_config.json").write_text(json.dumps(CONFIGURACION_DE_LA_CONSTRUCCION), encoding="utf-8")
     salida = sitio / "lite"
@@ -156,6 +161,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     _quita_extensiones_del_cuaderno(salida)
     _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
+    completa_la_traduccion(salida)
     return salida
 
 
@@ -172,6 +178,24 @@ _IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDr
                               r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)')
 
 
+# Y, después de importar pyodide_kernel, que un Fallo de las pruebas de un desafío se vea como su
+# motivo («✘ prueba (n p.): …»), igual que en la página, y no como un traceback que entra en las
+# tripas de las pruebas. Se escribe en stderr (JupyterLab lo pinta en rojo) y la celda acaba sin
+# error: JupyterLite cancela todo lo que queda en la cola del núcleo en cuanto una celda responde
+# con error, sin mirar stop_on_error, y entonces «Ejecutar todas» se paraba en la primera prueba que
+# no pasa. Cualquier otro error, con su traceback de siempre. Sólo en JupyterLite: el calificador
+# ejecuta el cuaderno con su propio Jupyter y ahí un Fallo sigue siendo el error que quita los puntos.
+_MOTIVO_SIN_TRAZA = r"""
+def _motivo_del_fallo(shell, etype, value, tb, tb_offset=None):
+    if etype.__name__ not in ("Fallo", "VariacionOculta"):
+        return shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    import sys
+    print(str(value), file=sys.stderr)  # IPython no enseña lo que devuelve el manejador
+pyodide_kernel.kernel_instance.interpreter.set_custom_exc((AssertionError,), _motivo_del_fallo)
+del _motivo_del_fallo
+"""
+
+
 def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
     carpeta = salida / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
     workers = sorted(carpeta.glob("*.worker.*.js"))
@@ -179,7 +203,8 @@ def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
         js = worker.read_text(encoding="utf-8")
         js, montajes = _ENTRA_EN_EL_DRIVE.subn(r"\1.mount(\2,{},t),", js)
         js, imports = _IMPORTA_Y_ENTRA.subn(
-            lambda m: (f'{m[1]}.push("import pyodide_kernel"),e.mountDrive&&{m[1]}.push("import os",'
+            lambda m: (f'{m[1]}.push("import pyodide_kernel",{json.dumps(_MOTIVO_SIN_TRAZA)}),'
+                       f'e.mountDrive&&{m[1]}.push("import os",'
                        f'\'os.chdir("/drive")\'),e.mountDrive&&this._localPath&&'
                        f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'), js)
         if montajes == 0 or imports != 1:
@@ -207,6 +232,31 @@ def _quita_extensiones_del_cuaderno(salida: Path) -> None:
     datos = config.setdefault("jupyter-config-data", {})
     datos["disabledExtensions"] = [*datos.get("disabledExtensions", []), *SOBRAN_EN_EL_CUADERNO]
     configuracion_json.write_text(json.dumps(config, indent=1), encoding="utf-8")
+
+
+TRADUCCION = Path(__file__).with_name("traduccion-es.toml")
+# Los dominios que piden los paquetes de la aplicación Notebook: JupyterLab, Notebook, JupyterLite y widgets.
+DOMINIOS = ("jupyterlab", "notebook", "jupyterlite", "jupyterlab_widgets")
+
+
+def completa_la_traduccion(salida: Path) -> None:
+    """Añade a lite/api/translations/es_ES.json lo que le falta al paquete de idioma (traduccion-es.toml).
+
+    JupyterLab busca cada texto en el dominio del paquete que lo pide (gettext: {texto: [traducción]},
+    y «contexto\\x04texto» para los títulos de los menús); lo que no encuentra sale en inglés.
+    """
+    ruta = salida / "api" / "translations" / f"{IDIOMA}.json"
+    traduccion = json.loads(ruta.read_text(encoding="utf-8"))
+    propias = tomllib.loads(TRADUCCION.read_text(encoding="utf-8"))
+    nuestras = {texto: [es] for texto, es in propias["cadenas"].items()}
+    nuestras |= {f"menu\x04{texto}": [es] for texto, es in propias["menus"].items()}
+    nuestras |= propias["plurales"]  # [singular, plural]: JupyterLab sólo usa el plural si hay dos formas
+    datos = traduccion["data"]
+    del_paquete = {k: v for k, v in datos["jupyterlab"].items() if k}
+    for dominio in DOMINIOS:
+        cabecera = datos.get(dominio, {}).get("", {**datos["jupyterlab"][""], "domain": dominio})
+        datos[dominio] = {"": cabecera, **del_paquete, **datos.get(dominio, {}), **nuestras}
+    ruta.write_text(json.dumps(traduccion, ensure_ascii=False), encoding="utf-8")
 
 
 def _comprueba_idioma(salida: Path) -> None:

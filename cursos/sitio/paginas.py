@@ -22,6 +22,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Stri
 
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
+from cursos.calificador.fuente import AVISO_PYTHON
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import preguntas_de
@@ -82,7 +83,9 @@ def markdown(texto: str) -> str:
 
 
 def css_del_resaltado() -> str:
-    return _FORMATO.get_style_defs(".codigo")
+    """Los colores del código pintado (.codigo) y del editor (.cm-content: CodeMirror pone las
+    mismas clases de Pygments, editor.mjs); sin el segundo, editar quitaba los colores."""
+    return _FORMATO.get_style_defs(".codigo") + "\n" + _FORMATO.get_style_defs(".cm-content")
 
 
 _IMAGEN = re.compile(r'<img src="([^"/]+)\.png" alt="([^"]*)" */?>')
@@ -102,6 +105,8 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
         if (leccion.carpeta / f"{nombre}.svg").exists():
             grande = f"{nombre}.svg"
             imagen = imagen.replace(f'src="{nombre}.png"', f'src="{grande}"')
+        # Perezosa: la figura no compite con Python por la red ni por la CPU al abrir la página.
+        imagen = imagen.replace("<img ", '<img loading="lazy" decoding="async" ', 1)
         return f'<a class="figura" href="{grande}">{imagen}<span class="ampliar">Ampliar la figura</span></a>'
     return _IMAGEN.sub(enlaza, html)
 
@@ -145,6 +150,52 @@ def nombres_de_fuera(codigo: str) -> set[str]:
     return usados - definidos - set(dir(builtins))
 
 
+def nombres_definidos(codigo: str) -> set[str]:
+    """Los nombres que la celda define (asigna, importa, def, class), con la misma aproximación."""
+    definidos = set()
+    for nodo in ast.walk(ast.parse(codigo)):
+        if isinstance(nodo, ast.Name) and not isinstance(nodo.ctx, ast.Load):
+            definidos.add(nodo.id)
+        elif isinstance(nodo, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            definidos.add(nodo.name)
+        elif isinstance(nodo, ast.alias):
+            definidos.add((nodo.asname or nodo.name).split(".")[0])
+    return definidos
+
+
+def _carga_modulos(codigo: str) -> bool:
+    """¿Ejecuta otro fichero (exec(open("harness.py")…))? Entonces define nombres que no se ven aquí."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "exec"
+               for n in ast.walk(ast.parse(codigo)))
+
+
+def dependencias(fuentes: list[str]) -> list[list[int]]:
+    """Para cada celda (numeradas desde 1), las anteriores que hay que ejecutar antes: las que definen
+    lo que usa, y lo que usan ellas. Un nombre que no define ninguna se atribuye a las que cargan
+    módulos con exec(…); si tampoco hay ninguna, a todas las anteriores (mejor de más que de menos)."""
+    definen, cargan, resultado = [], [], []
+    for numero, fuente in enumerate(fuentes, start=1):
+        directas = set()
+        for nombre in nombres_de_fuera(fuente):
+            quienes = [i for i, d in enumerate(definen, start=1) if nombre in d]
+            directas |= {quienes[-1]} if quienes else set(cargan) or set(range(1, numero))
+        todas = set(directas)
+        for anterior in directas:
+            todas |= set(resultado[anterior - 1])
+        resultado.append(sorted(todas))
+        definen.append(nombres_definidos(fuente))
+        if _carga_modulos(fuente):
+            cargan.append(numero)
+    return resultado
+
+
+def lista_de_celdas(numeros: list[int]) -> str:
+    """«1 a 3» si van seguidas; si no, «1, 2 y 4»."""
+    if len(numeros) > 2 and numeros == list(range(numeros[0], numeros[-1] + 1)):
+        return f"{numeros[0]} a {numeros[-1]}"
+    return " y ".join([", ".join(map(str, numeros[:-1])), str(numeros[-1])]) if len(numeros) > 1 else str(numeros[0])
+
+
 def bloques_de(leccion: Leccion) -> list[Bloque]:
     """La lección en orden: prosa y celdas de código.
 
@@ -155,10 +206,12 @@ def bloques_de(leccion: Leccion) -> list[Bloque]:
     dos (en el cuaderno, contando desde la de después de la preparación): lo usa salidas.toml.
     """
     bloques, numero = [], 0
-    for celda in jupytext.read(leccion.fuente, fmt="md").cells:
+    celdas = jupytext.read(leccion.fuente, fmt="md").cells
+    deps = dependencias([c.source for c in celdas if c.cell_type == "code"])
+    for celda in celdas:
         if celda.cell_type == "code":
             numero += 1
-            anteriores = list(range(1, numero)) if nombres_de_fuera(celda.source) else []
+            anteriores = deps[numero - 1]
             html = highlight(celda.source, PythonLexer(), _FORMATO)
             bloques.append(Bloque(celda=CeldaDeCodigo(numero, celda.source, html, anteriores)))
         elif celda.cell_type == "markdown":
@@ -224,7 +277,9 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
         desafio=markdown(enunciado) if enunciado else None, editor=editor,
         editor_json=_json_en_script(datos_del_editor), preguntas=preguntas_para_la_pagina(leccion),
-        titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion),
+        titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion), lista_de_celdas=lista_de_celdas,
+        # Lo mismo que dice el cuaderno que se entrega: las pruebas de aquí corren en 3.14, el calificador no.
+        aviso_python=markupsafe.Markup(_MARKDOWN.renderInline(AVISO_PYTHON)),
         url_lite=url_del_cuaderno(curso, leccion),  # un solo sitio construye los enlaces a JupyterLite
         url_desafio_lite=url_del_cuaderno(curso, leccion, desafio=True) if editor else None,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
@@ -250,12 +305,12 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
     bloques = []
     for numero, b in enumerate((b for b in curso.bloques
                                 if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1):
-        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc))}
+        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc)), "numero": curso.lecciones.index(lc) + 1}
                      for lc in curso.lecciones if lc.bloque == b["slug"]]
         bloques.append({"numero": numero, "titulo": b["titulo"], "descripcion": b.get("descripcion", ""),
                         "minutos": sum(x["leccion"].minutos for x in lecciones), "lecciones": lecciones})
     return _PLANTILLAS.get_template("inicio.html").render(
-        raiz="", recursos=recursos, curso=curso, bloques=bloques,
+        raiz="", recursos=recursos, curso=curso, bloques=bloques, primera=curso.lecciones[0],
         minutos=sum(lc.minutos for lc in curso.lecciones),
         # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
         presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})

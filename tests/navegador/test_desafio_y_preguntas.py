@@ -18,7 +18,6 @@ from tests.navegador.ayudas import (
     codigo_de,
     comprueba,
     escribe_codigo,
-    espera_celdas,
     montado,
     url_de_leccion,
 )
@@ -183,8 +182,9 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     visibles = [p for p in desafio.puntos() if p != "variaciones"]
     assert f"{len(visibles)} de {len(visibles)} pruebas visibles pasan" in texto
     # La última celda de la lección sigue funcionando después, con sus propios ficheros.
-    pagina.locator(".celda").last.locator("button[data-accion=ejecutar]").click()
-    espera_celdas(pagina)
+    pagina.locator(".celda").last.locator("button[data-accion=ejecutar]").click()  # y las que necesita
+    pagina.wait_for_function("() => ['hecha', 'error'].includes([...document.querySelectorAll('.celda')].at(-1)"
+                             ".dataset.estado)", timeout=ESPERA)
     assert pagina.locator(".celda").last.get_attribute("data-estado") == "hecha"
 
 

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from cursos.sitio import RECURSOS
-from cursos.sitio.paginas import nombres_de_fuera
+from cursos.sitio.paginas import dependencias, lista_de_celdas, nombres_de_fuera
 from cursos.sitio.servir import INMUTABLE, normaliza_subruta, politica_de_cache
 
 
@@ -39,12 +39,24 @@ def test_un_error_se_ve_como_traceback_de_la_celda_sin_el_ejecutor(ejecutor):
 def test_un_error_de_sintaxis_tambien_se_lee(ejecutor):
     ok, texto, _ = ejecuta(ejecutor, "def f(:\n    pass")
     assert not ok and "SyntaxError" in texto and "<celda 1>" in texto
+    # Sin las líneas de dentro de Python con que el ejecutor compila la celda (ast.parse).
+    assert "ast.py" not in texto and "in parse" not in texto and "Traceback" not in texto
 
 
 def test_una_celda_que_usa_nombres_de_otra_depende_de_ella():
     assert nombres_de_fuera("x = 1\nprint(x)") == set()
     assert nombres_de_fuera("import json\ndef f(a):\n    return json.dumps(a)\nf(2)") == set()
     assert nombres_de_fuera("print(permiso(ll))") == {"permiso", "ll"}
+
+
+def test_una_celda_depende_solo_de_las_que_definen_lo_que_usa():
+    """La nota «Usa lo que definen las celdas …» nombra las que hacen falta, no todas las anteriores."""
+    fuentes = ['exec(open("harness.py").read())', "a = paso(1)", "b = a + 1", "print('suelta')", "print(paso(a), b)"]
+    assert dependencias(fuentes) == [[], [1], [1, 2], [], [1, 2, 3]]
+    # Sin módulos cargados con exec, un nombre que no define nadie: todas las anteriores.
+    assert dependencias(["x = 1", "print(y)"]) == [[], [1]]
+    assert lista_de_celdas([1, 2, 3]) == "1 a 3" and lista_de_celdas([1, 2, 4]) == "1, 2 y 4"
+    assert lista_de_celdas([1, 3]) == "1 y 3" and lista_de_celdas([2]) == "2"
 
 
 def test_cache_larga_solo_para_lo_que_no_cambia_en_su_url():

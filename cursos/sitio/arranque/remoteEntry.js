@@ -107,7 +107,74 @@
     if (localStorage.getItem(clave) === null) localStorage.setItem(clave, version);
   }
 
+  // Archivo › Descargar en el cuaderno de un desafío baja lo mismo que «Descargar para entregar» de la
+  // página: el cuaderno con su nombre de nbgrader (el-bucle-de-texto.ipynb), guardado, con quién y
+  // cuándo en metadata.curso. El identificador es el que guarda la página en este navegador; se pide
+  // siempre antes de bajar, con el último escrito para confirmar (en un ordenador compartido se ve).
+  const IDENTIFICADOR = /^[\p{L}\p{N}_][\p{L}\p{N}_.@+-]{0,63}$/u;
+
+  function configuracion() {
+    const texto = document.getElementById("jupyter-config-data");
+    return texto ? JSON.parse(texto.textContent || "{}") : {};
+  }
+
+  function pideIdentificador(clave) {
+    let valor = "";
+    try { valor = localStorage.getItem(clave) || ""; } catch (e) { /* sin almacenamiento */ }
+    let pregunta = "Tu identificador, el que te dio el profesor (va dentro del cuaderno que entregas). " +
+      "Si el de abajo no es el tuyo, cámbialo:";
+    for (;;) {
+      const escrito = window.prompt(pregunta, valor);
+      if (escrito === null) return null;
+      valor = escrito.trim();
+      if (IDENTIFICADOR.test(valor)) break;
+      pregunta = "Ese identificador no vale: sólo letras, cifras y _ . @ + - (hasta 64, sin espacios). Escribe el tuyo:";
+    }
+    try {
+      localStorage.setItem(clave, valor);
+      localStorage.setItem(clave + "-usado", new Date().toISOString());
+    } catch (e) { /* sin almacenamiento */ }
+    return valor;
+  }
+
+  async function descargaParaEntregar(contexto, curso) {
+    const alumno = pideIdentificador(`curso-agentes-llm:${curso}:alumno`);
+    if (alumno === null) return;
+    await contexto.save();
+    const cuaderno = contexto.model.toJSON();
+    const descargado = new Date().toISOString();
+    cuaderno.metadata.curso = Object.assign({}, cuaderno.metadata.curso, { alumno, descargado });
+    const enlace = document.createElement("a");
+    enlace.href = URL.createObjectURL(new Blob([JSON.stringify(cuaderno, null, 1) + "\n"],
+                                               { type: "application/x-ipynb+json" }));
+    enlace.download = contexto.path.split("/").pop();
+    document.body.append(enlace);
+    enlace.click();
+    enlace.remove();
+    setTimeout(() => URL.revokeObjectURL(enlace.href), 60000);
+    window.ultimaEntrega = { alumno, descargado, nombre: enlace.download };  // para las pruebas
+  }
+
+  function descargaDelDesafio(app) {
+    const curso = configuracion().cursoAgentesLlm;
+    if (!curso) return;
+    app.restored.then(() => {
+      // Lumino guarda cada orden en commands._commands (id → {execute, …}): se envuelve la suya.
+      const orden = app.commands._commands && app.commands._commands.get("docmanager:download");
+      if (!orden) return console.warn("Descarga del desafío: no está la orden docmanager:download.");
+      const original = orden.execute;
+      orden.execute = function (argumentos) {
+        const widget = app.shell.currentWidget;
+        const contexto = widget && widget.context;
+        const meta = contexto && contexto.model && contexto.model.getMetadata && contexto.model.getMetadata("curso");
+        if (!meta || !meta.desafio) return original.call(this, argumentos);
+        return descargaParaEntregar(contexto, curso);
+      };
+    });
+  }
+
   function activa(app, serviceWorker) {
+    descargaDelDesafio(app);
     if (!serviceWorker) return;
     serviceWorker.ready.then(apuntaLaVersion).catch(() => undefined);
     const ruta = rutaDeLaUrl();

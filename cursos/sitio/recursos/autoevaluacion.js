@@ -116,10 +116,20 @@ function montaPregunta(numero, pregunta, guardado, alCambiar, pintada) {
       zona.replaceChildren(elemento("p", { texto: "Marca al menos una opción antes de comprobar." }));
       return;
     }
-    const acierto = enseña(marcadas, false);
-    guardado = { elegidas: marcadas, acierto, solucion_vista: Boolean(guardado?.solucion_vista) };
+    // Después de «Ver la solución», acertar ya no cuenta (salvo que la hubiera acertado antes).
+    const vista = Boolean(guardado?.solucion_vista);
+    const correcta = enseña(marcadas, false);
+    const cuenta = correcta && (!vista || Boolean(guardado?.acierto));
+    guardado = { elegidas: marcadas, acierto: cuenta, solucion_vista: vista,
+                 ...(correcta && !cuenta ? { tras_solucion: true } : {}) };
+    if (guardado.tras_solucion) avisaTrasSolucion();
     alCambiar(pregunta.id, guardado);
   });
+  const avisaTrasSolucion = () => {
+    grupo.dataset.cuenta = "no";
+    zona.prepend(elemento("p", { class: "tras-solucion", texto:
+      "Está bien, pero la has contestado después de ver la solución: no cuenta como acertada." }));
+  };
   solucion.addEventListener("click", () => {
     const marcadas = elegidas();
     enseña(marcadas, true);
@@ -127,6 +137,7 @@ function montaPregunta(numero, pregunta, guardado, alCambiar, pintada) {
     alCambiar(pregunta.id, { elegidas: guardado.elegidas ?? [], acierto: Boolean(guardado.acierto), solucion_vista: true });
   });
   if (guardado?.elegidas?.length || guardado?.solucion_vista) enseña(guardado.elegidas ?? [], Boolean(guardado.solucion_vista));
+  if (guardado?.tras_solucion) avisaTrasSolucion();
   return grupo;
 }
 

@@ -6,6 +6,8 @@
 
 import { montaEditable } from "./editor.mjs";
 
+const RAIZ = new URL("../", import.meta.url);  // la raíz del sitio, esté donde esté servido
+
 const PREFIJO = "curso-agentes-llm";
 
 function claveDe(curso, leccion) {
@@ -58,14 +60,15 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     estado = { ...estado, ...cambios, fecha: new Date().toISOString() };
     guarda(clave, estado);
   };
+  // codigo_fecha: cuándo cambió el código por última vez, para saber si es más nuevo que el de JupyterLite.
   const editor = montaEditable(seccion, {
     original: datos.esqueleto, guardado: typeof estado.codigo === "string" ? estado.codigo : null,
     etiqueta: "Tu solución del desafío",
-    guarda: (texto) => apunta({ codigo: texto ?? undefined }),
+    guarda: (texto) => apunta({ codigo: texto ?? undefined, codigo_fecha: new Date().toISOString() }),
     pregunta: "¿Cambiar tu código por el código de partida? Lo que has escrito se pierde.",
     // Las comprobaciones y las pistas vistas siguen contando: son historia, no código.
     alRestaurar: () => {
-      apunta({ codigo: undefined, resultado: undefined });
+      apunta({ codigo: undefined, resultado: undefined, codigo_fecha: new Date().toISOString() });
       caja.replaceChildren();
       caja.hidden = true;
       delete seccion.dataset.resultado;
@@ -113,6 +116,14 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
       comprobar.disabled = false;
     }
     caja.firstChild.remove();  // el «Comprobando…»
+    if (pasan?.sinPython) {
+      // No ha corrido nada: ni su código ni las pruebas. No es un resultado, ni cuenta como intento.
+      const motivo = detenido ? "Has detenido Python" : pasan.sinPython.replace(/\.$/, "");
+      caja.replaceChildren(`No se ha comprobado tu código: ${motivo}. Tu código sigue guardado; ` +
+                           "pulsa «Comprobar» otra vez cuando quieras.\n");
+      seccion.dataset.resultado = "sin-python";
+      return { estado: "sin-python", salida: caja.textContent };
+    }
     if (pasan === null && !detenido) {
       caja.append("\nTu código no ha llegado a las pruebas: corrige el error de arriba y vuelve a comprobar.\n");
     }
@@ -127,8 +138,78 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
     return resultado;
   };
   comprobar.addEventListener("click", comprueba);
-  montaEntrega(seccion, datos, editor, comprueba);
+  const leeEstado = () => estado;
+  montaEntrega(seccion, datos, editor, comprueba, leeEstado, apunta);
+  montaJupyterLite(seccion, datos, editor, leeEstado, apunta);
   comprobar.disabled = false;  // ya responde
+}
+
+// La página y JupyterLite son el mismo desafío: al abrirlo en JupyterLite (o al irse de la página)
+// su código va al cuaderno de JupyterLite; al volver, si allí es más nuevo, la página lo trae. Gana
+// el más reciente, y el código de partida nunca pisa uno escrito. Lo dice en .estado-lite.
+function montaJupyterLite(seccion, datos, editor, leeEstado, apunta) {
+  if (!datos.lite || !("indexedDB" in self)) return;
+  const aviso = seccion.querySelector(".estado-lite");
+  const modulo = import("./cuaderno-lite.mjs");
+  const deLaPagina = () => editor.codigo();
+  const escrito = (codigo) => codigo !== null && codigo !== datos.esqueleto;
+
+  // Escribe el código de la página en JupyterLite si allí no hay uno más nuevo; devuelve si lo ha hecho.
+  const lleva = async () => {
+    const lite = await modulo;
+    const guardado = await lite.leeDeJupyterLite(RAIZ, datos.lite);
+    const allí = guardado ? lite.codigoDeLaSolucion(guardado.content, datos.celda_solucion) : null;
+    const codigo = deLaPagina();
+    if (codigo === allí || !escrito(codigo)) return false;  // el código de partida no pisa nada
+    if (guardado && escrito(allí) && guardado.last_modified > (leeEstado().codigo_fecha ?? "")) return false;
+    let cuaderno = guardado?.content;
+    if (!cuaderno || allí === null) {
+      const respuesta = await fetch(new URL(datos.cuaderno, location.href));
+      if (!respuesta.ok) throw new Error(`el servidor ha respondido ${respuesta.status} al pedir ${datos.cuaderno}`);
+      cuaderno = await respuesta.json();
+    }
+    cuaderno = structuredClone(cuaderno);
+    cuaderno.cells.find((c) => c.metadata?.nbgrader?.grade_id === datos.celda_solucion).source = codigo;
+    const modelo = await lite.guardaEnJupyterLite(RAIZ, datos.lite, cuaderno, guardado);
+    apunta({ en_lite: modelo.last_modified });
+    return true;
+  };
+
+  // Al llegar: si en JupyterLite hay un código escrito más nuevo que el de la página, se trae.
+  const trae = async () => {
+    const lite = await modulo;
+    const guardado = await lite.leeDeJupyterLite(RAIZ, datos.lite);
+    if (!guardado) return;
+    const allí = lite.codigoDeLaSolucion(guardado.content, datos.celda_solucion);
+    if (!escrito(allí) || allí === deLaPagina()) return;
+    if (guardado.last_modified <= (leeEstado().codigo_fecha ?? "")) return;  // el de la página es más nuevo
+    editor.pon(allí);
+    apunta({ codigo: allí, codigo_fecha: guardado.last_modified, en_lite: guardado.last_modified });
+    seccion.dataset.lite = "traido";
+    aviso.textContent = `He traído tu código del cuaderno del desafío en JupyterLite (guardado el ` +
+      `${new Date(guardado.last_modified).toLocaleString("es-ES")}): es el más reciente.`;
+  };
+  const listo = trae().catch((e) => { aviso.textContent = `No se ha podido leer tu cuaderno de JupyterLite (${e.message}).`; });
+  seccion.lite = { listo };  // para las pruebas: cuándo ha terminado de mirar
+
+  // Los enlaces al desafío en JupyterLite llevan antes el código de la página.
+  for (const enlace of document.querySelectorAll(`a[href$="${CSS.escape(datos.lite.split("/").pop())}"]`)) {
+    enlace.addEventListener("click", async (evento) => {
+      if (evento.ctrlKey || evento.metaKey || evento.shiftKey || evento.button !== 0) return;
+      evento.preventDefault();
+      try {
+        await listo;
+        await lleva();
+      } catch (e) {
+        console.warn("No se ha podido llevar el código a JupyterLite:", e);
+      }
+      location.href = enlace.href;
+    });
+  }
+  // Y al irse de la página (a otra pestaña, por ejemplo a JupyterLite abierto desde su portada).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") listo.then(lleva).catch(() => {});
+  });
 }
 
 // Las pistas del desafío (desafios/<slug>/pistas.toml), de una en una y a petición; cuántas
@@ -174,13 +255,34 @@ function montaPistas(seccion, pistas, vistas, apunta) {
 // El identificador del alumno: el mismo que pide `curso recoger` (recoger.py, ALUMNO) para
 // poder ser su carpeta en submitted/.
 const IDENTIFICADOR = /^[\p{L}\p{N}_][\p{L}\p{N}_.@+-]{0,63}$/u;
+// En un ordenador compartido, el identificador que recuerda el navegador puede ser del anterior:
+// pasadas estas horas sin usarlo se vuelve a pedir (docs/decisiones/alumno-identificador-compartido.md).
+export const HORAS_DEL_IDENTIFICADOR = 2;
 
 function claveDelAlumno(curso) {
   return `${PREFIJO}:${curso}:alumno`;
 }
 
+// {alumno, usado}: el identificador y cuándo se usó por última vez (escrito o en una descarga).
 function leeAlumno(curso) {
-  try { return localStorage.getItem(claveDelAlumno(curso)) ?? ""; } catch { return ""; }
+  try {
+    const alumno = localStorage.getItem(claveDelAlumno(curso)) ?? "";
+    const usado = localStorage.getItem(claveDelAlumno(curso) + "-usado");
+    return { alumno, usado };
+  } catch {
+    return { alumno: "", usado: null };
+  }
+}
+
+function apuntaAlumno(curso, alumno) {
+  try {
+    localStorage.setItem(claveDelAlumno(curso), alumno);
+    localStorage.setItem(claveDelAlumno(curso) + "-usado", new Date().toISOString());
+  } catch { /* sin almacenamiento */ }
+}
+
+function caducado(usado) {
+  return !usado || Date.now() - Date.parse(usado) > HORAS_DEL_IDENTIFICADOR * 3600_000;
 }
 
 // El cuaderno que se entrega: el repartido (release/, servido junto a la página), con el
@@ -204,16 +306,51 @@ function descarga(nombre, texto) {
   setTimeout(() => URL.revokeObjectURL(enlace.href), 60_000);
 }
 
-function montaEntrega(seccion, datos, editor, comprueba) {
+const FECHA = { dateStyle: "long", timeStyle: "short" };
+
+// Lo que dice la página de la última descarga para entregar: sigue ahí tras recargar.
+function textoDeLaEntrega(entrega, nombre, cambiadoDespues) {
+  const cuando = new Date(entrega.fecha).toLocaleString("es-ES", FECHA);
+  return `Descargado para entregar el ${cuando} como «${entrega.alumno}»: ${nombre}` +
+    (entrega.pasa ? ", pasando las pruebas visibles." : ", sin pasar todas las pruebas visibles.") +
+    (cambiadoDespues ? " Has cambiado el código después: vuelve a descargarlo para entregar la versión nueva."
+                     : " Entrégalo tal cual; si vuelves a descargarlo, cuenta el más reciente.");
+}
+
+function montaEntrega(seccion, datos, editor, comprueba, leeEstado, apunta) {
   const { curso } = seccion.dataset;
   const campo = seccion.querySelector("input.identificador");
   const boton = seccion.querySelector(".entregar-desafio");
   const estado = seccion.querySelector(".estado-entrega");
   if (!campo || !boton) return;
-  campo.value = leeAlumno(curso);
+  const recordado = leeAlumno(curso);
+  if (recordado.alumno && caducado(recordado.usado)) {
+    // No se enseña: podría ser de otra persona. Quien sea, lo vuelve a escribir.
+    campo.value = "";
+    seccion.dataset.identificador = "pedido-otra-vez";
+    seccion.querySelector(".aviso-identificador").textContent =
+      `Vuelve a escribir tu identificador: hace más de ${HORAS_DEL_IDENTIFICADOR} horas que no se usa en este ` +
+      "navegador y, si el ordenador es compartido, el que recuerda puede ser de otra persona.";
+  } else {
+    campo.value = recordado.alumno;
+  }
+  const etiqueta = () => {
+    const alumno = campo.value.trim();
+    boton.textContent = IDENTIFICADOR.test(alumno) ? `Descargar para entregar como «${alumno}»` : "Descargar para entregar";
+  };
+  etiqueta();
+  campo.addEventListener("input", etiqueta);
   campo.addEventListener("change", () => {
-    try { localStorage.setItem(claveDelAlumno(curso), campo.value.trim()); } catch { /* sin almacenamiento */ }
+    if (IDENTIFICADOR.test(campo.value.trim())) apuntaAlumno(curso, campo.value.trim());
   });
+  const pintaEntrega = () => {
+    const entrega = leeEstado().entrega;
+    if (!entrega) return;
+    const cambiado = (leeEstado().codigo_fecha ?? "") > entrega.fecha;
+    estado.textContent = textoDeLaEntrega(entrega, datos.cuaderno, cambiado);
+    seccion.dataset.entrega = cambiado ? "descargada-y-cambiada" : entrega.pasa ? "descargada" : "descargada-con-fallos";
+  };
+  pintaEntrega();
 
   boton.addEventListener("click", async () => {
     const alumno = campo.value.trim();
@@ -225,7 +362,7 @@ function montaEntrega(seccion, datos, editor, comprueba) {
       campo.focus();
       return;
     }
-    try { localStorage.setItem(claveDelAlumno(curso), alumno); } catch { /* sin almacenamiento */ }
+    apuntaAlumno(curso, alumno);
     boton.disabled = true;
     seccion.dataset.entrega = "comprobando";
     estado.textContent = "Comprobando tu código con las pruebas visibles antes de descargarlo…";
@@ -238,15 +375,18 @@ function montaEntrega(seccion, datos, editor, comprueba) {
       }
       const respuesta = await fetch(new URL(datos.cuaderno, location.href));
       if (!respuesta.ok) throw new Error(`el servidor ha respondido ${respuesta.status} al pedir ${datos.cuaderno}`);
+      const descargado = new Date().toISOString();
       const cuaderno = cuadernoParaEntregar(await respuesta.json(), { celda: datos.celda_solucion,
-        codigo: editor.codigo(), alumno, descargado: new Date().toISOString() });
+        codigo: editor.codigo(), alumno, descargado });
       descarga(datos.cuaderno, JSON.stringify(cuaderno, null, 1) + "\n");
       const bien = resultado.estado === "todas";
+      apunta({ entrega: { fecha: descargado, alumno, pasa: bien } });
       seccion.dataset.entrega = bien ? "descargada" : "descargada-con-fallos";
-      estado.textContent = (bien ? "Pasa las pruebas visibles. " :
-        "Atención: tu código no pasa todas las pruebas visibles (mira el resultado de arriba). Se ha descargado igualmente; " +
-        "si lo corriges, vuelve a descargarlo: el profesor recoge la descarga más reciente. ") +
-        `Descargado ${datos.cuaderno} como «${alumno}»: entrégalo tal cual donde diga tu profesor.`;
+      const aviso = bien ? "Pasa las pruebas visibles. " : resultado.estado === "sin-python"
+        ? "Atención: no se ha podido comprobar (Python no se ha descargado). Se ha descargado igualmente. "
+        : "Atención: tu código no pasa todas las pruebas visibles (mira el resultado de arriba). Se ha descargado igualmente; " +
+          "si lo corriges, vuelve a descargarlo: el profesor recoge la descarga más reciente. ";
+      estado.textContent = aviso + textoDeLaEntrega(leeEstado().entrega, datos.cuaderno, false);
     } catch (e) {
       seccion.dataset.entrega = "error";
       estado.textContent = `No se ha podido preparar el cuaderno para entregar (${e.message}). Recarga la página y vuelve a intentarlo; tu código sigue guardado en este navegador.`;

@@ -171,5 +171,12 @@ export function montaEditable(caja, { original, guardado, etiqueta, guarda, preg
   marca();
   if (guardado !== null && guardado !== undefined && guardado !== original) monta().catch(() => {});
   caja.codigoActual = () => actual;  // para la descarga del progreso (y las pruebas)
-  return { codigo: () => actual };
+  // pon(texto): el código que llega de fuera (el cuaderno de JupyterLite), como si lo hubiera escrito.
+  const pon = (texto) => {
+    actual = texto;
+    guarda(texto === original ? null : texto);
+    marca();
+    if (montado) montado.then((editor) => editor.pon(texto)); else monta().catch(() => {});
+  };
+  return { codigo: () => actual, pon };
 }

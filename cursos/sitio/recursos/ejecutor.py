@@ -89,6 +89,8 @@ def _ejecuta(codigo, nombre):
 
 
 def _sin_ejecutor(tb):
-    while tb is not None and tb.tb_frame.f_globals is globals():
+    """El traceback desde la primera línea que no es de este ejecutor ni de lo que él llama para
+    compilar (ast.parse): un SyntaxError se lee sin «File "ast.py", line 46, in parse» delante."""
+    while tb is not None and (tb.tb_frame.f_globals is globals() or tb.tb_frame.f_globals is vars(ast)):
         tb = tb.tb_next
     return tb

@@ -4,8 +4,11 @@
 const raiz = new URL("../", import.meta.url);
 
 function avisa() {
-  // Al irse: que el service worker guarde lo que el navegador ya tiene (Pyodide del worker).
-  navigator.serviceWorker.controller?.postMessage("curso:guarda");
+  // Al irse: que el service worker guarde lo que esta página bajó antes de que él la controlara
+  // (Pyodide y las ruedas del worker se lo dice python.mjs al arrancar). Sólo eso: sin lista, el
+  // barrido pedía a la caché HTTP cientos de ficheros que nunca se bajaron.
+  const urls = performance.getEntriesByType("resource").map((r) => r.name);
+  navigator.serviceWorker.controller?.postMessage({ tipo: "curso:guarda", urls: [location.href, ...urls] });
 }
 
 function registra() {

@@ -17,7 +17,9 @@ function textoDelDesafio(estado) {
   return "desafío sin empezar";
 }
 
+const suma = { lecciones: 0, completas: 0, preguntas: 0, acertadas: 0, desafios: 0, superados: 0 };
 for (const item of document.querySelectorAll("li[data-leccion]")) {
+  suma.lecciones += 1;
   const { leccion, desafio } = item.dataset;
   const total = Number(item.dataset.preguntas);
   const partes = [];
@@ -30,15 +32,39 @@ for (const item of document.querySelectorAll("li[data-leccion]")) {
     partes.push(`preguntas: ${contestadas} de ${total} contestadas, ${acertadas} acertadas`);
     hecho &&= acertadas === total;
     empezada ||= contestadas > 0;
+    totalDelCurso(acertadas, total);
   }
   if (desafio) {
     const estado = lee(`${PREFIJO}:${curso}:${leccion}:desafio`);
     partes.push(textoDelDesafio(estado));
     hecho &&= estado.resultado?.estado === "todas";
+    suma.desafios += 1;
+    suma.superados += estado.resultado?.estado === "todas" ? 1 : 0;
     empezada ||= Boolean(estado.resultado || estado.intentos || typeof estado.codigo === "string");
   }
+  if (hecho && partes.length) suma.completas += 1;
   if (!partes.length) continue;
   const texto = item.querySelector(".progreso-leccion");
   texto.textContent = "Tu progreso: " + partes.join("; ") + ".";
   item.dataset.progreso = hecho ? "completa" : empezada ? "empezada" : "nueva";
+}
+
+function totalDelCurso(acertadas, preguntas) {
+  suma.acertadas += acertadas;
+  suma.preguntas += preguntas;
+}
+
+// Arriba del todo: por dónde seguir (la última lección abierta aquí) y cuánto llevas en el curso.
+const ultima = (() => { try { return localStorage.getItem(`${PREFIJO}:${curso}:ultima`); } catch { return null; } })();
+const item = ultima && document.querySelector(`li[data-leccion="${CSS.escape(ultima)}"]`);
+const ir = document.querySelector(".empieza .ir");
+if (item && ir) {
+  ir.href = item.querySelector("a").href;
+  ir.textContent = `Sigue donde lo dejaste: lección ${item.dataset.numero}, ${item.dataset.titulo} →`;
+}
+const resumen = document.querySelector(".empieza .progreso-total");
+if (resumen && (ultima || suma.acertadas || suma.superados)) {
+  resumen.textContent = `Llevas ${suma.completas} de ${suma.lecciones} lecciones completas: ` +
+    `${suma.acertadas} de ${suma.preguntas} preguntas acertadas y ${suma.superados} de ${suma.desafios} ` +
+    "desafíos superados (en este navegador).";
 }

@@ -1,7 +1,10 @@
 // Página de una lección: cada celda de código se ejecuta en su sitio con Pyodide, que corre
 // en un Web Worker de módulo (python.mjs lo crea; trabajador.mjs es el worker).
+// Lo único que está en el camino de la primera salida es python.mjs y los botones de ejecutar:
+// el editor, las preguntas, las pistas y el progreso se importan después, sin que el clic espere.
 import * as python from "./python.mjs";
-import { avisaDesborde, montaEditable } from "./editor.mjs";
+
+let editor = null;  // editor.mjs, cuando ha llegado
 
 const articulo = document.querySelector("article.leccion");
 const estado = articulo.querySelector(".estado");
@@ -43,11 +46,12 @@ function recibe(mensaje) {
 }
 
 // Si Python no arranca, cada celda pendiente lo dice, y el próximo clic lo vuelve a intentar.
+// fin(false, null, texto): no ha fallado su código, sino Python (el desafío no culpa al alumno).
 function falla(texto) {
   estado.textContent = texto;
   for (const { salida, fin } of enCurso.values()) {
     escribe(salida, texto + "\n", true);
-    fin(false);
+    fin(false, null, texto);
   }
   enCurso.clear();
   python.termina();
@@ -69,7 +73,7 @@ function revisaDesbordes() {
   const cajas = [...articulo.querySelectorAll("pre.codigo, pre.salida, .tabla")].map((c) => [c, c]);
   for (const c of articulo.querySelectorAll(".cm-scroller")) cajas.push([c, c.closest(".cm-editor")]);
   const medidas = cajas.map(([caja]) => caja.scrollWidth > caja.clientWidth + 1);
-  cajas.forEach(([caja, despues], i) => avisaDesborde(caja, despues, medidas[i]));
+  cajas.forEach(([caja, despues], i) => editor?.avisaDesborde(caja, despues, medidas[i]));
 }
 let temporizadorDesbordes = 0;
 addEventListener("resize", () => {
@@ -99,7 +103,7 @@ function ejecutaUna(numero) {
       reloj.termina();
       caja.dataset.estado = ok ? "hecha" : "error";
       if (ok) hechas.add(numero); else hechas.delete(numero);
-      avisaDesborde(salida);
+      editor?.avisaDesborde(salida);
       resuelve(ok);
     } });
     python.envia({ tipo: "ejecuta", id, codigo: codigoDe(numero), nombre: `<celda ${numero}>` });
@@ -127,14 +131,16 @@ function encola(tarea) {
 }
 
 // El desafío usa el mismo intérprete, en la misma cola que las celdas (nunca a la vez), y
-// escribe en su propia caja. Devuelve {prueba: pasa} o null si su código no ha llegado a las pruebas.
+// escribe en su propia caja. Devuelve {prueba: pasa}, null si su código no ha llegado a las pruebas,
+// o {sinPython: motivo} si no ha podido correr (Python no se ha descargado, o se ha detenido).
 // alEmpezar() avisa de cuándo empieza a correr su código (para ofrecer «Detener»).
 function compruebaDesafio(peticion, salida, alEmpezar = () => {}) {
   return encola(() => {
     arranca();
     const id = ++ultimoId;
     return new Promise((resuelve) => {
-      enCurso.set(id, { salida, empieza: alEmpezar, fin: (ok, resultado) => resuelve(ok ? resultado : null) });
+      enCurso.set(id, { salida, empieza: alEmpezar, fin: (ok, resultado, sinPython) =>
+        resuelve(ok ? resultado : sinPython ? { sinPython } : null) });
       python.envia({ tipo: "desafio", id, peticion: JSON.stringify(peticion) });
     });
   });
@@ -150,7 +156,8 @@ function detiene() {
 }
 
 function codigoDe(numero) {
-  return editables.get(numero)?.codigo() ?? celdas.get(numero).fuente;
+  const guardado = guardadas[numero];  // si se pulsa antes de que llegue el editor
+  return editables.get(numero)?.codigo() ?? (typeof guardado === "string" ? guardado : celdas.get(numero).fuente);
 }
 
 // Cada celda se puede editar; lo escrito se guarda en este navegador, celda a celda.
@@ -169,12 +176,15 @@ function guardaCelda(numero, texto) {
   } catch { /* sin almacenamiento: se puede editar, no guardar */ }
 }
 const guardadas = leeCeldas();
-for (const [numero, celda] of celdas) {
-  editables.set(numero, montaEditable(seccion(numero), {
-    original: celda.fuente, guardado: typeof guardadas[numero] === "string" ? guardadas[numero] : null,
-    etiqueta: `Código de la celda ${numero}`, guarda: (texto) => guardaCelda(numero, texto),
-    pregunta: `¿Volver al código original de la celda ${numero}? Lo que has escrito en ella se pierde.`,
-  }));
+function montaEditables(modulo) {
+  editor = modulo;
+  for (const [numero, celda] of celdas) {
+    editables.set(numero, modulo.montaEditable(seccion(numero), {
+      original: celda.fuente, guardado: typeof guardadas[numero] === "string" ? guardadas[numero] : null,
+      etiqueta: `Código de la celda ${numero}`, guarda: (texto) => guardaCelda(numero, texto),
+      pregunta: `¿Volver al código original de la celda ${numero}? Lo que has escrito en ella se pierde.`,
+    }));
+  }
 }
 
 articulo.addEventListener("click", (evento) => {
@@ -201,7 +211,14 @@ for (const evento of ["pointerover", "focusin"]) {
 if ("requestIdleCallback" in self) requestIdleCallback(revisaDesbordes, { timeout: 3000 });
 else setTimeout(revisaDesbordes, 500);
 
-// Preguntas y desafío se activan aparte, sin retrasar los botones de ejecutar.
-import("./ganchos.mjs").then(({ activa }) => {
+// La portada ofrece «Sigue donde lo dejaste»: la última lección abierta en este navegador.
+try { localStorage.setItem(`${PREFIJO}:${curso}:ultima`, leccion); } catch { /* sin almacenamiento */ }
+
+// El editor, las preguntas y el desafío se activan aparte, sin retrasar los botones de ejecutar.
+// Si no llegan (sin conexión, sin caché), la página se sigue leyendo y ejecutando tal cual.
+Promise.all([import("./editor.mjs"), import("./ganchos.mjs")]).then(([modulo, { activa }]) => {
+  montaEditables(modulo);
   for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho, { compruebaDesafio, arranca, detiene });
+}).catch((error) => {
+  estado.textContent = `No se ha podido cargar el editor de esta página (${error.message}): recárgala cuando tengas conexión.`;
 });

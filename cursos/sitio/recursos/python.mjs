@@ -14,7 +14,10 @@ let oyente = null;        // recibe(mensaje) de leccion.mjs
 const pendientes = [];    // lo que llega antes de que haya oyente (p. ej. "listo")
 
 function entrega(mensaje) {
-  if (mensaje.tipo === "listo") recuerdaQueEstaEnCache();
+  if (mensaje.tipo === "listo") {
+    recuerdaQueEstaEnCache();
+    guardaParaSinConexion(mensaje.descargado ?? []);
+  }
   oyente ? oyente(mensaje) : pendientes.push(mensaje);
 }
 
@@ -27,8 +30,12 @@ function creaTrabajador() {
   if (trabajador) return;
   trabajador = new Worker(new URL("./trabajador.mjs", import.meta.url), { type: "module" });
   trabajador.onmessage = ({ data }) => entrega(data);
-  trabajador.onerror = (e) => entrega({
-    tipo: "fallo", mensaje: `El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.` });
+  trabajador.onerror = (e) => {
+    e.preventDefault();  // lo dice la celda, en español; no es además un error sin atender de la página
+    entrega({ tipo: "fallo", mensaje: /fetch|import|network/i.test(e.message ?? "")
+      ? "No se ha podido descargar Python: revisa la conexión y vuelve a pulsar."
+      : `El intérprete no ha podido arrancar: ${e.message || "error desconocido"}.` });
+  };
   trabajador.postMessage({
     tipo: "precarga",
     pyodide: new URL(config.pyodide, RAIZ).href,
@@ -61,6 +68,14 @@ export function termina() {
   trabajador?.terminate();
   trabajador = null;
   pedido = false;
+}
+
+// Lo que bajó el worker (Pyodide y las ruedas) puede haber llegado antes que el service worker:
+// se le dice qué es, y lo copia de la caché HTTP, sin red, cuando el navegador está libre (la
+// primera salida ya ha salido). Sólo lo bajado: nada de barrer cientos de URLs a ciegas.
+function guardaParaSinConexion(urls) {
+  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls });
+  if ("requestIdleCallback" in self) requestIdleCallback(envia, { timeout: 5000 }); else setTimeout(envia, 2000);
 }
 
 // Pyodide vive en una URL inmutable: una vez descargado, arrancar al abrir no descarga nada.

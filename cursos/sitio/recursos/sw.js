@@ -27,10 +27,16 @@ self.addEventListener("activate", (evento) => {
   })());
 });
 
-// La página avisa al irse: lo que haya bajado el navegador (Pyodide en el worker de la lección, que
-// pudo arrancar antes que este service worker) pasa de la caché HTTP a la nuestra, sin red.
+// La página dice qué ha bajado (al irse, y el worker de la lección cuando Python está listo): lo
+// que llegó antes que este service worker pasa de la caché HTTP a la nuestra, sin red. Sólo esas
+// URLs y sólo si son del sitio (barrido): lo que ya está guardado no se vuelve a pedir. Y lo que
+// se dejó fuera de la precarga para no competir con Pyodide (el editor), ahora, de la red.
+const BARRIDO = new Set(CONFIG.barrido);
 self.addEventListener("message", (evento) => {
-  if (evento.data === "curso:guarda") evento.waitUntil(guarda(CONFIG.barrido, "only-if-cached"));
+  if (evento.data?.tipo !== "curso:guarda" || !Array.isArray(evento.data.urls)) return;
+  const rutas = evento.data.urls.filter((url) => typeof url === "string" && url.startsWith(RAIZ))
+    .map((url) => url.slice(RAIZ.length).split(/[?#]/)[0]).filter((ruta) => BARRIDO.has(ruta));
+  evento.waitUntil(Promise.all([guarda([...new Set(rutas)], "only-if-cached"), guarda(CONFIG.tardia, "red")]));
 });
 
 self.addEventListener("fetch", (evento) => {
@@ -59,8 +65,33 @@ async function responde(evento, peticion, ruta) {
   } catch (error) {
     const guardada = await buscaSinRed(cache, peticion);
     if (guardada) return guardada;
+    if (peticion.mode === "navigate") return paginaSinConexion();
     throw error;
   }
+}
+
+// Sin conexión, una página que aún no se ha visitado no está guardada: en vez del error del
+// navegador, una página del curso que lo dice y enlaza las lecciones que sí se pueden abrir.
+async function paginaSinConexion() {
+  const guardadas = new Set((await (await caches.open(VARIABLE)).keys()).map((p) => p.url));
+  const enlaces = CONFIG.lecciones.filter((l) => guardadas.has(new URL(l.ruta, RAIZ).href))
+    .map((l) => `<li><a href="${new URL(l.ruta, RAIZ).href}">${escapa(l.titulo)}</a></li>`);
+  const portada = new URL("index.html", RAIZ).href;
+  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sin conexión · ${escapa(CONFIG.titulo)}</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="${new URL(CONFIG.estilo, RAIZ).href}"></head>
+<body><header class="cabecera"><a href="${portada}">${escapa(CONFIG.titulo)}</a></header>
+<main id="contenido" class="sin-conexion"><h1>Sin conexión</h1>
+<p>Esta página aún no la has abierto en este navegador y, sin conexión, no se puede descargar.
+Cuando vuelvas a tener conexión, recárgala.</p>
+${enlaces.length ? `<p>Mientras, puedes seguir con las lecciones que ya has abierto aquí:</p><ul>${enlaces.join("")}</ul>`
+    : "<p>Aún no has abierto ninguna lección en este navegador con conexión.</p>"}
+${guardadas.has(portada) ? `<p><a href="${portada}">Volver a la portada</a></p>` : ""}</main></body></html>`;
+  return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function escapa(texto) {
+  return String(texto).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
 async function actualiza(cache, peticion, respuesta) {

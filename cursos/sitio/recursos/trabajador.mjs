@@ -5,12 +5,26 @@
 //                       {tipo: "prepara"}
 //                       {tipo: "ejecuta", id, codigo, nombre}
 //                       {tipo: "desafio", id, peticion}  (JSON para comprueba_desafio de ejecutor.py)
-// Mensajes que envía:   {tipo: "listo"} | {tipo: "fallo", mensaje}
+// Mensajes que envía:   {tipo: "listo", descargado: [urls]} | {tipo: "fallo", mensaje}
 //                       {tipo: "empieza", id}  (Python ya está listo: empieza a correr el código)
 //                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
 
 let descargas = null;  // lo ligero: los textos y pyodide.mjs (decenas de KB)
 let preparado = null;  // lo pesado: el intérprete (unos 15 MB la primera vez)
+
+// Sin red, Pyodide descarga varios ficheros a la vez y cada uno rechaza su promesa: el primero
+// lo cuenta "fallo" (en español); los demás no son un error más de la página.
+self.addEventListener("unhandledrejection", (evento) => evento.preventDefault());
+
+const SIN_RED = "No se ha podido descargar Python: revisa la conexión y vuelve a pulsar.";
+
+// Un fallo de red (fetch o import() que no llegan) se dice como tal, no como un error del código.
+function explica(error) {
+  const texto = String(error?.message ?? error);
+  if (error?.delSitio) return texto;
+  if (error instanceof TypeError || /fetch|network|import|load/i.test(texto)) return SIN_RED;
+  return `El intérprete no ha podido arrancar: ${texto}`;
+}
 
 self.onmessage = async ({ data }) => {
   if (data.tipo === "precarga") {
@@ -20,8 +34,8 @@ self.onmessage = async ({ data }) => {
   }
   if (data.tipo === "prepara") {
     preparado ??= descargas.then(prepara);  // ya, sin esperar: las celdas que llegan detrás la esperan
-    preparado.then(() => self.postMessage({ tipo: "listo" }),
-                   (e) => self.postMessage({ tipo: "fallo", mensaje: e.message }));
+    preparado.then(() => self.postMessage({ tipo: "listo", descargado: descargadoHastaAhora() }),
+                   (e) => self.postMessage({ tipo: "fallo", mensaje: explica(e) }));
     return;
   }
   let python;
@@ -64,17 +78,18 @@ async function prepara(listos) {
 }
 
 async function descarga(url, que) {
-  let respuesta;
-  try {
-    respuesta = await fetch(url);
-  } catch (e) {
-    throw new Error(`No se ha podido descargar ${que} desde ${url} (${e.message}). ` +
-                    "¿Sigue en marcha el servidor del curso?", { cause: e });
-  }
+  const respuesta = await fetch(url);  // sin red, TypeError: explica() lo dice como tal
   if (!respuesta.ok) {
-    throw new Error(`No se ha podido descargar ${que}: el servidor ha respondido ` +
-                    `${respuesta.status} ${respuesta.statusText} para ${url}. ` +
-                    "Al sitio le falta ese fichero: vuelve a construirlo con ./curso construir.");
+    const error = new Error(`No se ha podido descargar ${que}: el servidor ha respondido ` +
+                            `${respuesta.status} ${respuesta.statusText} para ${url}. ` +
+                            "Al sitio le falta ese fichero: vuelve a construirlo con ./curso construir.");
+    error.delSitio = true;
+    throw error;
   }
   return respuesta.text();
+}
+
+// Lo que este worker ha bajado (Pyodide y sus ruedas): el service worker lo guarda para sin conexión.
+function descargadoHastaAhora() {
+  return performance.getEntriesByType("resource").map((r) => r.name);
 }
