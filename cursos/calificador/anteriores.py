@@ -14,13 +14,14 @@ from pathlib import Path
 
 from cursos.calificador import libro
 from cursos.calificador.configuracion import CursoNbgrader
+from cursos.errores import ErrorDelCurso
 
 ANTERIORES = ".anteriores"
 NOTAS = "notas-del-libro.json"
 AVISOS = ".avisos-de-recogida"  # lo que la recogida tiene que decir en el CSV (lo lee tiempo.py)
 
 
-class SinAnterior(Exception):
+class SinAnterior(ErrorDelCurso):
     """No hay entrega anterior que restaurar; el mensaje dice cuáles hay."""
 
 

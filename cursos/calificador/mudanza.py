@@ -9,8 +9,10 @@ otro libro mezclaría dos cursos, así que se rechaza.
 
 from sqlalchemy import create_engine, func, insert, inspect, select
 
+from cursos.errores import ErrorDelCurso
 
-class LibroOcupado(Exception):
+
+class LibroOcupado(ErrorDelCurso):
     """El destino ya tiene datos, o no se puede abrir; el mensaje dice qué hacer."""
 
 

@@ -33,6 +33,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cursos import RAIZ
+from cursos.errores import ErrorDelCurso
 from cursos.modelo import modelo_real as mr
 
 ROLES_DEL_CURSO = {v: k for k, v in mr.ROLES.items()}
@@ -123,7 +124,7 @@ def error_de_api(formato, estado, mensaje, tipo="invalid_request_error"):
     return estado, {"error": {"message": mensaje, "type": tipo, "code": estado}}
 
 
-class ErrorDePeticion(Exception):
+class ErrorDePeticion(ErrorDelCurso):
     def __init__(self, estado, mensaje, tipo="invalid_request_error"):
         super().__init__(mensaje)
         self.estado, self.tipo = estado, tipo
