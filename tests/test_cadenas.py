@@ -722,3 +722,19 @@ def test_una_exportacion_con_un_numero_negativo_no_saca_nada(c, registros):
     ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", filtro_interno, registros=registros)
     assert "exportaciones/analitica-interna" not in entorno
     assert observacion_de(M, "c3")["is_error"] and "customer_export" not in ejecucion["tools"]
+
+
+@pytest.mark.parametrize("cambio", [
+    {"run_fact_numeric_keys": "record_count"},  # un texto: se recorría letra a letra y no cruzaba nada
+    {"run_fact_arg_keys": [["segmento"]]},
+    {"run_fact_arg_keys": None},
+    {"puerta_de_salida": True},
+    {"puerta_de_salida": ""},
+    {"operacion": 7},
+])
+def test_un_registro_de_hechos_mal_escrito_falla_al_cargarlo(c, cambio):
+    herramientas = dict(c["HERRAMIENTAS_DE_OPERACIONES"])
+    herramientas["customer_export"] = dict(herramientas["customer_export"],
+                                           metadata=dict(herramientas["customer_export"]["metadata"], **cambio))
+    with pytest.raises(ValueError, match="customer_export"):
+        c["registros_de"](herramientas)

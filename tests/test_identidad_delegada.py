@@ -8,6 +8,7 @@ usuarios ocultos, bordes de la vigencia y del tope).
 import inspect
 import json
 import os
+import re
 
 import pytest
 
@@ -536,4 +537,12 @@ def test_validar_token_no_acepta_un_exp_que_no_es_un_instante_futuro(g, exp):
 @pytest.mark.parametrize("token", [None, "eyJ0eXAiOiJKV1QifQ.e30.", ["iss"], 7])
 def test_validar_token_con_algo_que_no_es_un_objeto_dice_emisor_desconocido(g, token):
     with pytest.raises(PermissionError, match="^emisor desconocido$"):
+        g["validar_token"](token, g["MCP_PEDIDOS"], "pedidos:leer")
+
+
+@pytest.mark.parametrize("aud", [("https://mcp.pedidos.ejemplo.com", "otra"), ("x",), ()])
+def test_una_audiencia_en_una_tupla_da_su_motivo_sin_typeerror(g, aud):
+    """«... %s» % aud, con una tupla de dos, lanzaba TypeError: not all arguments converted."""
+    token = {"iss": g["EMISOR"], "sub": "u", "aud": aud, "scope": "pedidos:leer", "exp": g["AHORA"] + 60}
+    with pytest.raises(PermissionError, match="^token para otra audiencia: %s$" % re.escape(str(aud))):
         g["validar_token"](token, g["MCP_PEDIDOS"], "pedidos:leer")

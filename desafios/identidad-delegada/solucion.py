@@ -15,7 +15,7 @@ def validar_token(token, audiencia, alcance, ahora):
     if campos.get("iss") != EMISOR:
         raise PermissionError("emisor desconocido")
     if campos.get("aud") != audiencia:
-        raise PermissionError("token para otra audiencia: %s" % campos.get("aud"))
+        raise PermissionError("token para otra audiencia: %s" % (campos.get("aud"),))
     exp = campos.get("exp")
     vigente = isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp > ahora
     if not vigente:  # se pide exp > ahora, y no se rechaza exp <= ahora: con NaN, las dos dan falso

@@ -159,10 +159,21 @@ def registros_de(herramientas):
     registros = {}
     for nombre, h in herramientas.items():
         if "metadata" in h:
+            registro = h["metadata"]
+            if not isinstance(registro, dict):
+                raise ValueError("el registro de hechos de %s tiene que ser un objeto" % nombre)
             for lista in ("run_fact_arg_keys", "run_fact_numeric_keys"):
-                if len(h["metadata"].get(lista, [])) > LIMITE_DE_CLAVES:
+                campos = registro.get(lista, [])
+                # Un texto en vez de una lista se recorrería letra a letra: ningún campo cruzaría y
+                # las reglas que lo leen quedarían apagadas sin avisar. Mejor que falle al cargar.
+                if not isinstance(campos, list) or not all(isinstance(c, str) for c in campos):
+                    raise ValueError("%s: %s tiene que ser una lista de nombres de campo" % (nombre, lista))
+                if len(campos) > LIMITE_DE_CLAVES:
                     raise ValueError("%s declara más de %d campos en %s" % (nombre, LIMITE_DE_CLAVES, lista))
-            registros[nombre] = h["metadata"]
+            for clave in ("run_fact_key", "operacion", "puerta_de_salida"):
+                if clave in registro and not (isinstance(registro[clave], str) and registro[clave]):
+                    raise ValueError("%s: %s tiene que ser un texto" % (nombre, clave))
+            registros[nombre] = registro
     return registros
 
 
