@@ -198,3 +198,83 @@ def test_lo_que_permisos_dice_de_borrar_lo_enseña_la_leccion_de_los_errores():
     salidas = tomllib.loads((RAIZ / "lecciones" / "los-errores" / "salidas.toml").read_text(encoding="utf-8"))
     afirmado = [linea for celda in salidas["celda"] for linea in celda.get("contiene", [])]
     assert 'error     r1 "no se ha ejecutado: no existe la herramienta «borrar»"' in afirmado
+
+
+
+# Soluciones honestas escritas sólo con el enunciado, en otro estilo que la referencia: deben sacar 10.
+# Si una pierde puntos, el enunciado calla algo que las pruebas exigen (o las pruebas piden de más).
+OTROS_ESTILOS = {
+    "comprobar-la-especificacion": """
+def incumplimientos(especificacion, antes, despues):
+    e = {"deben_cambiar": [], "pueden_cambiar": [], "deben_contener": {}, "no_deben_contener": {}}
+    e.update(especificacion)
+    def cambio(r):
+        return (r in antes) != (r in despues) or antes.get(r) != despues.get(r)
+    salida = ["no ha cambiado: %s" % r for r in e["deben_cambiar"] if not cambio(r)]
+    for ruta in e["deben_contener"]:
+        if ruta not in despues:
+            salida.append(f"falta el fichero: {ruta}")
+        else:
+            salida.extend(f"falta «{t}» en {ruta}" for t in e["deben_contener"][ruta] if t not in despues[ruta])
+    for ruta, ts in e["no_deben_contener"].items():
+        salida.extend(f"sobra «{t}» en {ruta}" for t in ts if t in despues.get(ruta, ""))
+    libres = set(e["deben_cambiar"]).union(e["pueden_cambiar"])
+    for r in {*antes, *despues} - libres:
+        if not cambio(r):
+            continue
+        if r not in antes:
+            salida.append(f"se ha creado sin pedirlo: {r}")
+        elif r not in despues:
+            salida.append(f"se ha borrado sin pedirlo: {r}")
+        else:
+            salida.append(f"ha cambiado sin pedirlo: {r}")
+    return salida
+""",
+    "compacta": """
+import copy as _copy
+
+def compacta(M, presupuesto):
+    nueva = _copy.deepcopy([[rol, contenido] for rol, contenido in M])
+    posiciones = [n for n, par in enumerate(nueva) if par[0] == "asistente"]
+    if not posiciones:
+        return nueva
+    candidatas = []
+    for n in range(posiciones[-1]):
+        contenido = nueva[n][1]
+        if isinstance(contenido, list):
+            for i, b in enumerate(contenido):
+                if b.get("type") == "tool_result" and tamaño(retira(b)) < tamaño(b):
+                    candidatas.append((n, i))
+    while candidatas and tamaño(nueva) > presupuesto:
+        n, i = candidatas.pop(0)
+        nueva[n][1][i] = retira(nueva[n][1][i])
+    return nueva
+""",
+    # Guarda el ejecutar de harness.py y lo llama detrás del permiso; compara con != True.
+    "permiso-en-ejecutar": """
+_del_harness = ejecutar
+
+def ejecutar(ll, entorno):
+    if problema_de_llamada(ll) is not None:
+        return _del_harness(ll, entorno)
+    decision = permiso(ll)
+    if decision == "permitir":
+        return _del_harness(ll, entorno)
+    if decision == "preguntar":
+        if preguntar(ll) != True:
+            return error(ll["id"], "no se ha ejecutado: el usuario no lo ha permitido")
+        return _del_harness(ll, entorno)
+    return error(ll["id"], "no se ha ejecutado: permiso denegado")
+""",
+}
+
+
+def test_una_solucion_honesta_en_otro_estilo_saca_la_nota_entera():
+    import pytest
+
+    from tests.ayudas import puntos_en_el_banco
+
+    for slug, codigo in OTROS_ESTILOS.items():
+        ganados, maximo, fallos = puntos_en_el_banco(slug, codigo)
+        if ganados != maximo:
+            pytest.fail(f"{slug}: {ganados} de {maximo} con una solución honesta en otro estilo: {fallos}")

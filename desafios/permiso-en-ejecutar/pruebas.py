@@ -325,7 +325,7 @@ def prueba_esquema(banco):
 def prueba_denegar(banco):
     """denegar: sin clase, con una clase que la tabla no nombra o con un valor que no es ninguno
     de los tres (una errata, None), ni se pregunta ni se ejecuta. Un ejecutar que deja correr lo
-    que no es denegar ni preguntar (falla en abierto) no pasa esta prueba."""
+    que no es denegar ni preguntar (un fallo inseguro, fail-open) no pasa esta prueba."""
     comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
         llamada("d1", "borrar", ruta="notas.txt"),  # borrar no tiene clase
         llamada("d2", "leer", ruta="notas.txt"),
