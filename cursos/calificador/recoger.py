@@ -333,13 +333,13 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
     descargado = hora_de_texto(texto_descargado)
     aviso = ""
     if descargado is not None and descargado > min(del_profesor, ahora_utc()):
-        aviso = (f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}, después de la "
-                 f"{de_donde} o en el futuro: no se usa")
+        aviso = (f"; el cuaderno dice que se descargó el {en_zona(descargado)}, después de la "
+                 f"{de_donde} o en el futuro (el reloj del ordenador del alumno): no se usa")
         descargado = None
     if hora_del == "alumno" and descargado is not None:
         return descargado, "descargado", descargado, aviso
     if descargado is not None and abs(descargado - del_profesor) > HOLGURA:
-        aviso = f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}"
+        aviso = f"; el cuaderno dice que se descargó el {en_zona(descargado)} (según el ordenador del alumno)"
     return del_profesor, de_donde, descargado, aviso
 
 
@@ -604,6 +604,7 @@ def escribe_informe(informe: list[Linea]) -> str:
     lineas = [f"{'✔' if linea.recogida else '✘'} {linea.origen}: {linea.motivo}" for linea in
               sorted(informe, key=lambda x: x.origen)]
     recogidas = sum(linea.recogida for linea in informe)
-    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}, "
-                  f"{len(informe) - recogidas} sin recoger (el motivo, arriba).")
+    sin_recoger = len(informe) - recogidas
+    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}"
+                  + (f", {sin_recoger} sin recoger (el motivo, arriba)." if sin_recoger else "."))
     return "\n".join(lineas)

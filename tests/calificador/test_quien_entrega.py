@@ -245,9 +245,15 @@ def test_moodle_sin_carpetas(release, curso, tmp_path):
         "Inés López_4477_assignsubmission_file_"
 
 
-def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys):
+def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys, monkeypatch):
+    (tmp_path / "profesor.toml").write_text('zona_horaria = "Europe/Madrid"\n', encoding="utf-8")
+    monkeypatch.setenv("CURSO_PROFESOR", str(tmp_path / "profesor.toml"))
     _, cuaderno = release
-    zip_ = zip_de(tmp_path / "m.zip", {MOODLE.format("Inés López", 4477): de_la_pagina(cuaderno, None)})
+    nb = de_la_pagina(cuaderno, "ines.lopez")
+    nb.metadata["curso"]["descargado"] = "2026-11-19T12:00:00Z"  # la víspera, en su ordenador
+    zip_ = zip_de(tmp_path / "m.zip", {MOODLE.format("Inés López", 4477): nb})
     assert main(["recoger", str(zip_), "--nbgrader", str(curso)]) == 0
     salida = capsys.readouterr().out
-    assert "1 recogida" in salida and "Califícala con: ./curso calificar" in salida
+    assert "1 recogida." in salida and "sin recoger" not in salida and "Califícala con: ./curso calificar" in salida
+    # La hora del alumno se dice como las demás (zona del curso y UTC), sin microsegundos.
+    assert "se descargó el 2026-11-19 13:00:00 Europe/Madrid (12:00:00 UTC)" in salida and ".000000" not in salida
