@@ -322,7 +322,7 @@ def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str
     if not del_cuaderno or del_cuaderno == alumno:
         return ""
     return (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
-            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con el alumno")
+            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con los dos alumnos")
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -521,7 +521,11 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
         base = extraido / del_zip if del_zip is not None else extraido  # el zip se extrae en su carpeta
         if patron == PATRON:
             base = sin_envoltorio(base)
-        for ruta in sorted(p for p in extraido.rglob("*") if p.is_file()):
+        ficheros = sorted(p for p in extraido.rglob("*") if p.is_file())
+        if not ficheros:
+            raise EntradaInvalida(f"{entrada.name} está vací{'o' if entrada.is_file() else 'a'}: no hay ningún "
+                                  "fichero que recoger; descarga otra vez las entregas del aula virtual")
+        for ruta in ficheros:
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue

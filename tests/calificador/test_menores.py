@@ -97,3 +97,17 @@ def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, mon
     with pytest.raises(ErrorDeConfiguracion) as error:
         CursoNbgrader.de(tmp_path).penalizador()
     assert "«no_existe_aqui.PorHora»" in str(error.value) and "carpeta del curso" in str(error.value)
+
+
+def test_un_zip_vacio_dice_que_esta_vacio(tmp_path):
+    import zipfile
+
+    from cursos.calificador.recoger import EntradaInvalida, recoge
+
+    zipfile.ZipFile(tmp_path / "entregas.zip", "w").close()
+    (tmp_path / "carpeta").mkdir()
+    for entrada, dice in ((tmp_path / "entregas.zip", "entregas.zip está vacío"),
+                          (tmp_path / "carpeta", "carpeta está vacía")):
+        with pytest.raises(EntradaInvalida) as error:
+            recoge(entrada, tmp_path / "curso", {"permiso-en-ejecutar"})
+        assert dice in str(error.value) and "descarga otra vez" in str(error.value)

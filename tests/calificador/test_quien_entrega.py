@@ -63,6 +63,7 @@ def test_un_ordenador_compartido_no_da_el_trabajo_de_maria_a_ana(release, curso,
     linea = recoge(primera, curso, DESAFIOS)[0]
     assert linea.recogida and linea.alumno == "maria.sanchez", linea.motivo
     assert "⚠" in linea.motivo and "«ana.garcia»" in linea.motivo and "María Sánchez" in linea.motivo
+    assert "compruébalo con los dos alumnos" in linea.motivo  # lo que dice la guía
     assert not (curso / "submitted" / "ana.garcia").exists()
     # La de Ana, más tarde, desde su carpeta: se recoge, sin «conflicto».
     segunda = zip_de(tmp_path / "moodle2.zip", {ana: de_la_pagina(cuaderno, "ana.garcia", A_MEDIAS)},
