@@ -30,6 +30,18 @@ def test_un_puerto_ocupado_se_dice_asi(monkeypatch, capsys):
     assert "inesperado" not in error and "Errno" not in error
 
 
+def test_un_puerto_ocupado_se_dice_antes_de_construir(monkeypatch, capsys):
+    """Construir tarda minutos: el puerto ocupado se dice antes, no al final."""
+    monkeypatch.setattr("cursos.sitio.construir.hace_falta_construir", lambda curso: True)
+    monkeypatch.setattr("cursos.cli.orden_construir", lambda args: pytest.fail("ha construido con el puerto ocupado"))
+    with socket.socket() as ocupado:
+        ocupado.bind(("127.0.0.1", 0))
+        ocupado.listen()
+        puerto = ocupado.getsockname()[1]
+        assert main(["servir", "--puerto", str(puerto)]) == 2
+    assert f"el puerto {puerto} está ocupado" in capsys.readouterr().err
+
+
 @pytest.fixture
 def ajustes(tmp_path, monkeypatch):
     ruta = tmp_path / "profesor.toml"
