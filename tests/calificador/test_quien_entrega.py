@@ -199,6 +199,7 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
     salida = capsys.readouterr()
     assert codigo == 0, salida.err
     assert "restaurada" in salida.out and "curso calificar --alumno begona.pena" in salida.out
+    assert "restaurada la entrega de begona.pena del 2026-11-2" in salida.out and "(versión 2026-" in salida.out
     assert entregado(curso, "begona.pena").read_bytes() == guardada
     assert _notas_a_mano(curso, "begona.pena") == ({"prueba_denegar": (0, 0.5)},
                                                    ["el caso Permitir debía denegarse"])
