@@ -172,22 +172,41 @@ def orden_servir(args) -> int:
     from cursos.sitio.servir import crea_servidor, url_de
 
     curso = leer_curso(args.curso)
+    _puerto_libre(args.puerto)  # antes de construir, que puede tardar minutos
     if not referencias_bien(curso) or (hace_falta_construir(curso) and orden_construir(args) != 0):
         return 2
     try:
         servidor = crea_servidor(SITIO, args.puerto, args.subruta)
     except OSError as e:
-        if e.errno == errno.EADDRINUSE:
-            raise ErrorDeOrden(f"el puerto {args.puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
-                               f"o usa otro, p. ej. --puerto {args.puerto + 1}") from None
-        if e.errno == errno.EACCES:
-            raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} sin permisos de administrador: usa uno "
-                               "mayor que 1023, p. ej. --puerto 8000") from None
-        raise
+        raise _error_de_puerto(e, args.puerto) from None
     print(f"Sirviendo el curso en {url_de(servidor)}  (Ctrl+C para parar)", flush=True)
     with servidor:
         servidor.serve_forever()
     return 0
+
+
+def _puerto_libre(puerto: int) -> None:
+    """Un ErrorDeOrden si no se puede escuchar en 127.0.0.1:puerto."""
+    import socket
+
+    if not puerto:
+        return
+    with socket.socket() as prueba:
+        prueba.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # como el servidor
+        try:
+            prueba.bind(("127.0.0.1", puerto))
+        except OSError as e:
+            raise _error_de_puerto(e, puerto) from None
+
+
+def _error_de_puerto(e: OSError, puerto: int) -> Exception:
+    if e.errno == errno.EADDRINUSE:
+        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
+                            f"o usa otro, p. ej. --puerto {puerto + 1}")
+    if e.errno == errno.EACCES:
+        return ErrorDeOrden(f"no se puede usar el puerto {puerto} sin permisos de administrador: usa uno "
+                            "mayor que 1023, p. ej. --puerto 8000")
+    return e
 
 
 def orden_laboratorio(args) -> int:
@@ -397,6 +416,7 @@ def orden_copiar_libro(args) -> int:
     """Copia el libro de notas del curso entero a otra db_url vacía (p. ej. de SQLite a PostgreSQL)."""
     from cursos.calificador.configuracion import CursoNbgrader
     from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.calificador.informe import cuantos
     from cursos.calificador.mudanza import LibroOcupado, copia
 
     curso = CursoNbgrader.de(curso_existente(args))
@@ -408,9 +428,9 @@ def orden_copiar_libro(args) -> int:
         copiadas = copia(curso.db_url, args.a, curso.course_id or "default_course")
     except LibroOcupado as e:
         raise ErrorDeOrden(str(e)) from None
-    nombres = {"student": "alumnos", "assignment": "desafíos", "submitted_assignment": "entregas",
-               "grade": "notas", "comment": "comentarios"}
-    print("Copiado: " + ", ".join(f"{copiadas.get(t, 0)} {n}" for t, n in nombres.items()) + ".")
+    nombres = {"student": "alumno", "assignment": "desafío", "submitted_assignment": "entrega",
+               "grade": "nota", "comment": "comentario"}
+    print("Copiado: " + ", ".join(cuantos(copiadas.get(t, 0), n) for t, n in nombres.items()) + ".")
     print(f"Para usarlo, pon en {curso.carpeta / 'nbgrader_config.py'}: c.CourseDirectory.db_url = {args.a!r}")
     return 0
 

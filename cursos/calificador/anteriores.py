@@ -78,7 +78,18 @@ def restaura(carpeta: Path, curso: CursoNbgrader, slug: str, alumno: str, versio
         shutil.move(str(ruta), carpeta / ruta.name)
     elegida.rmdir()
     (carpeta / AVISOS).unlink(missing_ok=True)  # los avisos eran de la que se sustituyó
-    lineas.append(f"restaurada la entrega de {elegida.name} de {alumno}")
+    lineas.append(" ".join(filter(None, ["restaurada la entrega de", alumno, _cuando(carpeta),
+                                         f"(versión {elegida.name})"])))
     if notas and libro.pon_notas_a_mano(curso, slug, alumno, notas):
         lineas.append(f"y sus notas del libro: {libro.describe_notas_a_mano(notas)}")
     return lineas
+
+
+def _cuando(carpeta: Path) -> str:
+    """«del 2026-11-20 11:00:00 Europe/Madrid (10:00:00 UTC)», de su timestamp.txt ("" si no se lee)."""
+    from cursos.calificador.tiempo import en_zona
+
+    try:
+        return "del " + en_zona((carpeta / "timestamp.txt").read_text(encoding="utf-8").strip())
+    except (OSError, ValueError, UnicodeError):
+        return ""

@@ -379,7 +379,10 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
                 try:
                     escribe_calificado(rutas, desafio, c)
                     _copia_hora(rutas, desafio, c.alumno, de_quien[c.alumno])
-                    retroalimentacion.escribe(rutas, desafio, f, c.resultados, c.solucion)
+                    # Con los comentarios de formgrader que ya estén en el libro (recalificar no los quita).
+                    comentarios = (retroalimentacion.comentarios_del_libro(gradebook, desafio, c.alumno)
+                                   if anotada else None)
+                    retroalimentacion.escribe(rutas, desafio, f, c.resultados, c.solucion, comentarios)
                 except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
                     print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",
                           file=sys.stderr)

@@ -323,7 +323,7 @@ def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str
     if not del_cuaderno or del_cuaderno == alumno:
         return ""
     return (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
-            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con el alumno")
+            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con los dos alumnos")
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -334,13 +334,13 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
     descargado = hora_de_texto(texto_descargado)
     aviso = ""
     if descargado is not None and descargado > min(del_profesor, ahora_utc()):
-        aviso = (f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}, después de la "
-                 f"{de_donde} o en el futuro: no se usa")
+        aviso = (f"; el cuaderno dice que se descargó el {en_zona(descargado)}, después de la "
+                 f"{de_donde} o en el futuro (el reloj del ordenador del alumno): no se usa")
         descargado = None
     if hora_del == "alumno" and descargado is not None:
         return descargado, "descargado", descargado, aviso
     if descargado is not None and abs(descargado - del_profesor) > HOLGURA:
-        aviso = f"; el cuaderno dice «descargado» {descargado.strftime(FORMATO_HORA)}"
+        aviso = f"; el cuaderno dice que se descargó el {en_zona(descargado)} (según el ordenador del alumno)"
     return del_profesor, de_donde, descargado, aviso
 
 
@@ -522,7 +522,11 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
         base = extraido / del_zip if del_zip is not None else extraido  # el zip se extrae en su carpeta
         if patron == PATRON:
             base = sin_envoltorio(base)
-        for ruta in sorted(p for p in extraido.rglob("*") if p.is_file()):
+        ficheros = sorted(p for p in extraido.rglob("*") if p.is_file())
+        if not ficheros:
+            raise EntradaInvalida(f"{entrada.name} está vací{'o' if entrada.is_file() else 'a'}: no hay ningún "
+                                  "fichero que recoger; descarga otra vez las entregas del aula virtual")
+        for ruta in ficheros:
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
@@ -605,6 +609,7 @@ def escribe_informe(informe: list[Linea]) -> str:
     lineas = [f"{'✔' if linea.recogida else '✘'} {linea.origen}: {linea.motivo}" for linea in
               sorted(informe, key=lambda x: x.origen)]
     recogidas = sum(linea.recogida for linea in informe)
-    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}, "
-                  f"{len(informe) - recogidas} sin recoger (el motivo, arriba).")
+    sin_recoger = len(informe) - recogidas
+    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}"
+                  + (f", {sin_recoger} sin recoger (el motivo, arriba)." if sin_recoger else "."))
     return "\n".join(lineas)

@@ -60,7 +60,7 @@ def test_de_sqlite_a_sqlite(curso, tmp_path, capsys):
     destino = f"sqlite:///{tmp_path / 'nuevo.db'}"
     codigo, salida = copia(capsys, curso, destino)
     assert codigo == 0, salida.err
-    assert "3 alumnos, 1 desafíos, 2 entregas" in salida.out and destino in salida.out
+    assert "3 alumnos, 1 desafío, 2 entregas" in salida.out and destino in salida.out
     antes = foto(url_del_libro(curso))
     assert antes == foto(destino)
     assert antes["entregas"]["luis"][2] > 0 and ("ana", "Ana", "García Pérez", "ana@ejemplo.es", "4471") in \

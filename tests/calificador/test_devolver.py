@@ -121,6 +121,11 @@ def test_devolver_despues_de_calificar_a_mano(release, curso, tmp_path, capsys):
     assert ines_csv["puntos"] == "8.5" and "crédito extra del profesor: 0,5 puntos" in ines_csv["motivo"]
     assert ines_csv["entrega"] == "2026-03-01 13:12:00+00:00"
     assert "Pasa todas las pruebas." not in ines_csv["motivo"]
+    # Recalificar a Inés después de calificar a mano no deja su devolución sin los comentarios.
+    califica(curso, DESAFIO, plazo=5.0, progreso=False, alumno="ines.lopez")
+    assert "Buen trabajo con el permiso" in pagina(curso, "ines.lopez")
+    capsys.readouterr()
+    assert main(["devolver", "--comprobar", "--nbgrader", str(curso)]) == 0, capsys.readouterr().err
 
 
 def test_la_devolucion_no_repite_nada_ni_ensena_los_avisos_para_el_profesor(release, curso, tmp_path, capsys):

@@ -30,6 +30,18 @@ def test_un_puerto_ocupado_se_dice_asi(monkeypatch, capsys):
     assert "inesperado" not in error and "Errno" not in error
 
 
+def test_un_puerto_ocupado_se_dice_antes_de_construir(monkeypatch, capsys):
+    """Construir tarda minutos: el puerto ocupado se dice antes, no al final."""
+    monkeypatch.setattr("cursos.sitio.construir.hace_falta_construir", lambda curso: True)
+    monkeypatch.setattr("cursos.cli.orden_construir", lambda args: pytest.fail("ha construido con el puerto ocupado"))
+    with socket.socket() as ocupado:
+        ocupado.bind(("127.0.0.1", 0))
+        ocupado.listen()
+        puerto = ocupado.getsockname()[1]
+        assert main(["servir", "--puerto", str(puerto)]) == 2
+    assert f"el puerto {puerto} está ocupado" in capsys.readouterr().err
+
+
 @pytest.fixture
 def ajustes(tmp_path, monkeypatch):
     ruta = tmp_path / "profesor.toml"
@@ -97,3 +109,17 @@ def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, mon
     with pytest.raises(ErrorDeConfiguracion) as error:
         CursoNbgrader.de(tmp_path).penalizador()
     assert "«no_existe_aqui.PorHora»" in str(error.value) and "carpeta del curso" in str(error.value)
+
+
+def test_un_zip_vacio_dice_que_esta_vacio(tmp_path):
+    import zipfile
+
+    from cursos.calificador.recoger import EntradaInvalida, recoge
+
+    zipfile.ZipFile(tmp_path / "entregas.zip", "w").close()
+    (tmp_path / "carpeta").mkdir()
+    for entrada, dice in ((tmp_path / "entregas.zip", "entregas.zip está vacío"),
+                          (tmp_path / "carpeta", "carpeta está vacía")):
+        with pytest.raises(EntradaInvalida) as error:
+            recoge(entrada, tmp_path / "curso", {"permiso-en-ejecutar"})
+        assert dice in str(error.value) and "descarga otra vez" in str(error.value)

@@ -63,6 +63,7 @@ def test_un_ordenador_compartido_no_da_el_trabajo_de_maria_a_ana(release, curso,
     linea = recoge(primera, curso, DESAFIOS)[0]
     assert linea.recogida and linea.alumno == "maria.sanchez", linea.motivo
     assert "⚠" in linea.motivo and "«ana.garcia»" in linea.motivo and "María Sánchez" in linea.motivo
+    assert "compruébalo con los dos alumnos" in linea.motivo  # lo que dice la guía
     assert not (curso / "submitted" / "ana.garcia").exists()
     # La de Ana, más tarde, desde su carpeta: se recoge, sin «conflicto».
     segunda = zip_de(tmp_path / "moodle2.zip", {ana: de_la_pagina(cuaderno, "ana.garcia", A_MEDIAS)},
@@ -198,6 +199,7 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
     salida = capsys.readouterr()
     assert codigo == 0, salida.err
     assert "restaurada" in salida.out and "curso calificar --alumno begona.pena" in salida.out
+    assert "restaurada la entrega de begona.pena del 2026-11-2" in salida.out and "(versión 2026-" in salida.out
     assert entregado(curso, "begona.pena").read_bytes() == guardada
     assert _notas_a_mano(curso, "begona.pena") == ({"prueba_denegar": (0, 0.5)},
                                                    ["el caso Permitir debía denegarse"])
@@ -245,9 +247,15 @@ def test_moodle_sin_carpetas(release, curso, tmp_path):
         "Inés López_4477_assignsubmission_file_"
 
 
-def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys):
+def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys, monkeypatch):
+    (tmp_path / "profesor.toml").write_text('zona_horaria = "Europe/Madrid"\n', encoding="utf-8")
+    monkeypatch.setenv("CURSO_PROFESOR", str(tmp_path / "profesor.toml"))
     _, cuaderno = release
-    zip_ = zip_de(tmp_path / "m.zip", {MOODLE.format("Inés López", 4477): de_la_pagina(cuaderno, None)})
+    nb = de_la_pagina(cuaderno, "ines.lopez")
+    nb.metadata["curso"]["descargado"] = "2026-11-19T12:00:00Z"  # la víspera, en su ordenador
+    zip_ = zip_de(tmp_path / "m.zip", {MOODLE.format("Inés López", 4477): nb})
     assert main(["recoger", str(zip_), "--nbgrader", str(curso)]) == 0
     salida = capsys.readouterr().out
-    assert "1 recogida" in salida and "Califícala con: ./curso calificar" in salida
+    assert "1 recogida." in salida and "sin recoger" not in salida and "Califícala con: ./curso calificar" in salida
+    # La hora del alumno se dice como las demás (zona del curso y UTC), sin microsegundos.
+    assert "se descargó el 2026-11-19 13:00:00 Europe/Madrid (12:00:00 UTC)" in salida and ".000000" not in salida

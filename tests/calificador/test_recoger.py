@@ -240,7 +240,7 @@ def test_la_hora_es_la_del_profesor_y_no_la_del_navegador(release, curso, tmp_pa
     linea = recoge(primera.parent.parent, curso, DESAFIOS)[0]
     sello = curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt"
     assert linea.recogida and sello.read_text(encoding="utf-8") == "2026-11-20 09:00:00.000000 UTC"
-    assert "2027-01-01 00:00:00.000000 UTC" in linea.motivo  # se informa de las dos horas
+    assert "se descargó el 2027-01-01 00:00:00" in linea.motivo  # se informa de las dos horas
     segunda = escribe(tmp_path / "b" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-21T09:00:00Z"),
                       "2026-11-21T09:00:20")
     linea = recoge(segunda.parent.parent, curso, DESAFIOS)[0]
@@ -252,7 +252,7 @@ def test_la_hora_es_la_del_profesor_y_no_la_del_navegador(release, curso, tmp_pa
     linea = recoge(tarde.parent.parent, curso, DESAFIOS)[0]
     assert (curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt").read_text() == \
         "2026-11-25 09:00:00.000000 UTC"
-    assert "«descargado» 2026-11-01 09:00:00.000000 UTC" in linea.motivo
+    assert "se descargó el 2026-11-01 09:00:00" in linea.motivo
 
 
 def test_con_hora_alumno_vale_la_del_navegador_salvo_si_es_imposible(release, curso, tmp_path):
