@@ -40,8 +40,66 @@ EN_TEXTO = ("        return resultado(id, valor if isinstance(valor, str) "
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
+# Escrita sólo con el enunciado: una función da el motivo, otra pasa a texto.
+CON_MOTIVO = '''def _motivo(ll):
+    if not isinstance(ll, dict) or ll.get("type") != "tool_use":
+        return "no es un bloque tool_use"
+    if type(ll.get("id")) is not str or type(ll.get("name")) is not str:
+        return "la llamada no trae id o nombre"
+    if ll["name"] not in HERRAMIENTAS:
+        return f"no existe la herramienta «{ll['name']}»"
+    return problema_de_esquema(ll.get("input"), HERRAMIENTAS[ll["name"]]["input_schema"])
+
+
+def _como_texto(valor):
+    if isinstance(valor, str):
+        return valor
+    return json.dumps(valor, ensure_ascii=False)
+
+
+def ejecutar(ll, entorno):
+    identificador = ll.get("id") if isinstance(ll, dict) else None
+    motivo = _motivo(ll)
+    if motivo:
+        return error(identificador, NO_EJECUTADA + motivo)
+    funcion = HERRAMIENTAS[ll["name"]]["funcion"]
+    try:
+        valor = funcion(entorno, **ll["input"])
+    except Exception as e:
+        return error(identificador, f"{type(e).__name__}: {e}")
+    return resultado(identificador, _como_texto(valor))
+'''
+
+# Escrita sólo con el enunciado: el prefijo escrito a mano y la herramienta con try/KeyError.
+CON_KEYERROR = '''def ejecutar(ll, entorno):
+    es_dict = isinstance(ll, dict)
+    id_ = ll.get("id") if es_dict else None
+    if not es_dict or ll.get("type") != "tool_use":
+        return error(id_, "no se ha ejecutado: no es un bloque tool_use")
+    nombre = ll.get("name")
+    if not (isinstance(id_, str) and isinstance(nombre, str)):
+        return error(id_, "no se ha ejecutado: la llamada no trae id o nombre")
+    try:
+        herramienta = HERRAMIENTAS[nombre]
+    except KeyError:
+        return error(id_, "no se ha ejecutado: no existe la herramienta «%s»" % nombre)
+    argumentos = ll.get("input")
+    problema = problema_de_esquema(argumentos, herramienta["input_schema"])
+    if problema is not None:
+        return error(id_, "no se ha ejecutado: %s" % problema)
+    try:
+        valor = herramienta["funcion"](entorno, **argumentos)
+    except Exception as excepcion:
+        return error(id_, "%s: %s" % (excepcion.__class__.__name__, excepcion))
+    contenido = valor if type(valor) is str else json.dumps(valor, ensure_ascii=False)
+    return resultado(id_, contenido)
+'''
+
+
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
+    "con_motivo": (CON_MOTIVO, 10),
+    "con_keyerror": (CON_KEYERROR, 10),
     "bien_con_ruido": (RUIDO + cambia(
         "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
     "la_de_la_leccion": (DE_LA_LECCION, 4),  # no pasa a texto: sólo lo que no encaja y lo que lanza
