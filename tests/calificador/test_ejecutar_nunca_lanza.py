@@ -33,7 +33,7 @@ SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str)
           '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
-EN_TEXTO = ("        return resultado(id, valor if isinstance(valor, str) "
+EN_TEXTO = ("    return resultado(id, valor if isinstance(valor, str) "
             "else json.dumps(valor, ensure_ascii=False))\n")
 
 
@@ -118,11 +118,11 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         "    if type(valor) is not str:\n        import json as j\n"
         "        valor = j.dumps(valor, ensure_ascii=False)\n"
         "    return resultado(id, valor)\n"), 10),
-    "con_str": (cambia(EN_TEXTO, "        return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
-    "json_tambien_el_texto": (cambia(EN_TEXTO, "        return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
+    "con_str": (cambia(EN_TEXTO, "    return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
+    "json_tambien_el_texto": (cambia(EN_TEXTO, "    return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
                               0),  # un texto sale entre comillas: la tortilla ya no es la del guion
     "json_con_ascii": (cambia(EN_TEXTO, EN_TEXTO.replace(", ensure_ascii=False", "")), 8),  # «azafrán» sale escapado
-    "sin_pasar_a_texto": (cambia(EN_TEXTO, "        return resultado(id, valor)\n"), 4),
+    "sin_pasar_a_texto": (cambia(EN_TEXTO, "    return resultado(id, valor)\n"), 4),
     "confia_en_la_llamada": (CONFIA, 0),  # lanza en la tortilla y no pasa nada a texto
     "solo_recoge_lo_que_lanza": (SOLO_TRY, 2),  # la celda 3: sin mirar la llamada ni pasar a texto
     "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 4),
@@ -259,3 +259,13 @@ def test_el_entorno_es_un_dict_como_en_la_leccion(tmp_path_factory):
     entrega(curso, "usa_el_entorno", con_solucion(cuaderno, USA_EL_ENTORNO, NUNCA_LANZA), NUNCA_LANZA)
     fila = califica_lote(curso, NUNCA_LANZA)["usa_el_entorno"]
     assert fila["puntos"] == 10, fila["motivo"]
+
+
+def test_la_solucion_hace_lo_que_dice_la_pista_del_try():
+    """La pista 4 dice que en el try sólo va la llamada a la función de la herramienta: la solución de
+    referencia, que es de lo que aprende quien la lee, hace lo mismo (pasar a texto va después)."""
+    funcion = next(n for n in ast.parse(SOLUCION).body if isinstance(n, ast.FunctionDef) and n.name == "ejecutar")
+    (bloque,) = [n for n in ast.walk(funcion) if isinstance(n, ast.Try)]
+    assert len(bloque.body) == 1, "en el try de ejecutar va algo más que la llamada a la función"
+    (llamada,) = [n for n in ast.walk(bloque.body[0]) if isinstance(n, ast.Call)]
+    assert ast.unparse(llamada.func) == 'herramienta["funcion"]'.replace('"', "'")

@@ -188,7 +188,7 @@ def lee_accion(respuesta):
 
 def bucle_de_texto(modelo, inicio, entorno, max_turnos):
     def turno(M, quedan):
-        if quedan == 0:
+        if quedan <= 0:
             return "max_turnos", None, M
         respuesta = modelo(M)
         M = M + [("asistente", respuesta)]
