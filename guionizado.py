@@ -7,8 +7,9 @@ iguales, lanza DivergenciaDelGuion con el turno, el mensaje y el primer bloque d
 (o el texto, si el mensaje es un texto sin bloques). Por eso repetir
 una traza con él es una comprobación: si tu harness contesta otra cosa, lo dice.
 
-Usa muestra() de harness.py para enseñar los bloques si está cargado; si no,
-los enseña en JSON. Este fichero no usa nada fuera de la biblioteca estándar.
+Para enseñar un bloque usa la muestra() que haya en el mismo espacio de nombres
+(la de harness.py o la de una celda de la lección); si no hay ninguna, lo enseña en
+JSON. Este fichero no usa nada fuera de la biblioteca estándar.
 """
 
 import copy
@@ -23,9 +24,10 @@ def guion_de(inicio, respuestas, vistos):
     """Construye el guion a partir de lo que dice el modelo y lo que debe ver.
 
     inicio: los mensajes del principio (sistema y usuario).
-    respuestas: lo que responde el modelo en cada turno, una lista de bloques.
-    vistos: para cada respuesta, las observaciones que deben volverle (una lista
-        de bloques tool_result) o None si la respuesta no tiene llamadas.
+    respuestas: lo que responde el modelo en cada turno: una lista de bloques, o un
+        texto en el protocolo de texto de «El primer agente».
+    vistos: para cada respuesta, lo que debe volverle: las observaciones (una lista de
+        bloques tool_result, o el texto «Observación: …») o None si no ha pedido nada.
     """
     if len(respuestas) != len(vistos):
         raise ValueError(
@@ -42,7 +44,7 @@ def guion_de(inicio, respuestas, vistos):
 
 
 def _linea(bloque):
-    """Un bloque en una línea, con muestra() si el harness está cargado."""
+    """Un bloque en una línea, con la muestra() del espacio de nombres si la hay."""
     if bloque is None:
         return "(nada)"
     mostrar = globals().get("muestra")
@@ -94,13 +96,13 @@ def primera_diferencia(esperada, recibida):
 class ModeloGuionizado:
     """Un modelo que responde según un guion y comprueba cada M que recibe.
 
-    Se usa como cualquier modelo del curso: modelo(M) devuelve la respuesta,
-    una lista de bloques.
+    Se usa como cualquier modelo del curso: modelo(M) devuelve la respuesta del
+    guion para ese turno (una lista de bloques, o un texto).
     """
 
     def __init__(self, guion):
         self.guion = guion
-        self.turno = 0  # cuántas veces nos han llamado
+        self.turno = 0  # cuántas veces lo han llamado
 
     def __call__(self, M):
         self.turno += 1

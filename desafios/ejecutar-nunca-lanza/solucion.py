@@ -17,8 +17,8 @@ def ejecutar(ll, entorno):
         return error(id, NO_EJECUTADA + problema)
     try:
         valor = herramienta["funcion"](entorno, **ll["input"])
-        # La API sólo admite texto en content: lo que no es texto va escrito en JSON.
-        return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))
     except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo
         return error(id, "%s: %s" % (type(e).__name__, e))
+    # La API sólo admite texto en content: lo que no es texto va escrito en JSON.
+    return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))
     ### END SOLUTION

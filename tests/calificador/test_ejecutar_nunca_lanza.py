@@ -33,15 +33,73 @@ SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str)
           '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
-EN_TEXTO = ("        return resultado(id, valor if isinstance(valor, str) "
+EN_TEXTO = ("    return resultado(id, valor if isinstance(valor, str) "
             "else json.dumps(valor, ensure_ascii=False))\n")
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
+# Escrita sólo con el enunciado: una función da el motivo, otra pasa a texto.
+CON_MOTIVO = '''def _motivo(ll):
+    if not isinstance(ll, dict) or ll.get("type") != "tool_use":
+        return "no es un bloque tool_use"
+    if type(ll.get("id")) is not str or type(ll.get("name")) is not str:
+        return "la llamada no trae id o nombre"
+    if ll["name"] not in HERRAMIENTAS:
+        return f"no existe la herramienta «{ll['name']}»"
+    return problema_de_esquema(ll.get("input"), HERRAMIENTAS[ll["name"]]["input_schema"])
+
+
+def _como_texto(valor):
+    if isinstance(valor, str):
+        return valor
+    return json.dumps(valor, ensure_ascii=False)
+
+
+def ejecutar(ll, entorno):
+    identificador = ll.get("id") if isinstance(ll, dict) else None
+    motivo = _motivo(ll)
+    if motivo:
+        return error(identificador, NO_EJECUTADA + motivo)
+    funcion = HERRAMIENTAS[ll["name"]]["funcion"]
+    try:
+        valor = funcion(entorno, **ll["input"])
+    except Exception as e:
+        return error(identificador, f"{type(e).__name__}: {e}")
+    return resultado(identificador, _como_texto(valor))
+'''
+
+# Escrita sólo con el enunciado: el prefijo escrito a mano y la herramienta con try/KeyError.
+CON_KEYERROR = '''def ejecutar(ll, entorno):
+    es_dict = isinstance(ll, dict)
+    id_ = ll.get("id") if es_dict else None
+    if not es_dict or ll.get("type") != "tool_use":
+        return error(id_, "no se ha ejecutado: no es un bloque tool_use")
+    nombre = ll.get("name")
+    if not (isinstance(id_, str) and isinstance(nombre, str)):
+        return error(id_, "no se ha ejecutado: la llamada no trae id o nombre")
+    try:
+        herramienta = HERRAMIENTAS[nombre]
+    except KeyError:
+        return error(id_, "no se ha ejecutado: no existe la herramienta «%s»" % nombre)
+    argumentos = ll.get("input")
+    problema = problema_de_esquema(argumentos, herramienta["input_schema"])
+    if problema is not None:
+        return error(id_, "no se ha ejecutado: %s" % problema)
+    try:
+        valor = herramienta["funcion"](entorno, **argumentos)
+    except Exception as excepcion:
+        return error(id_, "%s: %s" % (excepcion.__class__.__name__, excepcion))
+    contenido = valor if type(valor) is str else json.dumps(valor, ensure_ascii=False)
+    return resultado(id_, contenido)
+'''
+
+
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
+    "con_motivo": (CON_MOTIVO, 10),
+    "con_keyerror": (CON_KEYERROR, 10),
     "bien_con_ruido": (RUIDO + cambia(
         "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
     "la_de_la_leccion": (DE_LA_LECCION, 4),  # no pasa a texto: sólo lo que no encaja y lo que lanza
@@ -60,11 +118,11 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         "    if type(valor) is not str:\n        import json as j\n"
         "        valor = j.dumps(valor, ensure_ascii=False)\n"
         "    return resultado(id, valor)\n"), 10),
-    "con_str": (cambia(EN_TEXTO, "        return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
-    "json_tambien_el_texto": (cambia(EN_TEXTO, "        return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
+    "con_str": (cambia(EN_TEXTO, "    return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
+    "json_tambien_el_texto": (cambia(EN_TEXTO, "    return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
                               0),  # un texto sale entre comillas: la tortilla ya no es la del guion
     "json_con_ascii": (cambia(EN_TEXTO, EN_TEXTO.replace(", ensure_ascii=False", "")), 8),  # «azafrán» sale escapado
-    "sin_pasar_a_texto": (cambia(EN_TEXTO, "        return resultado(id, valor)\n"), 4),
+    "sin_pasar_a_texto": (cambia(EN_TEXTO, "    return resultado(id, valor)\n"), 4),
     "confia_en_la_llamada": (CONFIA, 0),  # lanza en la tortilla y no pasa nada a texto
     "solo_recoge_lo_que_lanza": (SOLO_TRY, 2),  # la celda 3: sin mirar la llamada ni pasar a texto
     "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 4),
@@ -201,3 +259,13 @@ def test_el_entorno_es_un_dict_como_en_la_leccion(tmp_path_factory):
     entrega(curso, "usa_el_entorno", con_solucion(cuaderno, USA_EL_ENTORNO, NUNCA_LANZA), NUNCA_LANZA)
     fila = califica_lote(curso, NUNCA_LANZA)["usa_el_entorno"]
     assert fila["puntos"] == 10, fila["motivo"]
+
+
+def test_la_solucion_hace_lo_que_dice_la_pista_del_try():
+    """La pista 4 dice que en el try sólo va la llamada a la función de la herramienta: la solución de
+    referencia, que es de lo que aprende quien la lee, hace lo mismo (pasar a texto va después)."""
+    funcion = next(n for n in ast.parse(SOLUCION).body if isinstance(n, ast.FunctionDef) and n.name == "ejecutar")
+    (bloque,) = [n for n in ast.walk(funcion) if isinstance(n, ast.Try)]
+    assert len(bloque.body) == 1, "en el try de ejecutar va algo más que la llamada a la función"
+    (llamada,) = [n for n in ast.walk(bloque.body[0]) if isinstance(n, ast.Call)]
+    assert ast.unparse(llamada.func) == 'herramienta["funcion"]'.replace('"', "'")

@@ -121,8 +121,94 @@ FIJAS = (TABLA + '''def lee_accion(respuesta):
 
 ''' + BUCLE_BIEN + CONVERSA)
 
+# Escrita sólo con el enunciado: find en vez de partition, la tilde con replace y un while.
+CON_FIND = '''def lee_accion(respuesta):
+    for linea in respuesta.splitlines():
+        limpia = linea.strip()
+        pos = limpia.find(":")
+        if pos < 0:
+            continue
+        palabra = limpia[:pos].rstrip().lower().replace("ó", "o")
+        if palabra != "accion":
+            continue
+        accion = limpia[pos + 1:].strip()
+        if accion == "":
+            continue
+        palabras = accion.split(maxsplit=1)
+        herramienta = palabras[0]
+        argumento = palabras[1].strip() if len(palabras) == 2 else ""
+        return [herramienta, argumento]
+    return None
+
+
+def bucle_de_texto(modelo, inicio, entorno, max_turnos):
+    M = list(inicio)
+    turno = 0
+    while turno < max_turnos:
+        turno = turno + 1
+        respuesta = modelo(M)
+        M.append(("asistente", respuesta))
+        accion = lee_accion(respuesta)
+        if accion is None:
+            return ("fin", respuesta, M)
+        M.append(("usuario", "Observación: " + observa(accion, entorno)))
+    return ("max_turnos", None, M)
+
+
+def conversa(inicio, entorno, max_turnos):
+    """Tu bucle con el modelo de cada prueba, que la prueba pone en `modelo`. No la cambies."""
+    return bucle_de_texto(modelo, inicio, entorno, max_turnos)
+'''
+
+# Escrita sólo con el enunciado: unicodedata quita la tilde, una función por línea y un bucle recursivo.
+SIN_TILDES = '''import unicodedata
+
+
+def _sin_tildes(texto):
+    descompuesto = unicodedata.normalize("NFD", texto)
+    return "".join(c for c in descompuesto if unicodedata.category(c) != "Mn")
+
+
+def _accion_de_linea(linea):
+    cabeza, hay, cola = linea.strip().partition(":")
+    if not hay or _sin_tildes(cabeza.strip()).casefold() != "accion":
+        return None
+    trozos = cola.split()
+    if not trozos:
+        return None
+    herramienta = trozos[0]
+    argumento = cola.strip()[len(herramienta):].strip()
+    return (herramienta, argumento)
+
+
+def lee_accion(respuesta):
+    acciones = [a for a in map(_accion_de_linea, respuesta.splitlines()) if a]
+    return list(acciones[0]) if acciones else None
+
+
+def bucle_de_texto(modelo, inicio, entorno, max_turnos):
+    def turno(M, quedan):
+        if quedan <= 0:
+            return "max_turnos", None, M
+        respuesta = modelo(M)
+        M = M + [("asistente", respuesta)]
+        accion = lee_accion(respuesta)
+        if accion is None:
+            return "fin", respuesta, M
+        return turno(M + [("usuario", "Observación: %s" % observa(accion, entorno))], quedan - 1)
+    return turno(list(inicio), max_turnos)
+
+
+def conversa(inicio, entorno, max_turnos):
+    """Tu bucle con el modelo de cada prueba, que la prueba pone en `modelo`. No la cambies."""
+    return bucle_de_texto(modelo, inicio, entorno, max_turnos)
+'''
+
+
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
+    "con_find": (CON_FIND, 10),
+    "sin_tildes": (SIN_TILDES, 10),
     "bien_con_regex": (CON_REGEX, 10),
     "bien_con_ruido": (RUIDO + cambia(
         "        respuesta = modelo(M)\n",

@@ -151,8 +151,121 @@ def problema_de_esquema(argumentos, esquema):
     return ORDEN_P[(VEZ["p"] - 1) % len(ORDEN_P)]
 '''
 
+# Escrita sólo con el enunciado: una tabla de lambdas con type() y enum con type() is bool.
+CON_LAMBDAS = '''import json
+TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+
+COMPRUEBA = {
+    "integer": lambda v: type(v) is int or (type(v) is float and v % 1 == 0),
+    "number": lambda v: type(v) in (int, float),
+    "string": lambda v: type(v) is str,
+    "boolean": lambda v: type(v) is bool,
+    "object": lambda v: type(v) is dict,
+    "array": lambda v: type(v) is list,
+    "null": lambda v: v is None,
+}
+
+
+def es_del_tipo(valor, tipo):
+    comprobacion = COMPRUEBA.get(tipo)
+    if comprobacion is None:
+        return True
+    return bool(comprobacion(valor))
+
+
+def _mismo_valor(a, b):
+    a_es_bool, b_es_bool = type(a) is bool, type(b) is bool
+    if a_es_bool != b_es_bool:
+        return False
+    return a == b
+
+
+def problema_de_esquema(argumentos, esquema):
+    if type(argumentos) is not dict:
+        return "los argumentos no son un objeto"
+    faltan = [n for n in esquema.get("required", []) if n not in argumentos]
+    if faltan:
+        return f"falta el argumento «{faltan[0]}»"
+    propiedades = esquema.get("properties", {})
+    cerrado = esquema.get("additionalProperties") == False
+    for nombre in argumentos:
+        valor = argumentos[nombre]
+        if nombre not in propiedades:
+            if cerrado:
+                return f"sobra el argumento «{nombre}»"
+            continue
+        prop = propiedades[nombre]
+        if "type" in prop and not es_del_tipo(valor, prop["type"]):
+            return f"el argumento «{nombre}» debe ser de tipo {prop['type']}"
+        if "enum" in prop:
+            if not [p for p in prop["enum"] if _mismo_valor(valor, p)]:
+                lista = ", ".join([json.dumps(p, ensure_ascii=False) for p in prop["enum"]])
+                return f"el argumento «{nombre}» debe ser uno de {lista}"
+    return None
+'''
+
+# Escrita sólo con el enunciado: match en es_del_tipo, un generador de problemas y enum por (clase, valor).
+CON_MATCH = '''import json
+import math
+TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+
+
+def es_del_tipo(valor, tipo):
+    es_numero = isinstance(valor, (int, float)) and not isinstance(valor, bool)
+    match tipo:
+        case "number":
+            return es_numero
+        case "integer":
+            return es_numero and (isinstance(valor, int) or (math.isfinite(valor) and valor == math.floor(valor)))
+        case _ if tipo in TIPOS_JSON:
+            return isinstance(valor, TIPOS_JSON[tipo])
+        case _:
+            return True
+
+
+def _clave_json(v):
+    """Dos valores son iguales en JSON si su clave es igual: los booleanos aparte de los números."""
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, (int, float)):
+        return ("num", v)
+    return ("otro", v)
+
+
+def _problemas(argumentos, esquema):
+    if not isinstance(argumentos, dict):
+        yield "los argumentos no son un objeto"
+        return
+    for nombre in esquema.get("required", ()):
+        if nombre not in argumentos:
+            yield "falta el argumento «%s»" % nombre
+    propiedades = esquema.get("properties") or {}
+    for nombre, valor in argumentos.items():
+        propiedad = propiedades.get(nombre)
+        if propiedad is None:
+            if esquema.get("additionalProperties", True) is False:
+                yield "sobra el argumento «%s»" % nombre
+            continue
+        tipo = propiedad.get("type")
+        if tipo is not None and not es_del_tipo(valor, tipo):
+            yield "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
+            continue
+        if "enum" in propiedad:
+            claves = [_clave_json(p) for p in propiedad["enum"]]
+            if _clave_json(valor) not in claves:
+                yield "el argumento «%s» debe ser uno de %s" % (
+                    nombre, ", ".join(json.dumps(p, ensure_ascii=False) for p in propiedad["enum"]))
+
+
+def problema_de_esquema(argumentos, esquema):
+    return next(_problemas(argumentos, esquema), None)
+'''
+
+
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
+    "con_lambdas": (CON_LAMBDAS, 10),
+    "con_match": (CON_MATCH, 10),
     "bien_con_tabla": (CON_TABLA, 10),
     "bien_con_ruido": (RUIDO + cambia(
         "    propiedades = esquema.get", "    print('miro', argumentos, file=sys.stderr)\n"
