@@ -177,7 +177,8 @@ class Hijo:
         """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída).
 
         Su CPU: sale con SIN_CPU o SIGXCPU, o la CPU que ha gastado (él y lo que lanzó) llega a su
-        límite. Node no atiende SIGXCPU y muere con el SIGKILL del límite duro.
+        límite blando. Node no recibe SIGXCPU y muere con el SIGKILL del límite duro, un segundo
+        después (unshare, al verlo, sale con 1).
         """
         codigo, cpu = self._espera(2)
         if codigo in (SIN_CPU, -signal.SIGXCPU) or cpu >= getattr(self.proceso, "cpu", float("inf")) - 0.1:

@@ -69,17 +69,18 @@ def tapa(carpetas, interprete=None):
         os.close(origen)
 
 
-def limita(limites, con_node=False):
+def limita(limites):
     import resource
     import signal
 
     for nombre, valor in limites.items():
         if nombre == "RLIMIT_CPU":
             # Al llegar al límite blando, SIGXCPU: se sale con SIN_CPU para que el motivo lo diga.
-            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual. Node no
-            # atiende SIGXCPU: para él el duro es el blando (el otro lado lo reconoce por la CPU gastada).
+            # Si el alumno quita el manejador, el duro (un segundo después) lo mata igual. Node, el
+            # primer proceso de su espacio de procesos, no recibe SIGXCPU (no tiene manejador): muere
+            # con el duro, y el otro lado lo reconoce porque ha gastado al menos el blando.
             signal.signal(signal.SIGXCPU, lambda *_: os._exit(SIN_CPU))
-            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor if con_node else valor + 1))
+            resource.setrlimit(resource.RLIMIT_CPU, (valor, valor + 1))
         else:
             resource.setrlimit(getattr(resource, nombre), (valor, valor))
 
@@ -492,7 +493,7 @@ def encierra(config):
         os.chdir("/tmp")  # un tmpfs propio
     elif config.get(Arranque.CARPETA):
         os.chdir(config[Arranque.CARPETA])
-    limita(config.get(Arranque.LIMITES, {}), con_node=bool(interprete))
+    limita(config.get(Arranque.LIMITES, {}))
 
 
 def sin_privilegios(config):
