@@ -79,7 +79,7 @@ export function guardaLoBajado() {
   if (!bajado) return;
   const urls = bajado;
   bajado = null;
-  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls });
+  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls, tardia: true });
   if ("requestIdleCallback" in self) requestIdleCallback(envia, { timeout: 5000 }); else setTimeout(envia, 2000);
 }
 
