@@ -252,7 +252,8 @@ def imprime_tabla(medidas, slug, veces) -> None:
         frio, templado = mediana[caso, "frio"], mediana[caso, "templado"]
         print(f"| {caso:8} | {frio:8.2f} | {templado:12.2f} | {frio / mediana['suelo', 'frio']:11.2f} | "
               f"{templado / mediana['suelo', 'templado']:15.2f} | {mediana[caso, 'bytes'] / 1e6:7.1f} | "
-              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} | {(mediana[caso, 'bytes'] - mediana['suelo', 'bytes']) / 1e3:6.0f} |")
+              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} | "
+              f"{(mediana[caso, 'bytes'] - mediana['suelo', 'bytes']) / 1e3:6.0f} |")
 
 
 if __name__ == "__main__":
