@@ -245,13 +245,15 @@ def main() -> int:
 def imprime_tabla(medidas, slug, veces) -> None:
     mediana = {k: statistics.median(v) for k, v in medidas.items()}
     print(f"\nPrimera salida, mediana de {veces} (lección {slug}); razón = caso / suelo")
-    print(f"| {'caso':8} | frío (s) | templado (s) | ×suelo frío | ×suelo templado | MB frío | MB templado |")
-    print("|----------|---------:|-------------:|------------:|----------------:|--------:|------------:|")
+    print(f"| {'caso':8} | frío (s) | templado (s) | ×suelo frío | ×suelo templado | MB frío | MB templado "
+          "| KB frío más que el suelo |")
+    print("|----------|---------:|-------------:|------------:|----------------:|--------:|------------:|-------:|")
     for caso in dict.fromkeys(k[0] for k in medidas):
         frio, templado = mediana[caso, "frio"], mediana[caso, "templado"]
         print(f"| {caso:8} | {frio:8.2f} | {templado:12.2f} | {frio / mediana['suelo', 'frio']:11.2f} | "
               f"{templado / mediana['suelo', 'templado']:15.2f} | {mediana[caso, 'bytes'] / 1e6:7.1f} | "
-              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} |")
+              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} | "
+              f"{(mediana[caso, 'bytes'] - mediana['suelo', 'bytes']) / 1e3:6.0f} |")
 
 
 if __name__ == "__main__":

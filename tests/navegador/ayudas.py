@@ -25,6 +25,8 @@ def escribe_codigo(pagina, caja: str, codigo: str) -> None:
 
     `caja` es el selector de la celda o del desafío. Espera a que lo escrito esté guardado.
     """
+    # El editor llega aparte (editor.mjs, después de los botones de ejecutar): hasta entonces no hay «Editar».
+    pagina.wait_for_selector(f"{caja} button.editar:visible, {caja} .cm-content", timeout=ESPERA)
     editar = pagina.locator(f"{caja} button.editar")
     if editar.is_visible():
         editar.click()

@@ -116,14 +116,15 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
       comprobar.disabled = false;
     }
     caja.firstChild.remove();  // el «Comprobando…»
-    if (pasan?.sinPython) {
-      // No ha corrido nada: ni su código ni las pruebas. No es un resultado, ni cuenta como intento.
-      const motivo = detenido ? "Has detenido Python" : pasan.sinPython.replace(/\.$/, "");
-      caja.replaceChildren(`No se ha comprobado tu código: ${motivo}. Tu código sigue guardado; ` +
-                           "pulsa «Comprobar» otra vez cuando quieras.\n");
+    if (pasan?.sinPython && !detenido) {
+      // Python no ha llegado: no ha corrido ni su código ni las pruebas. No es un resultado, ni
+      // cuenta como intento. (Si lo ha detenido él, la caja ya dice por qué; sigue como un error.)
+      caja.replaceChildren(`No se ha comprobado tu código: ${pasan.sinPython.replace(/\.$/, "")}. ` +
+                           "Tu código sigue guardado; pulsa «Comprobar» otra vez cuando quieras.\n");
       seccion.dataset.resultado = "sin-python";
       return { estado: "sin-python", salida: caja.textContent };
     }
+    if (pasan?.sinPython) pasan = null;
     if (pasan === null && !detenido) {
       caja.append("\nTu código no ha llegado a las pruebas: corrige el error de arriba y vuelve a comprobar.\n");
     }

@@ -42,6 +42,7 @@ function recibe(mensaje) {
     const ejecucion = enCurso.get(mensaje.id);
     enCurso.delete(mensaje.id);
     ejecucion?.fin(mensaje.ok, mensaje.resultado);
+    python.guardaLoBajado();  // después de la primera salida, no antes
   }
 }
 

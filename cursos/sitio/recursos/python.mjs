@@ -16,7 +16,7 @@ const pendientes = [];    // lo que llega antes de que haya oyente (p. ej. "list
 function entrega(mensaje) {
   if (mensaje.tipo === "listo") {
     recuerdaQueEstaEnCache();
-    guardaParaSinConexion(mensaje.descargado ?? []);
+    bajado = mensaje.descargado ?? [];
   }
   oyente ? oyente(mensaje) : pendientes.push(mensaje);
 }
@@ -71,10 +71,15 @@ export function termina() {
 }
 
 // Lo que bajó el worker (Pyodide y las ruedas) puede haber llegado antes que el service worker:
-// se le dice qué es, y lo copia de la caché HTTP, sin red, cuando el navegador está libre (la
-// primera salida ya ha salido). Sólo lo bajado: nada de barrer cientos de URLs a ciegas.
-function guardaParaSinConexion(urls) {
-  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls });
+// se le dice qué es y lo copia de la caché HTTP, sin red. leccion.mjs lo pide cuando la primera
+// celda ha terminado y el navegador está libre: ni esa copia ni el editor que el service worker
+// guarda a la vez compiten con la primera salida. Sólo lo bajado: nada de barrer cientos de URLs.
+let bajado = null;
+export function guardaLoBajado() {
+  if (!bajado) return;
+  const urls = bajado;
+  bajado = null;
+  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls, tardia: true });
   if ("requestIdleCallback" in self) requestIdleCallback(envia, { timeout: 5000 }); else setTimeout(envia, 2000);
 }
 

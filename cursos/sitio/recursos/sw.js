@@ -36,7 +36,10 @@ self.addEventListener("message", (evento) => {
   if (evento.data?.tipo !== "curso:guarda" || !Array.isArray(evento.data.urls)) return;
   const rutas = evento.data.urls.filter((url) => typeof url === "string" && url.startsWith(RAIZ))
     .map((url) => url.slice(RAIZ.length).split(/[?#]/)[0]).filter((ruta) => BARRIDO.has(ruta));
-  evento.waitUntil(Promise.all([guarda([...new Set(rutas)], "only-if-cached"), guarda(CONFIG.tardia, "red")]));
+  // El editor, de la red, sólo cuando lo pide la lección tras su primera salida (no al irse: competiría
+  // con la página siguiente).
+  const tardia = evento.data.tardia ? guarda(CONFIG.tardia, "red") : null;
+  evento.waitUntil(Promise.all([guarda([...new Set(rutas)], "only-if-cached"), tardia]));
 });
 
 self.addEventListener("fetch", (evento) => {
