@@ -56,7 +56,9 @@ def test_el_hijo_habla_el_protocolo_sin_el_repositorio(tmp_path):
                {Clave.LLAMA: "f", Clave.ARGS: [-1], Clave.KWARGS: {}}]
     salida, _ = proceso.communicate("".join(json.dumps(o) + "\n" for o in ordenes).encode(), timeout=60)
     listo, devuelve, lanza = [json.loads(linea) for linea in salida.splitlines()]
-    assert listo == {Clave.LISTO: True, Clave.ERRORES: [], Clave.DEFINIDAS: ["f"]}
+    version = "%d.%d.%d" % sys.version_info[:3]  # el intérprete que ha corrido las celdas, para sus notas
+    assert listo == {Clave.LISTO: True, Clave.ERRORES: [], Clave.DEFINIDAS: ["f"], Clave.SINTAXIS: [],
+                     Clave.VERSION: version}
     assert devuelve == {Clave.DEVUELVE: [2, {Marca.FUNCION: 0}]} and protocolo.es_funcion(devuelve[Clave.DEVUELVE][1])
     assert lanza == {Clave.EXCEPCION: ["ValueError", "negativo: -1"]}
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from cursos import RAIZ
 from cursos.calificador.caja.protocolo import Arranque, Clave
 
-IMPORTA_PROTOCOLO = ("from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Marca, Pide"
-                     "  # PROTOCOLO\n")
+IMPORTA_PROTOCOLO = ("from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Interprete, "
+                     "Marca, Pide  # PROTOCOLO\n")
 
 
 def programa_del_hijo() -> str:
@@ -178,12 +178,18 @@ def _unshare_disponible(como_usuario: bool) -> bool:
     return _funciona(["unshare", *usuario, *ESPACIOS, "true"])
 
 
+def visible_desde_la_caja(ruta: str) -> bool:
+    """¿Ve la caja esta ruta real? Tiene que colgar de una carpeta que no se tapa y ser legible por todos."""
+    partes = Path(ruta).parts
+    return len(partes) > 1 and partes[1] in A_LA_VISTA and legible_por_todos(ruta)
+
+
 def _con_interprete(config: dict) -> tuple[dict, str, list[str]]:
     """La configuración con Pyodide bajo Node si lo hay (el Python del navegador), y qué falta si no."""
     from cursos.calificador.interprete import SinInterprete, interprete
 
     try:
-        pyodide = interprete()
+        pyodide = interprete(HIJO, visible_desde_la_caja)
     except SinInterprete as e:
         return config, f"el Python de esta máquina ({sys.version.split()[0]})", [
             f"el Python del navegador (Pyodide bajo Node): {e}; el código del alumno corre con el Python de esta "

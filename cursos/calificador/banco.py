@@ -570,5 +570,5 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
     if avisos is not None:
         avisos.extend(banco.errores_al_cargar)
     if estado is not None and banco.sintaxis:
-        estado["sintaxis"] = banco.sintaxis
+        estado[Clave.SINTAXIS] = banco.sintaxis
     return resultados

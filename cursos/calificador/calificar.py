@@ -28,7 +28,7 @@ from tqdm import tqdm
 from cursos.calificador import informe, libro, retroalimentacion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
-from cursos.calificador.caja.protocolo import Rechazo
+from cursos.calificador.caja.protocolo import Clave, Rechazo
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
@@ -113,7 +113,7 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
     motivo = f"no pasa {', '.join(fallan)}. {fallan[0]}: {resultados[fallan[0]]}" if fallan else ""
     if fallan and avisos:
         motivo = f"al cargar tu código, {'; '.join(avisos)}. " + motivo
-    notas = [*entrega.notas, *estado.get("sintaxis", [])]
+    notas = [*entrega.notas, *estado.get(Clave.SINTAXIS, [])]
     if notas:
         motivo = " ".join(filter(None, [motivo, "Nota: " + "; ".join(notas) + "."]))
     return Calificacion(alumno, resultados, motivo, entrega.solucion, tuple(notas), bool(estado.get("reloj")))

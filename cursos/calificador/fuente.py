@@ -5,6 +5,7 @@ solucion.py (con la región de la solución), pruebas.py y ocultas.py. El cuader
 genera siempre; no se edita.
 """
 
+import ast
 import functools
 import os
 import subprocess
@@ -73,6 +74,18 @@ def _lista(nombres: tuple[str, ...]) -> str:
     return " y ".join(filter(None, [", ".join(citados[:-1]), citados[-1]]))
 
 
+def por_completar(desafio: Desafio) -> tuple[str, ...]:
+    """Las funciones que escribe el alumno: las de desafio.toml con una región de la solución dentro.
+
+    Las demás (como `conversa` en el bucle de texto) ya vienen hechas y el cuaderno no pide completarlas.
+    """
+    fuente = desafio.lee("solucion.py")
+    lineas = fuente.splitlines()
+    con_region = {n.name for n in ast.walk(ast.parse(fuente)) if isinstance(n, ast.FunctionDef)
+                  and any("### BEGIN SOLUTION" in linea for linea in lineas[n.lineno - 1:n.end_lineno])}
+    return tuple(f for f in desafio.funciones if f in con_region) or desafio.funciones
+
+
 def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.NotebookNode:
     """El cuaderno fuente de nbgrader (con la solución y las pruebas ocultas)."""
     # Una región de la solución sin cerrar: el error en español (con_stub), antes que el de nbgrader.
@@ -80,7 +93,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),
-        _texto(f"### Tu solución\n\nCompleta {_lista(desafio.funciones)} en la celda siguiente y pasa "
+        _texto(f"### Tu solución\n\nCompleta {_lista(por_completar(desafio))} en la celda siguiente y pasa "
                "las pruebas de abajo. " + AVISO_PYTHON, "tu-solucion"),
         _codigo(desafio.lee("solucion.py"), desafio.celda_solucion, solucion=True),
         _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "

@@ -20,7 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursos.calificador import aislamiento
+from cursos.calificador.caja.protocolo import Interprete as Claves
+from cursos.errores import ErrorDelCurso
 
 CAJA = Path(__file__).parent / "caja"
 NUCLEO = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
@@ -36,20 +37,19 @@ class Interprete:
     version: str
 
     def config(self) -> dict:
-        return {"node": self.node, "carpeta": str(self.carpeta), "opciones": OPCIONES_NODE}
+        return {Claves.NODE: self.node, Claves.CARPETA: str(self.carpeta), Claves.OPCIONES: OPCIONES_NODE}
 
 
-class SinInterprete(Exception):
+class SinInterprete(ErrorDelCurso):
     """No hay Pyodide bajo Node en esta máquina; el mensaje dice por qué y qué hacer."""
 
 
-def _node() -> str:
+def _node(visible) -> str:
     node = shutil.which("node")
     if not node:
         raise SinInterprete("no hay node (apt-get install nodejs)")
     real = os.path.realpath(node)
-    visible = Path(real).parts[1] in aislamiento.A_LA_VISTA if len(Path(real).parts) > 1 else False
-    if not visible or not aislamiento.legible_por_todos(real):
+    if not visible(real):
         raise SinInterprete(f"{real} no se ve desde la caja del alumno (tiene que estar en /usr o /bin y "
                             "ser legible por todos): instala el node de la distribución")
     return real
@@ -98,12 +98,16 @@ def _escribe_hijo(carpeta: Path, programa: str) -> None:
 
 
 @functools.cache
-def interprete() -> Interprete:
-    """El Pyodide del sitio bajo Node, listo para la caja; SinInterprete si aquí no se puede."""
+def interprete(programa_del_hijo: str, visible) -> Interprete:
+    """El Pyodide del sitio bajo Node, listo para la caja; SinInterprete si aquí no se puede.
+
+    programa_del_hijo es hijo.py con el protocolo dentro; visible(ruta) dice si la caja ve esa ruta.
+    Los da aislamiento.py, que es quien sabe de la caja (así este módulo no lo importa).
+    """
     from cursos.sitio.descargas import DESCARGAS, ErrorDeDistribucion
     from cursos.sitio.distribucion import fijado, paquete_pyodide
 
-    node = _node()
+    node = _node(visible)
     version = fijado()["pyodide"]["version"]
     try:
         paquete = paquete_pyodide()
@@ -114,5 +118,5 @@ def interprete() -> Interprete:
     carpeta = DESCARGAS / f"calificador-pyodide-{version}-{_huella(lanzador, version_node.encode())}"
     if not (carpeta / "instantanea.bin").is_file():
         _prepara(paquete, node, carpeta, lanzador)
-    _escribe_hijo(carpeta, aislamiento.HIJO)
+    _escribe_hijo(carpeta, programa_del_hijo)
     return Interprete(node, carpeta, version)

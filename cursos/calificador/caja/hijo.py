@@ -29,7 +29,7 @@ import re
 import sys
 import types
 
-from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Marca, Pide  # PROTOCOLO
+from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Interprete, Marca, Pide  # PROTOCOLO
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC = 2, 4, 8, 1, 32, 4096, 16384
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
@@ -489,7 +489,7 @@ def encierra(config):
     separa_el_canal()
     interprete = config.get(Arranque.INTERPRETE) or {}
     if config.get(Arranque.TAPAR) is not None:
-        tapa(config[Arranque.TAPAR], interprete.get("carpeta"))
+        tapa(config[Arranque.TAPAR], interprete.get(Interprete.CARPETA))
         os.chdir("/tmp")  # un tmpfs propio
     elif config.get(Arranque.CARPETA):
         os.chdir(config[Arranque.CARPETA])
@@ -512,9 +512,9 @@ def hazte_node(config):
     procesos, ni hilos, ni módulos nativos); el encierro del sistema sigue alrededor.
     """
     interprete = config[Arranque.INTERPRETE]
-    carpeta = DENTRO if config.get(Arranque.TAPAR) is not None else interprete["carpeta"]
-    node = interprete["node"]
-    os.execve(node, [node, *interprete.get("opciones", []), "--experimental-permission",
+    carpeta = DENTRO if config.get(Arranque.TAPAR) is not None else interprete[Interprete.CARPETA]
+    node = interprete[Interprete.NODE]
+    os.execve(node, [node, *interprete.get(Interprete.OPCIONES, []), "--experimental-permission",
                      "--allow-fs-read=%s/*" % carpeta, carpeta + "/lanzador.mjs", carpeta],
               {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
 

@@ -25,7 +25,13 @@ class Arranque:
     """Las claves de la configuración con que arranca el proceso del alumno (su argumento JSON)."""
 
     TAPAR, CARPETA, LIMITES, UID, GID = "tapar", "carpeta", "limites", "uid", "gid"
-    INTERPRETE = "interprete"  # {"node", "carpeta", "opciones"}: el código del alumno, en Pyodide
+    INTERPRETE = "interprete"  # un diccionario con las claves de Interprete: el código del alumno, en Pyodide
+
+
+class Interprete:
+    """Las claves de Arranque.INTERPRETE: con qué node y qué Pyodide corre el código del alumno."""
+
+    NODE, CARPETA, OPCIONES = "node", "carpeta", "opciones"
 
 
 class Clave:
