@@ -148,7 +148,7 @@ def test_node_corre_con_usuario_propio_y_el_llavero_filtrado(aislamiento):
 
 
 def test_una_tupla_llega_como_la_lista_de_json(aislamiento):
-    """Decisión (docs/decisiones/grader-interprete-y-canales.md): lo devuelto cruza como JSON, y una tupla
+    """Decisión (docs/decisiones/grader-lo-que-dice-el-enunciado.md): lo devuelto cruza como JSON, y una tupla
     es la lista que representa, como en el BancoLocal de las pruebas que copia en JSON (compacta)."""
     desafio = PERMISO
     espacio = banco.espacio_de_pruebas(desafio)
