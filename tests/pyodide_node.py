@@ -28,6 +28,20 @@ console.log(py.runPython(entrada.programa));
 """
 
 
+# Las celdas de una lección (datos["celdas"]) en un mismo espacio de nombres, como en el cuaderno,
+# cada una con lo que imprime; para ejecuta_en_pyodide.
+CELDAS_CON_SALIDAS = """
+import contextlib, io, json
+espacio, salidas = {}, []
+for celda in datos["celdas"]:
+    salida = io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        exec(celda, espacio)
+    salidas.append(salida.getvalue())
+"""
+PROGRAMA_DE_SALIDAS = CELDAS_CON_SALIDAS + 'json.dumps({"salidas": salidas})\n'
+
+
 def nucleo_de_pyodide() -> Path:
     """La carpeta con pyodide.mjs; la descarga (npm) la primera vez si hace falta."""
     if os.environ.get("PYODIDE_DIR"):

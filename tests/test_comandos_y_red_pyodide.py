@@ -11,21 +11,12 @@ from cursos import RAIZ
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
 from tests.ayudas import celdas_de_codigo
-from tests.pyodide_node import ejecuta_en_pyodide
+from tests.pyodide_node import PROGRAMA_DE_SALIDAS, ejecuta_en_pyodide
 
 CURSO = leer_curso()
 MODULOS = {"un-comando-en-la-terminal": "terminal.py", "la-red": "web.py"}
 
-PROGRAMA = """
-import contextlib, io, json
-espacio, salidas = {}, []
-for celda in datos["celdas"]:
-    salida = io.StringIO()
-    with contextlib.redirect_stdout(salida):
-        exec(celda, espacio)
-    salidas.append(salida.getvalue())
-json.dumps({"salidas": salidas})
-"""
+PROGRAMA = PROGRAMA_DE_SALIDAS
 
 
 @pytest.mark.parametrize("slug", MODULOS)

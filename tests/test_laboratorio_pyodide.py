@@ -9,20 +9,13 @@ import pytest
 from cursos import laboratorio
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
-from tests.pyodide_node import ejecuta_en_pyodide
+from tests.pyodide_node import CELDAS_CON_SALIDAS, ejecuta_en_pyodide
 
 LECCION = leer_curso().leccion("la-propuesta-no-es-el-permiso")
 
 # Ejecuta en Pyodide las celdas de la lección, cada una con su salida capturada, y
 # calcula la evidencia completa del laboratorio con el mismo texto canónico que la referencia.
-PROGRAMA = """
-import contextlib, io, json
-espacio, salidas = {}, []
-for celda in datos["celdas"]:
-    salida = io.StringIO()
-    with contextlib.redirect_stdout(salida):
-        exec(celda, espacio)
-    salidas.append(salida.getvalue())
+PROGRAMA = CELDAS_CON_SALIDAS + """
 lab = {}
 codigo = {n: open(n, "rb").read() for n in ("harness.py", "laboratorio_puerta.py")}
 for n in codigo:

@@ -11,22 +11,12 @@ import pytest
 from cursos import RAIZ
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
-from tests.pyodide_node import ejecuta_en_pyodide
+from tests.pyodide_node import PROGRAMA_DE_SALIDAS, ejecuta_en_pyodide
 
 CURSO = leer_curso()
 MODULOS = ["guionizado.py", "entorno.py", "harness.py", "lecciones/cadenas-peligrosas/cadenas.py"]
 
-# Cada celda con su salida capturada, en un mismo espacio de nombres, como en el cuaderno.
-PROGRAMA = """
-import contextlib, io, json
-espacio, salidas = {}, []
-for celda in datos["celdas"]:
-    salida = io.StringIO()
-    with contextlib.redirect_stdout(salida):
-        exec(celda, espacio)
-    salidas.append(salida.getvalue())
-json.dumps({"salidas": salidas})
-"""
+PROGRAMA = PROGRAMA_DE_SALIDAS
 
 
 @pytest.fixture(scope="module", params=["cadenas-peligrosas", "identidad-delegada"])
