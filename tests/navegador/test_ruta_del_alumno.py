@@ -208,6 +208,7 @@ def test_la_portada_dice_por_donde_seguir(navegador, url_raiz, ancho, alto):
         tercera = CURSO.lecciones[2]
         pagina.goto(url_de_leccion(url_raiz, tercera))
         pagina.wait_for_selector("button[data-accion=ejecutar-todo]")
+        pagina.wait_for_load_state("networkidle")  # sin descargas a medias al irse (saldrían como fallidas)
         pagina.goto(url_raiz + "index.html")
         assert ir.inner_text() == f"Sigue donde lo dejaste: lección 3, {tercera.titulo} →"
         assert "Llevas 0 de" in pagina.locator(".empieza .progreso-total").inner_text()
