@@ -10,8 +10,6 @@ import ast
 import functools
 import re
 
-import pytest
-
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
@@ -251,9 +249,6 @@ USA_EL_ENTORNO = cambia("    id = ll.get(\"id\") if isinstance(ll, dict) else No
                         "    id = ll.get(\"id\") if isinstance(ll, dict) else None\n")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26: en el calificador, el entorno que recibe ejecutar es un "
-                   "EntornoRemoto (cursos/calificador/caja/hijo.py), un Mapping de sólo lectura y no un dict; "
-                   "lo arregla quien lleva el calificador, y entonces hay que quitar esta marca")
 def test_el_entorno_es_un_dict_como_en_la_leccion(tmp_path_factory):
     curso, cuaderno = curso_del_desafio(tmp_path_factory, NUNCA_LANZA)
     entrega(curso, "usa_el_entorno", con_solucion(cuaderno, USA_EL_ENTORNO, NUNCA_LANZA), NUNCA_LANZA)

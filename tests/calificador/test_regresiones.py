@@ -249,23 +249,31 @@ def _por_posicion(nombre: str, firma: str, vistas: list, devuelve: str) -> str:
             f"    if lanza is not None:\n        raise PermissionError(lanza)\n    return {devuelve}\n")
 
 
-def test_contestar_por_posicion_no_pasa_las_ocultas(tmp_path_factory):
-    """Repetir, por orden de llamada, las respuestas de las pruebas visibles: éstas pasan, las ocultas no."""
-    puerta = Desafio("puerta-corregida")
-    identidad = Desafio("identidad-delegada")
-    sol_id = identidad.lee("solucion.py").replace("usuario = validar_token(", "usuario = _valida(")
+def _por_posicion_en(slug: str) -> tuple[Desafio, str]:
+    """La entrega que repite, por orden de llamada, lo que la referencia contestó en las pruebas visibles."""
+    desafio = Desafio(slug)
+    if slug == "puerta-corregida":
+        return desafio, _por_posicion("puerta", "ll, sesion, admitidas",
+                                      _grabadas(desafio, "puerta", desafio.lee("solucion.py")), "valor")
+    sol_id = desafio.lee("solucion.py").replace("usuario = validar_token(", "usuario = _valida(")
     sol_id = sol_id.replace("def validar_token(", "def _valida(")
-    casos = {
-        puerta: _por_posicion("puerta", "ll, sesion, admitidas",
-                              _grabadas(puerta, "puerta", puerta.lee("solucion.py")), "valor"),
-        identidad: sol_id + _por_posicion("validar_token", "token, audiencia, alcance, ahora",
-                                          _grabadas(identidad, "validar_token",
-                                                    sol_id + identidad.lee("solucion.py").split(
-                                                        "\n\n\ndef abrir_sesion")[0]), "token"),
-    }
-    for desafio, codigo in casos.items():
-        curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
-        entrega_codigos(curso, cuaderno, {"por_posicion": codigo}, desafio)
-        fila = por_alumno(califica(curso, desafio, plazo=3.0, progreso=False))["por_posicion"]
-        visibles = sum(p for n, p in desafio.puntos().items() if n != "variaciones")
-        assert fila["puntos"] == visibles and fila["variaciones"] == 0, (desafio.slug, fila["motivo"])
+    grabadas = _grabadas(desafio, "validar_token",
+                         sol_id + desafio.lee("solucion.py").split("\n\n\ndef abrir_sesion")[0])
+    return desafio, sol_id + _por_posicion("validar_token", "token, audiencia, alcance, ahora", grabadas, "token")
+
+
+@pytest.mark.parametrize("slug", [
+    "puerta-corregida",
+    pytest.param("identidad-delegada", marks=pytest.mark.xfail(strict=True, reason=(
+        "la parte oculta de la prueba de validar_token repite el orden de lo que se acepta y se rechaza: "
+        "contestar por posición todavía saca sus puntos visibles")))])
+def test_contestar_por_posicion_no_pasa_las_ocultas(tmp_path_factory, slug):
+    """Repetir, por orden de llamada, las respuestas de las pruebas visibles: ni las ocultas ni las partes
+    ocultas de las visibles pasan, así que de lo visible no queda casi nada (en la puerta, sólo la lectura
+    legítima, que también saca quien lo admite todo)."""
+    desafio, codigo = _por_posicion_en(slug)
+    curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
+    entrega_codigos(curso, cuaderno, {"por_posicion": codigo}, desafio)
+    fila = por_alumno(califica(curso, desafio, plazo=3.0, progreso=False))["por_posicion"]
+    visibles = sum(p for n, p in desafio.puntos().items() if n != "variaciones")
+    assert fila["variaciones"] == 0 and fila["puntos"] <= 2 < visibles, (fila["puntos"], fila["motivo"])

@@ -9,7 +9,6 @@
 """
 
 import re
-import sys
 
 import pytest
 
@@ -121,15 +120,6 @@ def test_la_funcion_que_falta_se_dice_tambien_si_cambia_sus_argumentos(tmp_path_
     motivo = filas["c1_otro_nombre"]["motivo"]
     assert filas["c1_otro_nombre"]["puntos"] == 0 and "falta la solución" in motivo, motivo
     assert "KeyError" not in motivo
-
-
-def test_la_sintaxis_de_un_python_mas_nuevo_se_explica(tmp_path_factory):
-    nueva = "_d = {'k': 1}\n_s = f'{_d['k']}'\n"  # PEP 701: válido desde 3.12
-    if sys.version_info >= (3, 12):
-        pytest.skip("este Python ya admite la sintaxis")
-    filas = _una(tmp_path_factory, ESQUEMA, {"n1_fstring": ESQUEMA.lee("solucion.py") + nueva})
-    motivo = filas["n1_fstring"]["motivo"]
-    assert "Python %d.%d" % sys.version_info[:2] in motivo and "3.14" in motivo, motivo
 
 
 def test_editar_el_repositorio_despues_de_repartir_no_cambia_la_nota(tmp_path_factory, monkeypatch):
