@@ -333,7 +333,9 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
         del_profesor, de_donde = _hora_del_fichero(ruta), "fecha del fichero"
     descargado = hora_de_texto(texto_descargado)
     aviso = ""
-    if descargado is not None and descargado > min(del_profesor, ahora_utc()):
+    # Con holgura: un zip guarda la hora con 2 s de resolución y los relojes difieren un poco;
+    # sin ella, un cuaderno subido en el mismo segundo en que se bajó saldría «en el futuro».
+    if descargado is not None and descargado > min(del_profesor, ahora_utc()) + HOLGURA:
         aviso = (f"; el cuaderno dice que se descargó el {en_zona(descargado)}, después de la "
                  f"{de_donde} o en el futuro (el reloj del ordenador del alumno): no se usa")
         descargado = None

@@ -255,6 +255,23 @@ def test_la_hora_es_la_del_profesor_y_no_la_del_navegador(release, curso, tmp_pa
     assert "se descargó el 2026-11-01 09:00:00" in linea.motivo
 
 
+def test_bajado_y_subido_en_el_mismo_segundo_no_es_del_futuro(release, curso, tmp_path):
+    """Un zip guarda la hora redondeada a 2 s hacia abajo: el cuaderno dice 09:00:01.6 y el fichero
+    09:00:00. No es un reloj mal puesto, y la línea no lo dice."""
+    _, cuaderno = release
+    nb = de_la_pagina(cuaderno, "ana", "2026-11-20T09:00:01.600Z")
+    ruta = escribe(tmp_path / "z" / "ana" / "x.ipynb", nb, "2026-11-20T09:00:00")
+    linea = recoge(ruta.parent.parent, curso, DESAFIOS)[0]
+    assert linea.recogida and "no se usa" not in linea.motivo and "descargó" not in linea.motivo, linea.motivo
+    # --hora alumno: vale la del navegador, que es 1,6 s posterior (no hace puntual nada).
+    otra = escribe(tmp_path / "y" / "luis" / "x.ipynb", de_la_pagina(cuaderno, "luis", "2026-11-20T09:00:01Z"),
+                   "2026-11-20T09:00:00")
+    linea = recoge(otra.parent.parent, curso, DESAFIOS, hora="alumno")[0]
+    assert linea.recogida and "no se usa" not in linea.motivo, linea.motivo
+    assert (curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt").read_text() == \
+        "2026-11-20 09:00:01.000000 UTC"
+
+
 def test_con_hora_alumno_vale_la_del_navegador_salvo_si_es_imposible(release, curso, tmp_path):
     _, cuaderno = release
     # Copiados y sin su fecha: todos con la de hoy; manda «descargado».
