@@ -23,6 +23,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Stri
 from cursos import RAIZ
 from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import AVISO_PYTHON
+from cursos.carga import ficheros_cargados
 from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import preguntas_de
@@ -286,9 +287,24 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
         celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}
                                      for c in celdas]),
-        python_json=_json_en_script({"curso": f"courses/{curso.slug}/", "modulos": curso.modulos,
+        python_json=_json_en_script({"curso": f"courses/{curso.slug}/", "modulos": modulos_de_la_pagina(curso, celdas),
                                      "pyodide": pyodide}),
         preguntas_json=_json_en_script(preguntas_de(leccion)))
+
+
+def modulos_de_la_pagina(curso: Curso, celdas) -> list[str]:
+    """Los módulos del curso que cargan las celdas de la lección (y los que carguen ésos), en el
+    orden del manifiesto. El worker los baja antes de la primera salida: bajarlos todos en cada
+    página añadía ~80 KB al camino crítico. El desafío lleva aparte los suyos; JupyterLite, todos."""
+    pendientes = [f for c in celdas for f in ficheros_cargados(c.fuente)]
+    vistos = set()
+    while pendientes:
+        nombre = pendientes.pop()
+        if nombre in vistos or nombre not in curso.modulos:
+            continue
+        vistos.add(nombre)
+        pendientes += ficheros_cargados(curso.modulo(nombre).read_text(encoding="utf-8"))
+    return [m for m in curso.modulos if m in vistos]
 
 
 def _bloque_de(curso: Curso, leccion: Leccion) -> dict:

@@ -57,32 +57,34 @@ def test_bajo_una_subruta_una_celda_ejecuta_antes_las_que_necesita(pagina, url_s
                            {n: a for n, a in afirmaciones(leccion).items() if n in necesarias})
 
 
-@pytest.mark.con_problemas  # el 404 de harness.py es a propósito
+@pytest.mark.con_problemas  # el 404 de entorno.py es a propósito
 def test_sin_un_modulo_la_celda_lo_dice_en_espanol(pagina, url_raiz):
     leccion = CURSO.lecciones[0]
-    pagina.route("**/courses/*/harness.py", lambda ruta: ruta.fulfill(status=404, body="<h1>404</h1>"))
+    pagina.route("**/courses/*/entorno.py", lambda ruta: ruta.fulfill(status=404, body="<h1>404</h1>"))
     pagina.goto(url_de_leccion(url_raiz, leccion))
     pagina.locator(".celda").first.locator("button[data-accion=ejecutar]").click()
     pagina.wait_for_selector("#celda-1:is([data-estado=hecha], [data-estado=error])", timeout=ESPERA)
     estado, texto = salidas(pagina)[1]
     assert estado == "error"
-    assert "No se ha podido descargar el módulo del curso harness.py" in texto and "404" in texto
+    assert "No se ha podido descargar el módulo del curso entorno.py" in texto and "404" in texto
     assert "SyntaxError" not in texto
 
 
 def test_quien_solo_lee_no_descarga_el_interprete(pagina, url_raiz):
-    """Al abrir: los módulos y el cargador (KB); el intérprete (MB), sólo al ir a ejecutar."""
+    """Al abrir: los módulos que cargan sus celdas y el cargador (KB); el intérprete (MB), sólo al
+    ir a ejecutar. La primera lección no carga harness.py ni los módulos de otras lecciones."""
     pedidas = []
     pagina.on("request", lambda peticion: pedidas.append(peticion.url.rsplit("/", 1)[-1]))
     # Sin esperas fijas: hasta que el worker ha pedido lo ligero (cada expect_request escucha
     # desde antes de abrir la página, así que ninguna petición se escapa) y la red lleva un rato
     # quieta (networkidle: 500 ms sin peticiones); si bajara el intérprete, no estaría quieta.
     ligero = [pagina.expect_request(lambda p, n=nombre: p.url.endswith("/" + n), timeout=ESPERA)
-              for nombre in ("harness.py", "ejecutor.py", "pyodide.mjs")]
+              for nombre in ("entorno.py", "ejecutor.py", "pyodide.mjs")]
     with ligero[0], ligero[1], ligero[2]:
         pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
     pagina.wait_for_load_state("networkidle", timeout=ESPERA)
-    assert {"harness.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas)
+    assert {"guionizado.py", "entorno.py", "ejecutor.py", "pyodide.mjs"} <= set(pedidas)
+    assert not {"harness.py", "terminal.py", "web.py", "cadenas.py", "laboratorio_puerta.py"} & set(pedidas)
     assert "pyodide.asm.wasm" not in pedidas
     pagina.hover("button[data-accion=ejecutar-todo]")  # va a pulsar: ya se descarga
     pagina.wait_for_selector(".estado:has-text('Python está listo')", timeout=ESPERA)

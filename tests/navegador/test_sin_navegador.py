@@ -6,9 +6,11 @@ import urllib.request
 
 import pytest
 
+from cursos.carga import ficheros_cargados
 from cursos.sitio import RECURSOS
-from cursos.sitio.paginas import dependencias, lista_de_celdas, nombres_de_fuera
+from cursos.sitio.paginas import bloques_de, dependencias, lista_de_celdas, modulos_de_la_pagina, nombres_de_fuera
 from cursos.sitio.servir import INMUTABLE, normaliza_subruta, politica_de_cache
+from tests.navegador.ayudas import CURSO
 
 
 @pytest.fixture
@@ -117,3 +119,23 @@ def test_el_desafio_se_comprueba_aparte_de_las_celdas(ejecutor, slug, tmp_path, 
     roto = dict(datos, codigo="def puerta(:\n")
     assert ejecutor["comprueba_desafio"](json.dumps(roto), lambda f, t: trozos.append(t)) == "null"
     assert "SyntaxError" in "".join(trozos)
+
+
+@pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
+def test_la_pagina_baja_los_modulos_que_cargan_sus_celdas_y_ninguno_mas(leccion):
+    celdas = [b.celda for b in bloques_de(leccion) if b.celda]
+    cargados = {f for c in celdas for f in ficheros_cargados(c.fuente)}
+    assert set(modulos_de_la_pagina(CURSO, celdas)) == cargados  # ningún módulo carga otro hoy
+
+
+def test_un_modulo_que_carga_otro_tambien_se_baja(tmp_path):
+    """La clausura: si una celda carga a.py y a.py carga harness.py, la página baja los dos."""
+    from types import SimpleNamespace
+
+    (tmp_path / "a.py").write_text('exec(open("harness.py").read())\n', encoding="utf-8")
+    (tmp_path / "harness.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("y = 2\n", encoding="utf-8")
+    rutas = {n: tmp_path / n for n in ("harness.py", "a.py", "b.py")}
+    curso = SimpleNamespace(modulos=list(rutas), modulo=rutas.__getitem__)
+    celda = SimpleNamespace(fuente='exec(open("a.py", encoding="utf-8").read())\nprint(x)')
+    assert modulos_de_la_pagina(curso, [celda]) == ["harness.py", "a.py"]
