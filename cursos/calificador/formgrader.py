@@ -212,7 +212,7 @@ class CalificarConNota(handlers.SubmissionHandler):
             cuaderno_id = self.path_args[0]
             with Gradebook(self.db_url, self.coursedir.course_id) as libro:
                 texto = texto_de_la_entrega(libro, cuaderno_id)
-            url = url_path_join(self.base_url, "cursos/formgrader/nota", cuaderno_id)
+            url = f"{self.base_url}/cursos/formgrader/nota/{cuaderno_id}"  # base_url de formgrader: sin «/» final
             aviso = AVISO % {"texto": escape.xhtml_escape(texto), "url": url}
             chunk = chunk.replace(marca, aviso + marca, 1)
         return super().write(chunk)
