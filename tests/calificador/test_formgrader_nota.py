@@ -27,8 +27,19 @@ from cursos.calificador.libro import url_del_libro
 from cursos.calificador.recoger import recoge
 from cursos.chromium import CHROMIUM, lanza
 from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_nuevo, exporta
-from tests.calificador.test_devolver import MOODLE, PLUGIN
 
+MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
+PLUGIN = '''import math
+
+from nbgrader.plugins import BasePlugin
+
+
+class PorHora(BasePlugin):
+    """Un punto por hora (o fracción) de retraso, como la del profesor de la revisión."""
+
+    def late_submission_penalty(self, student_id, score, total_seconds):
+        return math.ceil(total_seconds / 3600)
+'''
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
 TOKEN = "prueba"
 
@@ -112,8 +123,8 @@ def navegador():
         navegador.close()
 
 
-def filas(pagina) -> dict[str, str]:
-    """{texto de la fila: …} de la tabla de formgrader, cuando ha terminado de cargar."""
+def filas(pagina) -> list[str]:
+    """El texto de cada fila de la tabla de formgrader, cuando ha terminado de cargar."""
     pagina.wait_for_function("() => !document.body.innerText.includes('Loading, please wait')")
     return [f.inner_text() for f in pagina.locator("#main-table tr").all()]
 
