@@ -43,7 +43,7 @@ def orden_de_jupyter(carpeta: Path, puerto: int) -> list[str]:
     """JupyterLab en la carpeta del curso, con formgrader y esta extensión (la de `./curso formgrader`)."""
     return [sys.executable, "-m", "jupyter", "lab", f"--port={puerto}", "--ip=127.0.0.1",
             f"--ServerApp.root_dir={carpeta}", f"--ServerApp.jpserver_extensions={EXTENSION}=True",
-            "--ServerApp.default_url=/formgrader", "--LabApp.default_url=/formgrader"]
+            "--LabApp.default_url=/formgrader"]  # se abre en formgrader; JupyterLab sigue en /lab
 
 
 # Las cuentas, desde el libro: las mismas funciones que escriben el CSV.
@@ -95,9 +95,9 @@ def anota_alumno(libro: Gradebook, entrada: dict) -> None:
 
 
 def anota_desafio(libro: Gradebook, entrada: dict) -> None:
-    """Un desafío, con la media de sus entregas (Manual Grading)."""
-    entregas = libro.assignment_submissions(entrada["name"])
-    entrada[CAMPO] = {"avg_score": _media(entregas, entrada["max_score"]), **_partes(entrada, "avg_")}
+    """Un desafío, con la media de sus entregas (Manual Grading: su columna se llama «score»)."""
+    media = _media(libro.assignment_submissions(entrada["name"]), entrada["max_score"])
+    entrada[CAMPO] = {"score": media, "avg_score": media, **_partes(entrada, "avg_")}
 
 
 def anota_cuaderno_del_desafio(desafio: str):
@@ -192,7 +192,7 @@ export):</strong> <span id="nota-del-curso-texto">%(texto)s</span></div>
 $(document).ajaxComplete(function (evento, xhr, peticion) {
     // Al guardar una nota o un crédito extra, la nota final otra vez, del libro.
     if (peticion.type === "PUT" && peticion.url.indexOf("/formgrader/api/grade/") !== -1) {
-        $.getJSON("%(url)s", function (nota) { $("#nota-del-curso-texto").text(nota.texto); });
+        $.getJSON(%(url)s, function (nota) { $("#nota-del-curso-texto").text(nota.texto); });
     }
 });
 </script>
@@ -213,7 +213,7 @@ class CalificarConNota(handlers.SubmissionHandler):
             with Gradebook(self.db_url, self.coursedir.course_id) as libro:
                 texto = texto_de_la_entrega(libro, cuaderno_id)
             url = f"{self.base_url}/cursos/formgrader/nota/{cuaderno_id}"  # base_url de formgrader: sin «/» final
-            aviso = AVISO % {"texto": escape.xhtml_escape(texto), "url": url}
+            aviso = AVISO % {"texto": escape.xhtml_escape(texto), "url": json.dumps(url)}
             chunk = chunk.replace(marca, aviso + marca, 1)
         return super().write(chunk)
 

@@ -168,6 +168,12 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
             assert fila.locator("td.code-score").inner_text().strip() == "10 / 10 + 1 extra"
         assert "11 / 10" not in pagina.inner_text("body")
 
+        # Manual Grading: la media del desafío es la de las notas finales (9 y 11), no la de nbgrader (11,5).
+        pagina.goto(f"{base}/formgrader/gradebook")
+        filas(pagina)
+        media = pagina.locator("#main-table tr", has_text=DESAFIO.slug).locator("td.score")
+        assert media.inner_text().strip() == "10 / 10"
+
         # Manage Students: la suma de sus desafíos.
         pagina.goto(f"{base}/formgrader/manage_students")
         filas(pagina)
