@@ -198,3 +198,38 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
         bucle = libro.find_grade("prueba_bucle", CUADERNO, DESAFIO.slug, "ines.lopez")
         assert bucle.extra_credit == 2
     assert float(exporta(curso)[(DESAFIO.slug, "ines.lopez")]["score"]) == 10
+
+
+@pytest.mark.parametrize(("final", "maximo", "penalizacion", "extra", "texto"), [
+    (9, 10, 2, 1, "9 / 10 (−2 por retraso, +1 extra)"),
+    (11, 10, 0, 1, "10 / 10 + 1 extra"),
+    (9, 10, 0, 1, "9 / 10 (+1 extra)"),
+    (8, 10, 2, 0, "8 / 10 (−2 por retraso)"),
+    (12, 10, 1, 3, "10 / 10 + 2 extra (−1 por retraso, +3 extra)"),
+    (9.5, 10, 0.5, 0, "9,5 / 10 (−0,5 por retraso)"),
+    (10.25, 10, 0, 0.25, "10 / 10 + 0,25 extra"),
+    (0, 10, 10, 0, "0 / 10 (−10 por retraso)"),
+])
+def test_la_nota_se_lee_como_en_el_csv(final, maximo, penalizacion, extra, texto):
+    from cursos.calificador.libro import nota_en_texto
+
+    assert nota_en_texto(final, maximo, penalizacion, extra) == texto
+
+
+@pytest.mark.parametrize("final", [10.01, 10.5, 11, 15, 100])
+def test_por_encima_del_maximo_nunca_se_lee_mas_que_el_maximo(final):
+    from cursos.calificador.libro import nota_en_texto
+
+    texto = nota_en_texto(final, 10, 0, final - 10)
+    assert texto.startswith("10 / 10 + ") and texto.endswith(" extra"), texto
+
+
+def test_cada_pagina_de_formgrader_escribe_la_nota_del_curso():
+    """Si una versión nueva de nbgrader cambia la línea de la celda de nota, esta prueba lo dice (la
+    extensión serviría entonces el JavaScript de nbgrader tal cual, con su `11 / 10`)."""
+    from cursos.calificador.formgrader import PAGINAS, TEXTO, javascript
+
+    for pagina in PAGINAS:
+        cambiado = javascript(pagina)
+        assert cambiado is not None, pagina
+        assert "notaDelCurso(this.model, " in cambiado and not TEXTO.search(cambiado), pagina
