@@ -181,6 +181,17 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
             assert celda_de_nota(pagina, alumno) == texto
         assert "11 / 10" not in pagina.inner_text("body")
 
+        # Los desafíos de cada alumno, y los cuadernos de su entrega.
+        for alumno, texto in esperado.items():
+            pagina.goto(f"{base}/formgrader/manage_students/{alumno}")
+            filas(pagina)
+            assert pagina.locator("#main-table tr", has_text=DESAFIO.slug).locator("td.score").inner_text().strip() \
+                == texto
+            pagina.goto(f"{base}/formgrader/manage_students/{alumno}/{DESAFIO.slug}")
+            filas(pagina)
+            assert pagina.locator("#main-table td.score").first.inner_text().strip() == texto
+            assert "11 / 10" not in pagina.inner_text("body")
+
         # La vista de calificar de Inés: la nota final arriba; un crédito extra más la pone al día.
         pagina.goto(f"{base}/formgrader/submissions/{ids['ines.lopez']}/")
         nota = pagina.locator("#nota-del-curso-texto")
