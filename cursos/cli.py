@@ -201,7 +201,8 @@ def _puerto_libre(puerto: int) -> None:
 
 def _error_de_puerto(e: OSError, puerto: int) -> Exception:
     if e.errno == errno.EADDRINUSE:
-        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
+        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir`, `./curso formgrader` o "
+                            "Jupyter abierto?): ciérralo "
                             f"o usa otro, p. ej. --puerto {puerto + 1}")
     if e.errno == errno.EACCES:
         return ErrorDeOrden(f"no se puede usar el puerto {puerto} sin permisos de administrador: usa uno "

@@ -244,3 +244,16 @@ def test_cada_pagina_de_formgrader_escribe_la_nota_del_curso():
         cambiado = javascript(pagina)
         assert cambiado is not None, pagina
         assert "notaDelCurso(this.model, " in cambiado and not TEXTO.search(cambiado), pagina
+
+
+def test_curso_formgrader_explica_en_espanol_lo_que_no_puede_hacer(tmp_path, capsys):
+    from cursos.cli import main
+
+    assert main(["formgrader", "--nbgrader", str(tmp_path / "no-existe")]) == 2
+    assert "no existe la carpeta del curso de nbgrader" in capsys.readouterr().err
+    with socket.socket() as ocupado:
+        ocupado.bind(("127.0.0.1", 0))
+        ocupado.listen()
+        puerto = ocupado.getsockname()[1]
+        assert main(["formgrader", "--nbgrader", str(tmp_path), "--puerto", str(puerto)]) == 2
+    assert f"el puerto {puerto} está ocupado" in capsys.readouterr().err
