@@ -64,7 +64,7 @@ def _partes(entrada: dict, prefijo: str = "") -> dict:
 
 def _de_entregas(entregas: list, maximo: float) -> dict:
     """La columna de nota de una o varias entregas (SubmittedAssignment o SubmittedNotebook)."""
-    cuadernos = [nb for e in entregas for nb in getattr(e, "notebooks", [e])]
+    cuadernos = [nb for e in entregas for nb in getattr(e, "notebooks", [e])]  # un cuaderno es el suyo
     return _columna(sum(nota_final(e) for e in entregas), maximo,
                     sum(e.late_submission_penalty or 0 for e in entregas), credito_extra(cuadernos))
 
