@@ -201,7 +201,8 @@ def _puerto_libre(puerto: int) -> None:
 
 def _error_de_puerto(e: OSError, puerto: int) -> Exception:
     if e.errno == errno.EADDRINUSE:
-        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir` abierto?): ciérralo "
+        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir`, `./curso formgrader` o "
+                            "Jupyter abierto?): ciérralo "
                             f"o usa otro, p. ej. --puerto {puerto + 1}")
     if e.errno == errno.EACCES:
         return ErrorDeOrden(f"no se puede usar el puerto {puerto} sin permisos de administrador: usa uno "
@@ -270,6 +271,7 @@ def orden_desafio(args) -> int:
 
 def orden_calificar(args) -> int:
     """Califica submitted/<alumno>/<desafio>/ con el código del alumno aislado."""
+    from cursos.calificador import retroalimentacion
     from cursos.calificador.calificar import ErrorDeCalificacion, califica
     from cursos.calificador.libro import LibroSinDesafio
 
@@ -279,6 +281,11 @@ def orden_calificar(args) -> int:
         califica(carpeta, desafio, args.plazo, alumno=args.alumno, anadir_alumnos=args.anadir_alumnos)
     except (LibroSinDesafio, ErrorDeCalificacion) as e:
         raise ErrorDeOrden(f"no se puede calificar: {e}") from None
+    # calificar reescribe la devolución de quien califica; la de los demás puede haberse quedado atrás
+    # (una nota o un comentario puestos en formgrader después de escribirla).
+    atrasadas = retroalimentacion.atrasadas(carpeta, desafio)
+    retroalimentacion.avisa_atrasadas(atrasadas, "para reescribirla, `./curso devolver --desafio "
+                                      f"{desafio.slug} --nbgrader {carpeta}`")
     return 0
 
 
@@ -382,7 +389,7 @@ def orden_inyecciones(args) -> int:
 def orden_devolver(args) -> int:
     """Escribe la devolución de cada alumno desde el libro (después de calificar a mano) y lo que se sube al LMS."""
     from cursos.calificador.libro import LibroSinDesafio
-    from cursos.calificador.retroalimentacion import devuelve, explica_atrasada
+    from cursos.calificador.retroalimentacion import avisa_atrasadas, devuelve
 
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
@@ -390,10 +397,8 @@ def orden_devolver(args) -> int:
         hecho = devuelve(carpeta, desafio, comprobar=args.comprobar)
     except LibroSinDesafio as e:
         raise ErrorDeOrden(f"no se puede devolver: {e}") from None
-    for alumno, antes, ahora in hecho.atrasadas:
-        que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
-        print(f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}",
-              file=sys.stderr)
+    que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
+    avisa_atrasadas(hecho.atrasadas, que)
     for alumno in hecho.sin_calificar:
         print(f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
               f"motivo de cada prueba; `./curso calificar --alumno {alumno}`", file=sys.stderr)
@@ -410,6 +415,21 @@ def orden_devolver(args) -> int:
     if hecho.canvas:
         print(f"Canvas: en {hecho.canvas}/, un fichero por alumno con su prefijo de Canvas; adjúntalo en SpeedGrader.")
     return 0
+
+
+def orden_formgrader(args) -> int:
+    """JupyterLab en la carpeta del curso, con formgrader diciendo en su columna de nota la del CSV."""
+    import subprocess
+
+    from cursos.calificador.formgrader import orden_de_jupyter
+    from cursos.calificador.fuente import con_herramientas_del_venv
+
+    carpeta = curso_existente(args)
+    _puerto_libre(args.puerto)
+    con_herramientas_del_venv()
+    print(f"» formgrader en http://127.0.0.1:{args.puerto}/formgrader, con la nota del CSV y de nbgrader export "
+          "en su columna de nota (Ctrl+C para parar)", flush=True)
+    return subprocess.call(orden_de_jupyter(carpeta, args.puerto), cwd=carpeta)
 
 
 def orden_copiar_libro(args) -> int:
@@ -528,6 +548,12 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--comprobar", action="store_true",
                    help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)")
     p.set_defaults(funcion=orden_devolver)
+
+    p = sub.add_parser("formgrader", help="abre JupyterLab con formgrader en la carpeta del curso, con la nota "
+                       "del CSV (penalización y crédito extra) en su columna de nota")
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.add_argument("--puerto", type=int, default=8888, help="puerto en 127.0.0.1 (8888)")
+    p.set_defaults(funcion=orden_formgrader)
 
     p = sub.add_parser("copiar-libro", help="copia el libro de notas entero a otra db_url vacía (p. ej. PostgreSQL)")
     p.add_argument("--a", required=True, metavar="DB_URL",

@@ -140,7 +140,7 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
     notas = {g.name: g for g in nb.grades}
     motivo = motivo_de_la_nota(nb, desafio)
     manuales = [p for p in pruebas if notas[id_de_prueba(p)].manual_score is not None]
-    extra = sum(g.extra_credit or 0 for g in nb.grades)
+    extra = credito_extra([nb])
     if extra:
         motivo = f"crédito extra del profesor: {puntos_es(extra)}. " + motivo
     if manuales:
@@ -149,7 +149,7 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
     if entrega.late_submission_penalty:
         motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {puntos_es(entrega.late_submission_penalty)} "
                   f"de penalización. " + motivo)
-    return {**base, "puntos": _numero(max(0.0, entrega.score - entrega.late_submission_penalty)),
+    return {**base, "puntos": _numero(nota_final(entrega)),
             "motivo": motivo.strip(), **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
             "entrega": iso_en_zona(entrega.timestamp) if entrega.timestamp else "",
             "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
@@ -168,20 +168,46 @@ def motivo_de_la_nota(nb, desafio: Desafio) -> str:
     return "" if motivo == PASA else motivo
 
 
+def nota_final(puntuada) -> float:
+    """La nota de una entrega (o de uno de sus cuadernos) como la da `nbgrader export` y el CSV: la
+    suma de sus notas (automáticas o a mano, con el crédito extra) menos la penalización por retraso."""
+    return max(0.0, puntuada.score - (puntuada.late_submission_penalty or 0))
+
+
+def credito_extra(cuadernos) -> float:
+    """El crédito extra que el profesor ha puesto en formgrader, en todas las celdas de los cuadernos."""
+    return sum(g.extra_credit or 0 for nb in cuadernos for g in nb.grades)
+
+
+def nota_en_texto(final: float, maximo: float, penalizacion: float = 0, extra: float = 0) -> str:
+    """La nota como la lee el profesor en formgrader: «9 / 10 (−2 por retraso, +1 extra)». Con más
+    puntos que el máximo (por el crédito extra) se dice así, «10 / 10 + 1 extra»: nunca «11 / 10»."""
+    final, maximo = _numero(round(float(final), 2)), _numero(round(float(maximo), 2))
+    sobra = _numero(round(final - maximo, 2))
+    texto = f"{numero_es(min(final, maximo))} / {numero_es(maximo)}"
+    if sobra > 0:
+        texto += f" + {numero_es(sobra)} extra"
+    detalle = []
+    if penalizacion:
+        detalle.append(f"−{numero_es(round(penalizacion, 2))} por retraso")
+    if extra and round(extra, 2) != max(sobra, 0):  # si no es ya el «+ 1 extra» de arriba
+        detalle.append(f"+{numero_es(round(extra, 2))} extra")
+    return texto + (f" ({', '.join(detalle)})" if detalle else "")
+
+
 def _con_nota_final(libro: Gradebook, desafio: Desafio, entrega) -> None:
-    """Añade al comentario de la solución la nota final, la del CSV: la columna de formgrader suma el
-    crédito extra y no resta la penalización por retraso, así que ahí se ve lo que de verdad vale."""
+    """Añade al comentario de la solución la nota final, la del CSV: formgrader abierto sin
+    `./curso formgrader` enseña en su columna de nota la de nbgrader, que suma el crédito extra y no
+    resta la penalización por retraso; en este comentario se ve lo que de verdad vale."""
     libro.db.flush()
     libro.db.expire(entrega)
     nb = entrega.notebooks[0]
     maximo = sum(desafio.puntos().values())
-    final = max(0.0, entrega.score - entrega.late_submission_penalty)
-    partes = [f"Nota final (la del CSV y de nbgrader export): {puntos_es(final)} de {maximo}"]
+    partes = [f"Nota final (la del CSV y de nbgrader export): {puntos_es(nota_final(entrega))} de {maximo}"]
     if entrega.late_submission_penalty:
         partes.append(f"entregada con {retraso_legible(entrega.total_seconds_late)} de retraso: "
-                      f"{puntos_es(entrega.late_submission_penalty)} de penalización, que la columna de nota de "
-                      "formgrader no resta")
-    extra = sum(g.extra_credit or 0 for g in nb.grades)
+                      f"{puntos_es(entrega.late_submission_penalty)} de penalización")
+    extra = credito_extra([nb])
     if extra:
         partes.append(f"con {puntos_es(extra)} de crédito extra")
     for comentario in nb.comments:

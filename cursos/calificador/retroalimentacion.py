@@ -19,6 +19,7 @@ import html
 import json
 import re
 import shutil
+import sys
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,19 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
     if not comprobar:
         hecho.moodle, hecho.canvas = _para_el_aula(curso_nbgrader, rutas, desafio, paginas)
     return hecho
+
+
+def atrasadas(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[str, str, str]]:
+    """Las devoluciones ya escritas que el libro ha dejado atrás (una nota, un crédito extra o un
+    comentario puestos en formgrader después): la misma comparación que `devolver --comprobar`."""
+    return devuelve(curso_nbgrader, desafio, comprobar=True).atrasadas
+
+
+def avisa_atrasadas(atrasadas_: list[tuple[str, str, str]], que: str) -> None:
+    """Una línea por devolución atrasada, con el alumno, lo que decía y lo que dice el libro, y qué hacer."""
+    for alumno, antes, ahora in atrasadas_:
+        print(f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}",
+              file=sys.stderr)
 
 
 def explica_atrasada(alumno: str, antes: str, ahora: str) -> str:

@@ -210,8 +210,9 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
                              f"{desafio.cuaderno.removesuffix('.ipynb')}")
             nb = next(n for n in cuadernos if n["student"] == alumno)
             assert nb["score"] == vista["score"]
-            # La columna de nota de formgrader no resta la penalización: la nota final, la del CSV, está
-            # en el comentario de la solución, que formgrader enseña al calificar.
+            # Sin `./curso formgrader` (aquí, su `jupyter server` de siempre), la columna de nota de
+            # formgrader no resta la penalización: la nota final, la del CSV, está en el comentario de
+            # la solución, que formgrader enseña al calificar (test_formgrader_nota.py: con la extensión).
             comentarios = pide(f"/formgrader/api/comments?submission_id={nb['id']}")
             final = next(c["auto_comment"] for c in comentarios if c["name"] == desafio.celda_solucion)
             assert f"Nota final (la del CSV y de nbgrader export): {puntos_es(float(fila['puntos']))} de " \

@@ -167,3 +167,26 @@ def test_sin_fecha_limite_y_con_politica_de_retrasos_avisa(release, curso, tmp_p
     califica(curso, DESAFIO, plazo=5.0, progreso=False)
     error = capsys.readouterr().err
     assert "no tiene fecha límite" in error and "no se penaliza a nadie" in error
+
+
+def test_calificar_avisa_de_las_devoluciones_que_el_libro_dejo_atras(release, curso, tmp_path, capsys):
+    """Revisión del profesor: sólo `devolver` decía que el libro había cambiado después de escribir la
+    devolución; el profesor se entera de las notas con `calificar`, que tiene que decirlo también."""
+    recoge_el_zip(release, curso, tmp_path)
+    califica(curso, DESAFIO, plazo=5.0, progreso=False)
+    a_mano(curso)  # en formgrader: crédito extra y comentario a Inés, un 0 a mano a María
+    capsys.readouterr()
+
+    assert main(["calificar", "--alumno", "ines.lopez", "--plazo", "5", "--nbgrader", str(curso)]) == 0
+    error = capsys.readouterr().err
+    avisos = [linea for linea in error.splitlines() if "el libro cambió después de escribirla" in linea]
+    # La de Inés la acaba de reescribir calificar; la de María se quedó en el 10 de antes.
+    assert len(avisos) == 1, error
+    assert "maria.sanchez" in avisos[0] and "«10 de 10 puntos»" in avisos[0] and "«9 de 10 puntos»" in avisos[0]
+    assert f"`./curso devolver --desafio {DESAFIO.slug} --nbgrader {curso}`" in avisos[0]
+    assert "Nota: 10 de 10 puntos" in pagina(curso, "maria.sanchez")  # avisa, no la reescribe
+
+    # Calificar a todos reescribe todas: nada que avisar.
+    assert main(["calificar", "--plazo", "5", "--nbgrader", str(curso)]) == 0
+    assert "el libro cambió" not in capsys.readouterr().err
+    assert "Nota: 9 de 10 puntos" in pagina(curso, "maria.sanchez")
