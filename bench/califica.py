@@ -8,6 +8,7 @@ dice los segundos por entrega y la razón.
     .venv/bin/python bench/califica.py --n 40     # más rápido
     .venv/bin/python bench/califica.py --memoria  # el pico de memoria del calificador con un lote de trampas
     .venv/bin/python bench/califica.py --python-de-la-maquina   # sin Pyodide: el Python de esta máquina
+    .venv/bin/python bench/califica.py --n 40 --sin-nbgrader --a-la-vez 3   # sólo el nuestro, 3 a la vez
 """
 
 import argparse
@@ -136,7 +137,11 @@ def main() -> int:
     parser.add_argument("--copias", type=int, default=1, help="con --memoria, cuántas veces cada trampa (1)")
     parser.add_argument("--python-de-la-maquina", action="store_true",
                         help="el código del alumno con el Python de esta máquina y no con Pyodide")
+    parser.add_argument("--a-la-vez", type=int, default=None, help="entregas a la vez (lo de omisión de calificar)")
+    parser.add_argument("--sin-nbgrader", action="store_true",
+                        help="sólo `curso calificar` (para comparar variantes deprisa; no da la razón)")
     args = parser.parse_args()
+    a_la_vez = {} if args.a_la_vez is None else {"a_la_vez": args.a_la_vez}
     if args.memoria:
         return memoria(args.copias, not args.python_de_la_maquina)
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,8 +151,11 @@ def main() -> int:
         shutil.copytree(nuestro, plano)
 
         inicio = time.perf_counter()
-        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina)
+        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina, **a_la_vez)
         t_nuestro = time.perf_counter() - inicio
+        if args.sin_nbgrader:
+            print(f"curso calificar: {t_nuestro:7.2f} s  ({t_nuestro / args.n:.3f} s por entrega)")
+            return 0
 
         inicio = time.perf_counter()
         subprocess.run([sys.executable, "-m", "nbgrader", "autograde", DESAFIO.slug, "--log-level=ERROR"],
