@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cursos.calificador.aislamiento import detecta  # noqa: E402
 from cursos.calificador.caja.protocolo import Arranque, Clave, Interprete  # noqa: E402
+from cursos.calificador.interprete import OPCIONES_NODE  # noqa: E402
 
 
 def _cpu_de_los_hijos() -> float:
@@ -44,23 +45,24 @@ def una_vez(aislamiento) -> tuple[float, float]:
     return reloj, _cpu_de_los_hijos() - cpu
 
 
+ANTES = ["--liftoff-only", "--v8-pool-size=1", "--no-warnings"]  # las opciones de Node de antes
+
+
+def _con_opciones(aislamiento, opciones: list[str]):
+    otra = copy.deepcopy(aislamiento)
+    otra.config[Arranque.INTERPRETE][Interprete.OPCIONES] = opciones
+    return otra
+
+
 def variantes(carpeta_antes: str | None) -> dict:
     pyodide = detecta()
-    maquina = detecta(pyodide=False)
-    lista = {"python de la máquina": maquina, "pyodide": pyodide}
-    if carpeta_antes:
-        antes = copy.deepcopy(pyodide)
+    lista = {"python de la máquina": detecta(pyodide=False), "pyodide (lo de ahora)": pyodide,
+             "pyodide, opciones de antes": _con_opciones(pyodide, ANTES),
+             "pyodide, + --single-threaded": _con_opciones(pyodide, [*OPCIONES_NODE, "--single-threaded"])}
+    if carpeta_antes:  # el lanzador y la instantánea de antes (sin hijo.py cargado), con las opciones de antes
+        antes = _con_opciones(pyodide, ANTES)
         antes.config[Arranque.INTERPRETE][Interprete.CARPETA] = os.path.abspath(carpeta_antes)
-        lista["pyodide, lanzador de antes"] = antes
-    perezosa = ["--wasm-lazy-compilation", "--wasm-lazy-validation"]
-    for nombre, opciones in {"+ perezosa": perezosa,
-                             "+ perezosa, un hilo": [*perezosa, "--single-threaded"],
-                             "+ perezosa, un hilo, semi 16": [*perezosa, "--single-threaded", "--max-semi-space-size=16"],
-                             "+ perezosa, sin opt": [*perezosa, "--no-opt", "--no-sparkplug"]}.items():
-        otra = copy.deepcopy(pyodide)
-        otra.config[Arranque.INTERPRETE][Interprete.OPCIONES] = [
-            *otra.config[Arranque.INTERPRETE][Interprete.OPCIONES], *opciones]
-        lista[nombre] = otra
+        lista["pyodide, todo como antes"] = antes
     return lista
 
 
@@ -69,8 +71,8 @@ def main() -> None:
     args.add_argument("--n", type=int, default=10)
     args.add_argument("--carpeta-antes", help="una carpeta de calificador-pyodide-* de antes, para compararla")
     opciones = args.parse_args()
-    medidas = {nombre: [] for nombre in variantes(opciones.carpeta_antes)}
     lista = variantes(opciones.carpeta_antes)
+    medidas = {nombre: [] for nombre in lista}
     print("carga media:", os.getloadavg())
     for _ in range(opciones.n):
         for nombre, aislamiento in lista.items():

@@ -28,7 +28,11 @@ CAJA = Path(__file__).parent / "caja"
 NUCLEO = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
           "package.json")
 # Sólo el compilador rápido de WebAssembly: arrancar cuesta ~40 % menos CPU (se cobra al alumno).
-OPCIONES_NODE = ["--liftoff-only", "--v8-pool-size=1", "--no-warnings"]
+# Y cada función de WebAssembly se compila (y se valida: es el Pyodide fijado) cuando se llama por
+# primera vez, y el JavaScript de Pyodide, que casi sólo corre al arrancar, no se optimiza: otro
+# ~13 % menos (bench/arranque.py). El código del alumno corre en WebAssembly, no en JavaScript.
+OPCIONES_NODE = ["--liftoff-only", "--wasm-lazy-compilation", "--wasm-lazy-validation", "--no-opt", "--no-sparkplug",
+                 "--v8-pool-size=1", "--no-warnings"]
 
 
 @dataclass(frozen=True)
