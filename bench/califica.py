@@ -8,10 +8,12 @@ dice los segundos por entrega y la razón.
     .venv/bin/python bench/califica.py --n 40     # más rápido
     .venv/bin/python bench/califica.py --memoria  # el pico de memoria del calificador con un lote de trampas
     .venv/bin/python bench/califica.py --python-de-la-maquina   # sin Pyodide: el Python de esta máquina
+    .venv/bin/python bench/califica.py --n 40 --sin-nbgrader --a-la-vez 3   # sólo el nuestro, 3 a la vez
 """
 
 import argparse
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -70,6 +72,11 @@ def genera_entregas(curso: Path, n: int, semilla: int = 7) -> dict[str, str]:
 def notas_del_libro(curso: Path) -> dict[str, float]:
     with Gradebook(url_del_libro(curso)) as libro:
         return {s.student.id: s.score for s in libro.assignment_submissions(DESAFIO.slug)}
+
+
+def _cpu_de_los_hijos() -> float:
+    uso = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return uso.ru_utime + uso.ru_stime
 
 
 def _memoria(campo: str) -> int:
@@ -136,7 +143,12 @@ def main() -> int:
     parser.add_argument("--copias", type=int, default=1, help="con --memoria, cuántas veces cada trampa (1)")
     parser.add_argument("--python-de-la-maquina", action="store_true",
                         help="el código del alumno con el Python de esta máquina y no con Pyodide")
+    parser.add_argument("--a-la-vez", type=int, default=None, help="entregas a la vez (lo de omisión de calificar)")
+    parser.add_argument("--sin-nbgrader", action="store_true",
+                        help="sólo `curso calificar` (para comparar variantes deprisa; no da la razón)")
+    parser.add_argument("--reserva", type=int, default=None, help="procesos lanzados de antemano (lo de omisión)")
     args = parser.parse_args()
+    a_la_vez = {k: v for k, v in {"a_la_vez": args.a_la_vez, "reserva": args.reserva}.items() if v is not None}
     if args.memoria:
         return memoria(args.copias, not args.python_de_la_maquina)
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,13 +158,16 @@ def main() -> int:
         shutil.copytree(nuestro, plano)
 
         inicio = time.perf_counter()
-        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina)
+        califica(nuestro, DESAFIO, progreso=True, pyodide=not args.python_de_la_maquina, **a_la_vez)
         t_nuestro = time.perf_counter() - inicio
+        if args.sin_nbgrader:
+            print(f"curso calificar: {t_nuestro:7.2f} s  ({t_nuestro / args.n:.3f} s por entrega)")
+            return 0
 
-        inicio = time.perf_counter()
+        inicio, cpu = time.perf_counter(), _cpu_de_los_hijos()
         subprocess.run([sys.executable, "-m", "nbgrader", "autograde", DESAFIO.slug, "--log-level=ERROR"],
                        cwd=plano, check=True)
-        t_plano = time.perf_counter() - inicio
+        t_plano, cpu_plano = time.perf_counter() - inicio, _cpu_de_los_hijos() - cpu
 
         a, b = notas_del_libro(nuestro), notas_del_libro(plano)
         distintas = {k: (a[k], b.get(k), tipos[k]) for k in a if a[k] != b.get(k)}
@@ -161,6 +176,9 @@ def main() -> int:
         print(f"curso calificar:    {t_nuestro:7.2f} s  ({t_nuestro / args.n:.3f} s por entrega)")
         print(f"nbgrader autograde: {t_plano:7.2f} s  ({t_plano / args.n:.3f} s por entrega)")
         print(f"razón: {t_plano / t_nuestro:.1f} veces más rápido")
+        # nbgrader espera a sus núcleos: su CPU entera vuelve aquí (la de los procesos de Node que mata
+        # `curso calificar` no, por eso sólo se da ésta; la del arranque de cada uno, bench/arranque.py).
+        print(f"CPU de nbgrader autograde: {cpu_plano:.1f} s ({cpu_plano / args.n:.3f} s por entrega)")
         if distintas:
             print("¡Notas distintas!", distintas)
             return 1

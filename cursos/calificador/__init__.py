@@ -6,8 +6,10 @@
 - caja/: lo único que corre en el proceso aislado del alumno (hijo.py y protocolo.py, sólo
   biblioteca estándar, y lanzador.mjs, que corre hijo.py en Pyodide bajo Node); protocolo.py lo
   comparten los dos lados.
-- aislamiento.py: cómo se arranca ese proceso (usuario, red, límites) y qué falta en esta máquina.
-- interprete.py: el Python del navegador para ese proceso (Pyodide bajo Node, con su instantánea).
+- aislamiento.py: cómo se arranca ese proceso (usuario, red, límites), qué falta en esta máquina y
+  la reserva de procesos lanzados de antemano (cada uno lo usa una sola entrega).
+- interprete.py: el Python del navegador para ese proceso (Pyodide bajo Node, con su instantánea,
+  que ya trae hijo.py cargado y ningún código de alumno).
 - banco.py: las pruebas, en el proceso de confianza, hablando con el hijo por un canal JSON.
 - libro.py, informe.py, calificar.py: el libro de notas de nbgrader, el CSV, el resumen y la orden.
 - configuracion.py: la configuración del curso de nbgrader del profesor, sin pisarla.

@@ -11,6 +11,8 @@ Sin root se prueba lo mismo con un espacio de usuario; si tampoco, sólo quedan
 los límites y el grupo de procesos, y se dice qué falta.
 """
 
+import collections
+import contextlib
 import functools
 import itertools
 import json
@@ -54,6 +56,7 @@ NOBODY = 65534
 PRIMER_USUARIO, USUARIOS = 0x7A000, 4096
 _usuarios = itertools.count()
 _cerrojo = threading.Lock()
+_cerrojo_de_la_reserva = threading.Lock()
 
 
 def usuario_nuevo() -> int:
@@ -92,6 +95,9 @@ class Aislamiento:
     config: dict
     faltan: list[str] = field(default_factory=list)
     interprete: str = ""  # con qué Python corre el código del alumno, para describe()
+    # De reserva: procesos ya lanzados que aún no han recibido nada (ver con_reserva), por su CPU.
+    reserva: dict = field(default_factory=lambda: collections.defaultdict(collections.deque), repr=False)
+    en_reserva: int = 0  # cuántos se tienen lanzados de antemano (0: ninguno)
 
     def describe(self) -> str:
         con = f" El código del alumno corre con {self.interprete}." if self.interprete else ""
@@ -108,8 +114,44 @@ class Aislamiento:
         """El proceso del alumno, con plazo segundos de CPU (RLIMIT_CPU): se cobra lo que gasta él.
 
         El tiempo de reloj que consuman otros (otra entrega, otra tarea de la máquina) no cuenta.
+        Con reserva (con_reserva), uno de los lanzados de antemano, que sale de ella para siempre:
+        se lanza otro en su lugar, que arranca mientras se usa éste.
         """
         cpu = max(1, math.ceil(plazo)) + (ARRANQUE_CPU if self.con_pyodide() else 0)
+        with _cerrojo_de_la_reserva:
+            cola = self.reserva[cpu] if self.en_reserva else None
+            proceso = None
+            while cola and proceso is None:
+                proceso = cola.popleft()
+                if proceso.poll() is not None:  # murió esperando (no por culpa de nadie): no se cobra
+                    termina(proceso)
+                    proceso = None
+            while cola is not None and len(cola) < self.en_reserva:
+                cola.append(self._lanza(cpu))
+        return proceso or self._lanza(cpu)
+
+    @contextlib.contextmanager
+    def con_reserva(self, cuantos: int):
+        """Mientras dure, arranca() tiene `cuantos` procesos lanzados de antemano (por cada plazo que se pida).
+
+        Casi todo el coste de una entrega con Pyodide es arrancar Node y el intérprete (~0,5 s de CPU,
+        dos veces si hay partes ocultas); así arranca el de la siguiente mientras se califica la
+        actual. Un proceso de reserva está encerrado como cualquiera y esperando su primer mensaje:
+        no ha corrido código de nadie, y lo usa una sola entrega (nunca vuelve a la reserva). Al
+        salir, los que no se han usado se matan.
+        """
+        self.en_reserva = cuantos
+        try:
+            yield self
+        finally:
+            with _cerrojo_de_la_reserva:
+                self.en_reserva = 0
+                sobran = [p for cola in self.reserva.values() for p in cola]
+                self.reserva.clear()
+            for proceso in sobran:
+                termina(proceso)
+
+    def _lanza(self, cpu: int) -> subprocess.Popen:
         config = {**self.config, Arranque.LIMITES: dict(self.config[Arranque.LIMITES], RLIMIT_CPU=cpu)}
         if Arranque.UID in config:
             config[Arranque.UID] = config[Arranque.GID] = usuario_nuevo()

@@ -39,6 +39,9 @@ from cursos.calificador.tiempo import MARCA, hora_de_entrega
 from cursos.errores import ErrorDelCurso
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
+# Procesos del alumno lanzados de antemano (Aislamiento.con_reserva): Node y Pyodide de la entrega
+# siguiente arrancan mientras se califica la actual. Cada uno lo usa una sola entrega.
+RESERVA = A_LA_VEZ
 MAXIMO_MENSAJE = 2000  # caracteres de cada motivo: lo bastante para entenderlo, no para llenar el disco
 
 
@@ -339,7 +342,7 @@ def _sin_carpeta(f: dict, desafio: Desafio) -> dict:
 
 def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
              a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False,
-             pyodide: bool = True) -> list[dict]:
+             pyodide: bool = True, reserva: int = RESERVA) -> list[dict]:
     """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
 
     Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
@@ -349,7 +352,7 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
     alumnos, también los que no han entregado.
 
     pyodide: el código del alumno corre en el Python del navegador (Pyodide bajo Node) si lo hay;
-    con False, en el de esta máquina.
+    con False, en el de esta máquina. reserva: cuántos procesos del alumno se lanzan de antemano.
     """
     curso = CursoNbgrader.de(curso_nbgrader)
     gradebook = libro.abre(curso, desafio)
@@ -368,7 +371,7 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         carpeta_csv.mkdir(exist_ok=True)
         en_curso = informe.CsvPorAlumno(carpeta_csv / f"{desafio.slug}.en-curso.csv", list(desafio.puntos()))
         sin_libro, inicio = {}, time.monotonic()
-        with ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
+        with aislamiento.con_reserva(reserva), ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
             calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo, rutas),
                                        carpetas)
             for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",

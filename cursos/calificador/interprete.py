@@ -6,9 +6,10 @@ dentro del mismo encierro de siempre. Así la página y el calificador aceptan y
 mismo código (un f-string de PEP 701, `def f[T]`, `itertools.batched`...).
 
 La carpeta que ve el proceso del alumno (de sólo lectura) tiene el núcleo de Pyodide,
-lanzador.mjs, hijo.py y una instantánea de memoria del intérprete sin paquetes (las
-instantáneas sólo funcionan sin paquetes, ver docs/arquitectura.md; el calificador no necesita
-ninguno). Se prepara la primera vez, en build/descargas/, y se reutiliza.
+lanzador.mjs y una instantánea de memoria del intérprete sin paquetes con hijo.py ya cargado
+(las instantáneas sólo funcionan sin paquetes, ver docs/arquitectura.md; el calificador no
+necesita ninguno). Se prepara la primera vez, en build/descargas/, y se reutiliza; la
+instantánea, otra vez cada vez que cambia hijo.py.
 """
 
 import functools
@@ -27,7 +28,11 @@ CAJA = Path(__file__).parent / "caja"
 NUCLEO = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
           "package.json")
 # Sólo el compilador rápido de WebAssembly: arrancar cuesta ~40 % menos CPU (se cobra al alumno).
-OPCIONES_NODE = ["--liftoff-only", "--v8-pool-size=1", "--no-warnings"]
+# Y cada función de WebAssembly se compila (y se valida: es el Pyodide fijado) cuando se llama por
+# primera vez, y el JavaScript de Pyodide, que casi sólo corre al arrancar, no se optimiza: otro
+# ~13 % menos (bench/arranque.py). El código del alumno corre en WebAssembly, no en JavaScript.
+OPCIONES_NODE = ["--liftoff-only", "--wasm-lazy-compilation", "--wasm-lazy-validation", "--no-opt", "--no-sparkplug",
+                 "--v8-pool-size=1", "--no-warnings"]
 
 
 @dataclass(frozen=True)
@@ -35,9 +40,11 @@ class Interprete:
     node: str
     carpeta: Path
     version: str
+    instantanea: str  # el nombre del fichero en carpeta
 
     def config(self) -> dict:
-        return {Claves.NODE: self.node, Claves.CARPETA: str(self.carpeta), Claves.OPCIONES: OPCIONES_NODE}
+        return {Claves.NODE: self.node, Claves.CARPETA: str(self.carpeta), Claves.OPCIONES: OPCIONES_NODE,
+                Claves.INSTANTANEA: self.instantanea}
 
 
 class SinInterprete(ErrorDelCurso):
@@ -62,39 +69,48 @@ def _huella(*textos: bytes) -> str:
     return h.hexdigest()[:16]
 
 
-def _prepara(paquete: Path, node: str, destino: Path, lanzador: bytes) -> None:
-    """El núcleo, lanzador.mjs y la instantánea, en una carpeta nueva que se renombra al final."""
+def _prepara(paquete: Path, destino: Path, lanzador: bytes) -> None:
+    """El núcleo y lanzador.mjs, en una carpeta nueva que se renombra al final."""
     destino.parent.mkdir(parents=True, exist_ok=True)
     obra = Path(tempfile.mkdtemp(prefix=destino.name + ".", dir=destino.parent))
     try:
         for nombre in NUCLEO:
             shutil.copyfile(paquete / nombre, obra / nombre)
         (obra / "lanzador.mjs").write_bytes(lanzador)
-        # Sin código de nadie: sólo el intérprete recién arrancado. Fuera de la caja (escribe aquí).
-        hecho = subprocess.run([node, *OPCIONES_NODE, str(obra / "lanzador.mjs"), str(obra), "--instantanea"],
-                               capture_output=True, text=True, timeout=300, cwd=obra)
-        if hecho.returncode != 0 or not (obra / "instantanea.bin").is_file():
-            raise SinInterprete("no se ha podido hacer la instantánea de Pyodide: " + hecho.stderr[-500:])
         for ruta in (obra, *obra.iterdir()):
             ruta.chmod(0o755 if ruta.is_dir() else 0o644)
         try:
             obra.rename(destino)
         except OSError:  # otro calificador la ha preparado a la vez: vale la suya
-            if not (destino / "instantanea.bin").is_file():
+            if not (destino / "lanzador.mjs").is_file():
                 raise
     finally:
         shutil.rmtree(obra, ignore_errors=True)
 
 
-def _escribe_hijo(carpeta: Path, programa: str) -> None:
-    """hijo.py (con el protocolo dentro), si ha cambiado; de una vez, para quien lo esté leyendo."""
-    ruta = carpeta / "hijo.py"
-    if ruta.is_file() and ruta.read_text(encoding="utf-8") == programa:
-        return
-    temporal = ruta.with_name(f".hijo-{os.getpid()}.py")
-    temporal.write_text(programa, encoding="utf-8")
-    temporal.chmod(0o644)
-    temporal.replace(ruta)
+def _instantanea(carpeta: Path, node: str, programa: str) -> str:
+    """instantanea-<huella de hijo.py>.bin: el intérprete recién arrancado con hijo.py cargado (sin correr).
+
+    La hace el calificador, fuera de la caja y antes de calificar: no tiene código de ningún alumno.
+    Cada proceso del alumno arranca de ella y no compila hijo.py. Devuelve el nombre del fichero.
+    """
+    huella = _huella(programa.encode())
+    nombre = f"instantanea-{huella}.bin"
+    if (carpeta / nombre).is_file():
+        return nombre
+    with tempfile.TemporaryDirectory(prefix="instantanea-", dir=carpeta) as obra:
+        hijo, hecha = Path(obra) / "hijo.py", Path(obra) / nombre
+        hijo.write_text(programa, encoding="utf-8")
+        hecho = subprocess.run([node, *OPCIONES_NODE, str(carpeta / "lanzador.mjs"), str(carpeta), "--instantanea",
+                                str(hijo), str(hecha)], capture_output=True, text=True, timeout=300, cwd=obra)
+        if hecho.returncode != 0 or not hecha.is_file():
+            raise SinInterprete("no se ha podido hacer la instantánea de Pyodide: " + hecho.stderr[-500:])
+        hecha.chmod(0o644)
+        hecha.replace(carpeta / nombre)  # de una vez: quien la lea a la vez ve la entera o ninguna
+    for vieja in carpeta.glob("instantanea-*.bin"):  # las de otro hijo.py ya no sirven (31 MB cada una)
+        if vieja.name != nombre:
+            vieja.unlink(missing_ok=True)
+    return nombre
 
 
 @functools.cache
@@ -116,7 +132,6 @@ def interprete(programa_del_hijo: str, visible) -> Interprete:
     lanzador = (CAJA / "lanzador.mjs").read_bytes()
     version_node = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
     carpeta = DESCARGAS / f"calificador-pyodide-{version}-{_huella(lanzador, version_node.encode())}"
-    if not (carpeta / "instantanea.bin").is_file():
-        _prepara(paquete, node, carpeta, lanzador)
-    _escribe_hijo(carpeta, programa_del_hijo)
-    return Interprete(node, carpeta, version)
+    if not (carpeta / "lanzador.mjs").is_file():
+        _prepara(paquete, carpeta, lanzador)
+    return Interprete(node, carpeta, version, _instantanea(carpeta, node, programa_del_hijo))

@@ -247,3 +247,36 @@ def test_el_filtro_solo_cierra_el_llavero(arquitectura, llavero, otra):
     assert all(_corre_bpf(programa, arquitectura, n) == 0x00050001 for n in llavero)
     assert all(_corre_bpf(programa, arquitectura, n) == 0x7FFF0000 for n in otra)
     assert _corre_bpf(programa, 0x12345, 250) == 0x7FFF0000
+
+
+def test_con_reserva_cada_proceso_lo_usa_una_sola_entrega(aislamiento):
+    """Los procesos lanzados de antemano (con_reserva) no son un canal: cada uno sale una vez y no vuelve.
+
+    A deja en la memoria de su intérprete y en cada canal de CANALES; B, C y D, que salen de la
+    reserva después, no ven nada. Al acabar, los que quedaban de reserva están muertos.
+    """
+    escribe = "import builtins\nbuiltins.RESPUESTAS = 'respuestas'\n"
+    lee = "import builtins\ndef ejecutar(ll, e):\n    return getattr(builtins, 'RESPUESTAS', None)\n"
+    usados = []
+    with aislamiento.con_reserva(2):
+        for deja, busca in [(escribe + lee, lee), *CANALES.values()]:
+            a = arranca(aislamiento, deja)
+            try:
+                llama(a)
+                b = arranca(aislamiento, busca)  # a la vez
+                try:
+                    assert llama(b) is None
+                finally:
+                    termina(b)
+            finally:
+                termina(a)
+            c = arranca(aislamiento, busca)  # después
+            try:
+                assert llama(c) is None
+            finally:
+                termina(c)
+            usados += [a, b, c]
+        reserva = [p for cola in aislamiento.reserva.values() for p in cola]
+    assert len({p.pid for p in usados}) == len(usados)  # ninguno sale dos veces
+    assert len(reserva) == 2 and not {p.pid for p in reserva} & {p.pid for p in usados}
+    assert all(p.poll() is not None for p in reserva) and not aislamiento.reserva

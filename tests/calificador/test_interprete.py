@@ -125,6 +125,37 @@ def test_import_js_no_llega_a_node(aislamiento):
     assert respuesta == {"devuelve": ["None"] * 6}
 
 
+def test_la_instantanea_trae_hijo_py_y_nada_de_ningun_alumno(aislamiento):
+    """La instantánea la hace el calificador antes de calificar, con hijo.py cargado y sin código de nadie.
+
+    Una entrega que guarda una marca en la memoria de su intérprete no la deja en la instantánea
+    (la caja la ve de sólo lectura), y su propio hijo.py (escrito como con %%writefile) es el suyo.
+    """
+    import hashlib
+
+    from cursos.calificador.caja.protocolo import Interprete
+
+    interprete = aislamiento.config["interprete"]
+    ruta = Path(interprete[Interprete.CARPETA]) / interprete[Interprete.INSTANTANEA]
+    antes = hashlib.sha256(ruta.read_bytes()).hexdigest()
+    marca = "MARCA-DEL-ALUMNO-%d" % os.getpid()
+    celda = ("get_ipython().run_cell_magic('writefile', 'hijo.py', 'DEL_ALUMNO = True\\n')\nimport hijo\n"
+             "GUARDADA = %r * 1000\n"
+             "def ejecutar(ll, entorno):\n    return [hijo.DEL_ALUMNO, len(GUARDADA)]\n" % marca)
+    proceso = aislamiento.arranca(5)
+    try:
+        for mensaje in ({"modulos": [], "celdas": [celda]}, {"llama": "ejecutar", "args": [{}, None]}):
+            proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
+            proceso.stdin.flush()
+            respuesta = json.loads(proceso.stdout.readline())
+    finally:
+        termina(proceso)
+    assert respuesta == {"devuelve": [True, len(marca) * 1000]}
+    datos = ruta.read_bytes()
+    assert hashlib.sha256(datos).hexdigest() == antes and marca.encode() not in datos
+    assert b"principal_pyodide" in datos  # hijo.py ya está cargado: el proceso no lo compila
+
+
 def _hijos(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 

@@ -515,7 +515,8 @@ def hazte_node(config):
     carpeta = DENTRO if config.get(Arranque.TAPAR) is not None else interprete[Interprete.CARPETA]
     node = interprete[Interprete.NODE]
     os.execve(node, [node, *interprete.get(Interprete.OPCIONES, []), "--experimental-permission",
-                     "--allow-fs-read=%s/*" % carpeta, carpeta + "/lanzador.mjs", carpeta],
+                     "--allow-fs-read=%s/*" % carpeta, carpeta + "/lanzador.mjs", carpeta,
+                     interprete[Interprete.INSTANTANEA]],
               {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
 
 
@@ -579,10 +580,15 @@ def main():
 
 
 def principal_pyodide():
-    """En Pyodide (lanzador.mjs): el canal lo da Node con un módulo que se quita antes del alumno."""
+    """En Pyodide (lanzador.mjs): el canal lo da Node con un módulo que se quita antes del alumno.
+
+    Este programa ya está cargado como módulo `hijo` en la instantánea (sin correr): se quita de
+    sys.modules para que un hijo.py del alumno (%%writefile hijo.py) se importe como en el cuaderno.
+    """
     import _canal_del_calificador as node
     import pyodide_js
 
+    sys.modules.pop("hijo", None)
     pyodide_js.unregisterJsModule("_canal_del_calificador")
     sys.modules.pop("_canal_del_calificador", None)
     canal = CanalDeNode(node)

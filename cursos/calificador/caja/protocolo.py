@@ -32,6 +32,7 @@ class Interprete:
     """Las claves de Arranque.INTERPRETE: con qué node y qué Pyodide corre el código del alumno."""
 
     NODE, CARPETA, OPCIONES = "node", "carpeta", "opciones"
+    INSTANTANEA = "instantanea"  # el nombre del fichero, en CARPETA: el intérprete con hijo.py ya cargado
 
 
 class Clave:
