@@ -122,8 +122,8 @@ def decisiones_visibles() -> list[tuple[str, str]]:
 
 
 def trampas_que_repiten() -> dict[str, str]:
-    """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles (issue 26),
-    por el id de la llamada o por cuántas llamadas van. Con partes ocultas, sacan 0."""
+    """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles, por el id
+    de la llamada o por cuántas llamadas van. Con las partes ocultas de cada prueba, sacan 0."""
     decide = ('    if que == "preguntar" and preguntar(ll) is not True:\n'
               '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
               '    if que == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n')
