@@ -112,7 +112,7 @@ def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
 
 
 def test_las_pruebas_son_la_base_y_detras_pruebas_py(raiz):
-    """Un solo texto para la página, el cuaderno y el calificador: la base primero, y pruebas.py la usa sin definirla."""
+    """Un solo texto para la página, el cuaderno y el calificador: la base delante; pruebas.py la usa sin definirla."""
     d = raiz(BUENO)
     (d.carpeta / "pruebas.py").write_text('def prueba_a(banco):\n    exige(False, "no %s", "pasa")\n'
                                           'PRUEBAS = {"a": (10, prueba_a)}\n', encoding="utf-8")
