@@ -7,7 +7,7 @@ import cursos.manifiesto as manifiesto
 from cursos.cuadernos import cuaderno_de, escribe_cuadernos
 from cursos.manifiesto import ErrorDeManifiesto, leer_curso
 
-from .conftest import MODULOS
+from tests.conftest import MODULOS
 
 
 def test_el_curso_llm_agents():
