@@ -6,7 +6,6 @@ import pytest
 import cursos.manifiesto as manifiesto
 from cursos.cuadernos import cuaderno_de, escribe_cuadernos
 from cursos.manifiesto import ErrorDeManifiesto, leer_curso
-
 from tests.conftest import MODULOS
 
 
