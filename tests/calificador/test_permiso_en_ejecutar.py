@@ -166,7 +166,8 @@ def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
 
 LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_del_lote, minimo=27,
             cuadernos_tramposos=cuadernos_tramposos, otras=rotas, escucha=True, plazo=3.0,
-            lee_ocultas=("t16_lee_las_pruebas_ocultas", ("VARIACIONES", "azafrán")))
+            # No «VARIACIONES»: desafios/base.py, que va en la celda de pruebas visible, nombra la tabla.
+            lee_ocultas=("t16_lee_las_pruebas_ocultas", ("GAZPACHO", "azafrán")))
 
 
 @pytest.fixture
