@@ -96,38 +96,62 @@ def puntos_en_el_banco(slug: str, codigo: str) -> tuple[int, int, dict]:
     return ganados, maximo, fallos
 
 
-def llamadas_visibles(slug: str) -> list[tuple[list, object]]:
-    """(argumentos, lo que devuelve) de cada llamada de las pruebas visibles a la función del desafío,
-    en orden, con la solución de referencia: lo que apuntaría quien copia las respuestas del cuaderno.
+def respuestas_visibles(slug: str, funcion: str | None = None, codigo: str | None = None, *,
+                        forma: str = "valor", al_volver=None) -> list[tuple[list, object]]:
+    """[(argumentos, respuesta)] de cada llamada a la función en las pruebas visibles, en orden: lo que
+    apuntaría quien copia las respuestas del cuaderno (sólo lo visible, sin las partes ocultas).
 
-    Para desafíos de una función pura (sus argumentos y lo que devuelve son JSON).
+    funcion: la primera de desafio.toml si no se dice; codigo: la solución de referencia si no se da.
+    argumentos: una copia JSON de los de la llamada, tomada antes (lo que no es JSON, como su repr).
+    forma="valor": la respuesta es lo que devuelve; si lanza, la excepción sigue su camino.
+    forma="vuelve_o_lanza": ("vuelve", lo que devuelve) o ("lanza", tipo, texto), y la prueba sigue.
+    al_volver(args, valor): lo que se apunta en lugar de lo que devuelve (ve los argumentos como han quedado).
+    Lo apuntado es una copia JSON: lo que cruzaría al calificador.
     """
     import json
 
     from cursos.calificador.banco import espacio_de_pruebas
     from cursos.calificador.desafio import Desafio
 
+    if forma not in ("valor", "vuelve_o_lanza"):
+        raise ValueError("forma: «valor» o «vuelve_o_lanza», no %r" % forma)
     desafio = Desafio(slug)
     g = espacio_de_pruebas(desafio)
     g.pop("PARTES_OCULTAS", None)  # como en el cuaderno: sólo lo visible
-    exec(desafio.lee("solucion.py"), g)
-    nombre, vistas = desafio.funciones[0], []
-    original = g[nombre]
+    exec(desafio.lee("solucion.py") if codigo is None else codigo, g)
+    nombre = funcion or desafio.funciones[0]
+    original, vistas = g[nombre], []
+
+    def copia(valor):
+        return json.loads(json.dumps(valor, default=repr))
 
     def apunta(*args):
-        devuelto = original(*args)
-        vistas.append((json.loads(json.dumps(list(args))), json.loads(json.dumps(devuelto))))
+        antes = copia(list(args))
+        try:
+            devuelto = original(*args)
+        except Exception as e:
+            if forma == "valor":
+                raise
+            vistas.append((antes, ("lanza", type(e).__name__, str(e))))
+            raise
+        valor = copia(devuelto if al_volver is None else al_volver(args, devuelto))
+        vistas.append((antes, valor if forma == "valor" else ("vuelve", valor)))
         return devuelto
 
     g[nombre] = apunta
-    for prueba, (_, funcion) in g["PRUEBAS"].items():
-        if prueba != "variaciones":
-            funcion(g["BancoLocal"]())
+    antes = os.getcwd()
+    os.chdir(RAIZ)  # hay pruebas que leen harness.py de al lado, como en el cuaderno
+    try:
+        for prueba, (_, funcion_de_prueba) in g["PRUEBAS"].items():
+            if prueba != "variaciones":
+                funcion_de_prueba(g["BancoLocal"]())
+    finally:
+        os.chdir(antes)
     return vistas
 
 
 def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
-    """Dos trampas que repiten las respuestas de las pruebas visibles (issue 26): por cuántas llamadas van,
+    """Dos trampas que repiten las respuestas de las pruebas visibles: por cuántas llamadas van,
     y de una tabla copiada del cuaderno (si la entrada no está en la tabla, devuelven si_no_la_sabe).
 
     Con partes ocultas en cada prueba visible, las dos sacan 0.
@@ -143,7 +167,7 @@ def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
                       if isinstance(n, ast.FunctionDef) and n.name == nombre)
     parametros = [a.arg for a in definicion.args.args]
     firma = "def %s(%s):\n    args = [%s]\n" % (nombre, ", ".join(parametros), ", ".join(parametros))
-    datos = "import json\n_VISTAS = json.loads(%r)\n" % json.dumps(llamadas_visibles(slug), ensure_ascii=False)
+    datos = "import json\n_VISTAS = json.loads(%r)\n" % json.dumps(respuestas_visibles(slug), ensure_ascii=False)
     return {
         "r01_repite_por_numero_de_llamada": datos + "_VAN = [0]\n" + firma
         + "    _VAN[0] += 1\n    return _VISTAS[(_VAN[0] - 1) % len(_VISTAS)][1]\n",

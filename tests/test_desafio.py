@@ -1,11 +1,14 @@
 """El modelo del desafío: desafio.toml se lee una vez, se comprueba y no se puede cambiar."""
 
 import dataclasses
+import os
 
 import pytest
 
 from cursos import RAIZ
+from cursos.calificador import contrato
 from cursos.calificador import desafio as modelo
+from cursos.calificador.banco import QUE_PASO, SIN_CITAS, BancoRemoto, Resultado, Tipo, espacio_de_pruebas
 from cursos.calificador.desafio import Desafio, ErrorDeDesafio
 
 BUENO = 'leccion = "l"\nceldas_de_partida = ["p"]\nfunciones = ["f"]\nocultas = "otras"\n'
@@ -103,3 +106,86 @@ def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
         "### END SOLUTION", "") if nombre == "solucion.py" else original(self, nombre))
     with pytest.raises(ErrorDeDesafio, match="desafios/compacta/solucion.py, línea .*sin su «### END SOLUTION»"):
         fuente.cuaderno_fuente(desafio)
+
+
+# --- El contrato de las pruebas: desafios/base.py va delante de cada pruebas.py --------------------
+
+
+def test_las_pruebas_son_la_base_y_detras_pruebas_py(raiz):
+    """Un solo texto para la página, el cuaderno y el calificador: la base delante; pruebas.py la usa sin definirla."""
+    d = raiz(BUENO)
+    (d.carpeta / "pruebas.py").write_text('def prueba_a(banco):\n    exige(False, "no %s", "pasa")\n'
+                                          'PRUEBAS = {"a": (10, prueba_a)}\n', encoding="utf-8")
+    texto = d.pruebas()
+    assert texto.startswith(contrato.BASE.read_text(encoding="utf-8"))
+    espacio = {}
+    exec(texto, espacio)
+    with pytest.raises(espacio["Fallo"], match="✘ a \\(10 p.\\): no pasa"):
+        espacio["comprueba"]("a")
+
+
+@pytest.mark.parametrize("linea, nombre", [
+    ("class Fallo(AssertionError):\n    pass\n", "Fallo"),
+    ("def exige(c, m):\n    pass\n", "exige"),
+    ("oculta = None\n", "oculta"),
+    ("PRUEBA_DE_VARIACIONES = 'otra'\n", "PRUEBA_DE_VARIACIONES"),
+    ("class BancoLocal:\n    pass\n", "BancoLocal"),
+])
+def test_pruebas_py_no_redefine_lo_de_la_base(raiz, linea, nombre):
+    """Un Fallo propio no sería el que atrapa el calificador: redefinir algo de la base es un error que lo dice."""
+    d = raiz(BUENO)
+    (d.carpeta / "pruebas.py").write_text("\n" + linea + "PRUEBAS = {}\n", encoding="utf-8")
+    with pytest.raises(ErrorDeDesafio, match=f"desafios/x/pruebas.py, línea 2: «(class )?{nombre}»"):
+        d.pruebas()
+
+
+def test_el_banco_local_se_amplia_como_subclase(raiz):
+    d = raiz(BUENO)
+    (d.carpeta / "pruebas.py").write_text("class BancoLocal(BancoLocal):\n    pass\nPRUEBAS = {}\n", encoding="utf-8")
+    espacio = {}
+    exec(d.pruebas(), espacio)
+    assert espacio["BancoLocal"].__mro__[1].__name__ == "BancoLocal"
+
+
+def test_los_nombres_del_contrato_salen_de_la_base():
+    """contrato.py los lee de base.py: lo que lee el calificador es lo que escribe la base."""
+    espacio = {}
+    exec(contrato.BASE.read_text(encoding="utf-8"), espacio)
+    assert (contrato.PRUEBAS, contrato.VARIACIONES, contrato.PARTES_OCULTAS, contrato.PRUEBA_DE_VARIACIONES) == (
+        "PRUEBAS", "VARIACIONES", "PARTES_OCULTAS", "variaciones")
+    assert espacio["PRUEBA_DE_VARIACIONES"] == contrato.PRUEBA_DE_VARIACIONES
+    assert issubclass(espacio[contrato.VARIACION_OCULTA], espacio[contrato.FALLO])
+    assert {contrato.FALLO, contrato.VARIACION_OCULTA, contrato.BANCO_LOCAL} <= contrato.DE_LA_BASE
+
+
+@pytest.mark.parametrize("slug", todos())
+def test_ningun_pruebas_py_redefine_la_base(slug):
+    """Los once: Fallo, exige y el banco local vienen de la base (y las pruebas cargan)."""
+    texto = Desafio(slug).lee("pruebas.py")
+    for nombre in ("class Fallo", "def exige", "def _exige", "def _json(valor):\n    \"\"\"Una copia JSON"):
+        assert nombre not in texto, nombre
+    assert Desafio(slug).pruebas()
+
+
+def test_el_tipo_de_un_resultado_es_uno_de_los_que_hay():
+    """Resultado.tipo es un Tipo (sus valores, los textos de siempre: van al CSV); otro texto es un error."""
+    assert {str(t) for t in Tipo} == {"cpu", "reloj", "caida", "rechazo", "resultado", "variacion", "falta"}
+    assert Resultado("falta", "x").tipo is Tipo.FALTA
+    assert set(QUE_PASO) == set(Tipo) and SIN_CITAS < set(Tipo)
+    with pytest.raises(ValueError):
+        Resultado("variación", "x")
+
+
+def test_el_bucle_se_mira_en_el_banco_local_y_el_remoto_no_finge():
+    """BancoRemoto no tiene una comprobación que no puede fallar; la del banco local sí falla con otro bucle."""
+    assert not hasattr(BancoRemoto, "bucle_intacto")
+    for slug in ("ejecutar-nunca-lanza", "permiso-en-ejecutar"):
+        espacio = espacio_de_pruebas(Desafio(slug))
+        antes = os.getcwd()
+        os.chdir(RAIZ)  # permiso-en-ejecutar compara con harness.py, que está al lado
+        try:
+            assert espacio["BancoLocal"]().bucle_intacto() is None
+            exec("def bucle(*a, **k):\n    return 'fin', 'hecho', []\n", espacio)
+            assert "«bucle»" in espacio["BancoLocal"]().bucle_intacto(), slug
+        finally:
+            os.chdir(antes)

@@ -13,6 +13,7 @@ desafío; el canal y el proceso son los mismos para todos.
 """
 
 import contextlib
+import enum
 import functools
 import inspect
 import json
@@ -22,6 +23,7 @@ import signal
 import time
 from dataclasses import dataclass
 
+from cursos.calificador import contrato
 from cursos.calificador.aislamiento import ARRANQUE_CPU, Aislamiento, termina
 from cursos.calificador.caja.protocolo import (
     ENTORNO,
@@ -63,24 +65,40 @@ def reloj(plazo: float, aislamiento=None) -> float:
     return 2 * plazo + 3
 
 
+class Tipo(enum.StrEnum):
+    """Qué ha pasado en una prueba que no pasa. Es un texto (va así al CSV): sus valores no cambian.
+
+    Los de lo que corta al alumno son el tipo de su excepción (protocolo.py): no se repiten aquí.
+    """
+
+    CPU = SinCPU.tipo
+    RELOJ = SinReloj.tipo
+    CAIDA = Caida.tipo
+    RECHAZO = Rechazo.tipo
+    RESULTADO = "resultado"  # un Fallo: lo que ha devuelto o lanzado no es lo esperado
+    VARIACION = "variacion"  # el Fallo de una variación oculta (VariacionOculta, en desafios/base.py)
+    FALTA = "falta"  # no define una función que el desafío pide
+
+
 # Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
-# Las claves de lo que corta al alumno son el tipo de su excepción (protocolo.py): no se repiten aquí.
-# «variacion»: el Fallo de una variación oculta (VariacionOculta, en desafios/comprobar.py).
-QUE_PASO = {SinCPU.tipo: "tiempo de CPU agotado", SinReloj.tipo: "tiempo de reloj agotado",
-            Caida.tipo: "tu código se ha caído", Rechazo.tipo: "rechazado", "resultado": "resultado incorrecto",
-            "variacion": "resultado incorrecto", "falta": "falta la solución"}
+QUE_PASO = {Tipo.CPU: "tiempo de CPU agotado", Tipo.RELOJ: "tiempo de reloj agotado",
+            Tipo.CAIDA: "tu código se ha caído", Tipo.RECHAZO: "rechazado", Tipo.RESULTADO: "resultado incorrecto",
+            Tipo.VARIACION: "resultado incorrecto", Tipo.FALTA: "falta la solución"}
 # Los tipos cuyo texto escribe sólo este lado (el plazo, la caída, qué función falta, cuál variación
 # y su pista), sin citar al alumno: se enseñan también de una parte oculta. Uno nuevo no está aquí
 # hasta que se decida: mientras, de una parte oculta se dice sólo que no pasa.
-SIN_CITAS = frozenset({SinCPU.tipo, SinReloj.tipo, Caida.tipo, Rechazo.tipo, "variacion", "falta"})
+SIN_CITAS = frozenset({Tipo.CPU, Tipo.RELOJ, Tipo.CAIDA, Tipo.RECHAZO, Tipo.VARIACION, Tipo.FALTA})
 
 
 @dataclass(frozen=True)
 class Resultado:
-    """Por qué no pasa una prueba. El tipo (una clave de QUE_PASO) decide qué se enseña; el texto sólo se enseña."""
+    """Por qué no pasa una prueba. El tipo decide qué se enseña; el texto sólo se enseña."""
 
-    tipo: str
+    tipo: Tipo
     texto: str
+
+    def __post_init__(self):
+        object.__setattr__(self, "tipo", Tipo(self.tipo))  # un tipo que no existe es un error aquí, no al enseñarlo
 
     def motivo(self) -> str:
         """El motivo tal como lo lee el alumno: «qué ha pasado: por qué»."""
@@ -244,7 +262,22 @@ def _sintaxis(celdas, version) -> list[str]:
 
 
 class BancoRemoto:
-    """Lo que pruebas.py llama «banco»: instala una mesa y llama a las funciones del alumno, en su proceso."""
+    """El banco del calificador: instala una mesa y llama a las funciones del alumno, en su proceso.
+
+    Cumple el contrato de todo banco (el de BancoLocal, en desafios/base.py): with instala(mesa)
+    y llama_con_argumentos(nombre, args). Además, funcion(nombre) da el puente con que las pruebas
+    llaman a cada función del alumno (en el espacio de pruebas lleva su nombre).
+
+    La mesa es un objeto de pruebas.py (la Mesa de permiso-en-ejecutar es el ejemplo completo):
+    lo que rodea a la función del alumno en una prueba. Mientras está instalada, se lee de ella:
+    - mesa.entorno (si la tiene): el entorno; si es un argumento de la llamada, viaja como una marca
+      y cada lectura del alumno vuelve aquí (Pide.ENTORNO);
+    - mesa.herramientas, si desafio.toml dice herramientas = true: {nombre: {"funcion", "input_schema"}};
+      el alumno recibe los esquemas, y las funciones corren aquí sobre mesa.entorno;
+    - un atributo por cada nombre de «datos» de desafio.toml, que se pone como global del alumno;
+    - un método por cada nombre de «apoderados»: lo que llama el alumno y se resuelve aquí.
+    Sin mesa instalada, el alumno no recibe ni datos, ni apoderados, ni herramientas.
+    """
 
     def __init__(self, aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
                  plazo: float):
@@ -289,15 +322,6 @@ class BancoRemoto:
             yield
         finally:
             self.mesa = None
-
-    def bucle_intacto(self):
-        """Siempre: el bucle que califica es el de harness.py en este proceso, y no hay otro.
-
-        Redefinir bucle (o llamadas_de, texto_de) en el proceso del alumno, por el camino que
-        sea, no cambia ninguna prueba: aquí nadie lo llama. La prueba «bucle» juzga lo que
-        se ve desde este lado, una conversación con el bucle de verdad.
-        """
-        return None
 
     def funcion(self, nombre):
         """La función del alumno tal como la ven las pruebas: cada llamada cruza el canal.
@@ -504,18 +528,19 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
     Qué se enseña lo decide el tipo de cada resultado, nunca su texto: el texto lo puede escribir
     el alumno. Los motivos se escriben al final, aquí.
     """
-    partes = espacio.pop("PARTES_OCULTAS", None)
+    partes = espacio.pop(contrato.PARTES_OCULTAS, None)
     if not partes:
         resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
-        return {n: _motivo(_sin_desvelar(r) if n == "variaciones" else r) for n, r in resultados.items()}
+        return {n: _motivo(_sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r)
+                for n, r in resultados.items()}
     try:
         cargar = {}
         visibles = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado,
-                               saltar={"variaciones"}, cargar=cargar)
-        espacio["PARTES_OCULTAS"] = partes
+                               saltar={contrato.PRUEBA_DE_VARIACIONES}, cargar=cargar)
+        espacio[contrato.PARTES_OCULTAS] = partes
         enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado, cargar=cargar)
     finally:
-        espacio["PARTES_OCULTAS"] = partes
+        espacio[contrato.PARTES_OCULTAS] = partes
     return {n: _motivo(visibles.get(n) or _sin_desvelar(r)) for n, r in enteras.items()}
 
 
@@ -527,7 +552,7 @@ def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
     """El resultado de una prueba con partes ocultas: el de un tipo que no cita al alumno, o uno genérico."""
     if resultado is None or resultado.tipo in SIN_CITAS:
         return resultado
-    return Resultado("resultado", OCULTO)
+    return Resultado(Tipo.RESULTADO, OCULTO)
 
 
 def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float,
@@ -542,25 +567,25 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
         espacio[nombre] = banco.funcion(nombre)
     resultados = {}
     try:
-        for nombre, (_, prueba) in espacio["PRUEBAS"].items():
+        for nombre, (_, prueba) in espacio[contrato.PRUEBAS].items():
             if nombre in saltar:
                 continue
-            datos = (espacio["VARIACIONES"],) if nombre == "variaciones" else ()
+            datos = (espacio[contrato.VARIACIONES],) if nombre == contrato.PRUEBA_DE_VARIACIONES else ()
             try:
                 prueba(banco, *datos)
                 resultados[nombre] = None
-            except espacio["Fallo"] as e:
+            except espacio[contrato.FALLO] as e:
                 # Por su clase, no por cómo empieza: el alumno puede hacer que un Fallo diga «la variación…».
-                tipo = "variacion" if isinstance(e, espacio["VariacionOculta"]) else "resultado"
+                tipo = Tipo.VARIACION if isinstance(e, espacio[contrato.VARIACION_OCULTA]) else Tipo.RESULTADO
                 resultados[nombre] = Resultado(tipo, str(e))
             except SinRespuesta as e:
                 resultados[nombre] = Resultado(e.tipo, str(e))
                 if isinstance(e, SinReloj) and estado is not None:
                     estado["reloj"] = True
             except NoDefinida as e:
-                resultados[nombre] = Resultado("falta", str(e))
+                resultados[nombre] = Resultado(Tipo.FALTA, str(e))
             except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
-                resultados[nombre] = Resultado("resultado", "tu código ha devuelto o lanzado algo que la prueba "
+                resultados[nombre] = Resultado(Tipo.RESULTADO, "tu código ha devuelto o lanzado algo que la prueba "
                                                "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]))
     finally:
         banco.cierra()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos import RAIZ, celdas
+from cursos.calificador import contrato
 from cursos.carga import ficheros_cargados
 from cursos.errores import ErrorDelCurso
 from cursos.manifiesto import leer_curso
@@ -146,8 +147,14 @@ class Desafio:
         return _partida(self)
 
     def pruebas(self) -> str:
-        """pruebas.py seguido de desafios/comprobar.py (comprueba y comprueba_todas, comunes a todos)."""
-        return self.lee("pruebas.py") + "\n\n" + (RAIZ / "desafios" / "comprobar.py").read_text(encoding="utf-8")
+        """desafios/base.py y detrás pruebas.py: el texto que cargan la página, el cuaderno y el calificador.
+
+        La base (Fallo, exige, oculta, comprueba, el banco local…) va delante, así que pruebas.py
+        la usa sin definirla; si redefine algo de ella, es un error que lo dice.
+        """
+        fuente = self.lee("pruebas.py")
+        _sin_redefinir(fuente, f"desafios/{self.slug}/pruebas.py")
+        return contrato.BASE.read_text(encoding="utf-8") + "\n\n" + fuente
 
     def puntos(self) -> dict[str, int]:
         """{prueba: puntos}, leídos de la tabla PRUEBAS de pruebas.py sin ejecutarla."""
@@ -244,9 +251,26 @@ def _partida(desafio: Desafio) -> str:
 
 
 @functools.cache
+def _sin_redefinir(fuente: str, donde: str) -> None:
+    """pruebas.py no pisa lo que le da la base: un Fallo propio, por ejemplo, escaparía al calificador."""
+    for nodo in ast.parse(fuente).body:
+        if isinstance(nodo, ast.ClassDef) and nodo.name == contrato.BANCO_LOCAL:
+            if not any(getattr(b, "id", None) == contrato.BANCO_LOCAL for b in nodo.bases):
+                raise ErrorDeDesafio(f"{donde}, línea {nodo.lineno}: «class BancoLocal» sustituye al de "
+                                     "desafios/base.py; amplíalo: «class BancoLocal(BancoLocal):»")
+            continue
+        nombres = [nodo.name] if isinstance(nodo, (ast.FunctionDef, ast.ClassDef)) else [
+            d.id for d in getattr(nodo, "targets", ()) if isinstance(d, ast.Name)]
+        for nombre in nombres:
+            if nombre in contrato.DE_LA_BASE:
+                raise ErrorDeDesafio(f"{donde}, línea {nodo.lineno}: «{nombre}» ya lo define desafios/base.py, "
+                                     "que va delante: bórralo de aquí y usa el de la base")
+
+
+@functools.cache
 def _puntos(pruebas: str) -> tuple[tuple[str, int], ...]:
     for nodo in ast.parse(pruebas).body:
-        if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == "PRUEBAS":
+        if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == contrato.PRUEBAS:
             return tuple((ast.literal_eval(k), ast.literal_eval(v.elts[0])) for k, v in zip(
                 nodo.value.keys, nodo.value.values, strict=True))
     raise ValueError("pruebas.py no tiene la tabla PRUEBAS")

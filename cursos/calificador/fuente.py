@@ -14,6 +14,7 @@ from pathlib import Path
 
 import nbformat
 
+from cursos.calificador import contrato
 from cursos.calificador.desafio import Desafio
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
 from cursos.errores import ErrorDelCurso
@@ -61,12 +62,12 @@ def _texto(fuente: str, grade_id: str) -> nbformat.NotebookNode:
 
 def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool) -> str:
     """El código de la celda de una prueba; con ocultas=False, lo que ve el alumno."""
-    if nombre != "variaciones":
+    if nombre != contrato.PRUEBA_DE_VARIACIONES:
         return f'comprueba("{nombre}")'
     if not ocultas:
         return desafio.aviso_ocultas.rstrip("\n")
     return (desafio.aviso_ocultas + "### BEGIN HIDDEN TESTS\n" + desafio.lee("ocultas.py").rstrip("\n")
-            + '\ncomprueba("variaciones", VARIACIONES)\n### END HIDDEN TESTS')
+            + f'\ncomprueba("{nombre}", {contrato.VARIACIONES})\n### END HIDDEN TESTS')
 
 
 def _lista(nombres: tuple[str, ...]) -> str:

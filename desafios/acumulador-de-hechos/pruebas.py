@@ -22,32 +22,6 @@ NADA_COINCIDE = ("allow", None, None)
 PROFUNDIDAD = 4  # tools -> herramienta -> argValues -> campo -> lista de valores
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la ejecución."""
-
-
-def _json(valor):
-    """Una copia JSON, como la que cruza al calificador (lo que no es JSON, como una marca)."""
-    return json.loads(json.dumps(valor, default=lambda o: {"no_es_json": type(o).__name__}))
-
-
-class BancoLocal:
-    """Tu anota_llamada en este mismo proceso: respuesta al momento, sin valor de nota."""
-
-    def __init__(self):
-        self.tuya = globals()["anota_llamada"]
-
-    def llama_con_argumentos(self, nombre, args):
-        copias = _json(args)
-        devuelto = self.tuya(*copias)
-        return _json(devuelto), _json(copias)
-
-
-def exige(condicion, mensaje, *datos):
-    if not condicion:
-        raise Fallo(mensaje % datos if datos else mensaje)
-
-
 def _texto(valor):
     texto = json.dumps(valor, ensure_ascii=False, sort_keys=True, default=repr)
     return texto if len(texto) < 200 else texto[:200] + "…"
@@ -124,7 +98,7 @@ def con_tu_anota_llamada(banco, caso):
         vistas.append(ll)
         quien = _quien(ll)
         clave = clave_de_hechos(ll["name"], registro or {})
-        antes, operaciones_antes = _json(ejecucion["tools"]), _json(ejecucion["operaciones"])
+        antes, operaciones_antes = copia_json(ejecucion["tools"]), copia_json(ejecucion["operaciones"])
         try:
             devuelto, despues = banco.llama_con_argumentos("anota_llamada",
                                                            [ejecucion, ll, obs, registro, aprobacion])

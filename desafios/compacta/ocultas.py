@@ -15,7 +15,7 @@ _TALLER = {
 
 def _justo(M, k):
     """El presupuesto con el que M cabe justo al retirar sus k primeras retirables."""
-    return tamaño(_con_retiradas(_json(M), _retirables(_json(M))[:k]))
+    return tamaño(_con_retiradas(copia_json(M), _retirables(copia_json(M))[:k]))
 
 
 def _variaciones():
@@ -36,7 +36,7 @@ def _variaciones():
     tres = _conversacion("Léelo todo dos veces.", respuestas + [[texto("Leído.")]], _TALLER)
     tres[1] = ("usuario", [{"type": "text", "text": "Léelo todo dos veces."}])
     # 4: la 1 ya compactada a medias, con una pregunta más después del final.
-    cuatro = _con_retiradas(_json(uno), _retirables(_json(uno))[:1]) + [
+    cuatro = _con_retiradas(copia_json(uno), _retirables(copia_json(uno))[:1]) + [
         ["usuario", "¿Y los pedidos?"], ["asistente", [leer_(20, "taller/pedidos.txt")]],
         ["usuario", [{"type": "tool_result", "tool_use_id": "x20", "content": _TALLER["taller/pedidos.txt"]}]]]
     return [

@@ -14,29 +14,6 @@ se comprueba la regla del enunciado sobre lo que devuelve la tuya. Sólo bibliot
 import json
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la conversación."""
-
-
-def _json(valor):
-    """Una copia JSON, como la que cruza al calificador (lo que no es JSON, como una marca)."""
-    return json.loads(json.dumps(valor, default=lambda o: {"no_es_json": type(o).__name__}))
-
-
-class BancoLocal:
-    """Tu compacta en este mismo proceso: respuesta al momento, sin valor de nota."""
-
-    def llama_con_argumentos(self, nombre, args):
-        copias = _json(args)
-        devuelto = globals()[nombre](*copias)
-        return _json(devuelto), _json(copias)
-
-
-def _exige(condicion, mensaje, *datos):
-    if not condicion:
-        raise Fallo(mensaje % datos if datos else mensaje)
-
-
 def _corto(valor, largo=120):
     texto = json.dumps(valor, ensure_ascii=False, default=repr)
     return texto if len(texto) <= largo else texto[:largo] + "…"
@@ -130,66 +107,66 @@ def _quien(M, n, i):
 
 def _retiradas_en(caso, M, R):
     """Las posiciones que tu M ha retirado; un Fallo si ha cambiado algo más o de otra manera."""
-    _exige(isinstance(R, list) and len(R) == len(M),
-           "en %s, compacta debía devolver una lista con los %d mensajes de M y ha devuelto %s",
-           caso, len(M), _corto(R))
+    exige(isinstance(R, list) and len(R) == len(M),
+          "en %s, compacta debía devolver una lista con los %d mensajes de M y ha devuelto %s",
+          caso, len(M), _corto(R))
     retiradas = []
     for n, ((rol, contenido), mensaje) in enumerate(zip(M, R, strict=True)):
-        _exige(isinstance(mensaje, list) and len(mensaje) == 2 and mensaje[0] == rol,
-               "en %s, el mensaje %d debía ser un par (%s, contenido) y es %s", caso, n, rol, _corto(mensaje))
+        exige(isinstance(mensaje, list) and len(mensaje) == 2 and mensaje[0] == rol,
+              "en %s, el mensaje %d debía ser un par (%s, contenido) y es %s", caso, n, rol, _corto(mensaje))
         nuevo = mensaje[1]
         if not isinstance(contenido, list):
-            _exige(nuevo == contenido, "en %s, el mensaje %d (%s) ha cambiado: era %s y es %s",
-                   caso, n, rol, _corto(contenido), _corto(nuevo))
+            exige(nuevo == contenido, "en %s, el mensaje %d (%s) ha cambiado: era %s y es %s",
+                  caso, n, rol, _corto(contenido), _corto(nuevo))
             continue
-        _exige(isinstance(nuevo, list) and len(nuevo) == len(contenido),
-               "en %s, el mensaje %d (%s) debía tener sus %d bloques, y tiene %s",
-               caso, n, rol, len(contenido), _corto(nuevo))
+        exige(isinstance(nuevo, list) and len(nuevo) == len(contenido),
+              "en %s, el mensaje %d (%s) debía tener sus %d bloques, y tiene %s",
+              caso, n, rol, len(contenido), _corto(nuevo))
         for i, (antes, ahora) in enumerate(zip(contenido, nuevo, strict=True)):
             if ahora == antes:
                 continue
-            _exige(antes.get("type") == "tool_result" and ahora == retira(antes),
-                   "en %s, el mensaje %d (%s), bloque %d, ha cambiado: un bloque sólo puede quedar igual o, "
-                   "si es una observación, como retira(bloque).\n  era: %s\n  es:  %s",
-                   caso, n, rol, i, _corto(antes), _corto(ahora))
+            exige(antes.get("type") == "tool_result" and ahora == retira(antes),
+                  "en %s, el mensaje %d (%s), bloque %d, ha cambiado: un bloque sólo puede quedar igual o, "
+                  "si es una observación, como retira(bloque).\n  era: %s\n  es:  %s",
+                  caso, n, rol, i, _corto(antes), _corto(ahora))
             retiradas.append((n, i))
     problema = problema_de_pares(R)
-    _exige(problema is None, "en %s, tu M rompe un par llamada/observación: %s", caso, problema)
+    exige(problema is None, "en %s, tu M rompe un par llamada/observación: %s", caso, problema)
     return retiradas
 
 
 def _cabe(caso, M, presupuesto, R, retiradas):
     quedan = [p for p in _retirables(M) if p not in retiradas]
-    _exige(tamaño(R) <= presupuesto or not quedan,
-           "en %s, tu M ocupa %d caracteres y el presupuesto es %d, y aún se podía retirar %s",
-           caso, tamaño(R), presupuesto, ", ".join(_quien(M, *p) for p in quedan[:3]))
+    exige(tamaño(R) <= presupuesto or not quedan,
+          "en %s, tu M ocupa %d caracteres y el presupuesto es %d, y aún se podía retirar %s",
+          caso, tamaño(R), presupuesto, ", ".join(_quien(M, *p) for p in quedan[:3]))
 
 
 def _protegidos(caso, M, R, retiradas):
     ultimo = _ultimo_turno(M)
     for n, i in retiradas:
-        _exige(n < ultimo, "en %s, has retirado %s, que es del último turno (desde el mensaje %d): "
-               "el modelo aún no la ha leído", caso, _quien(M, n, i), ultimo)
+        exige(n < ultimo, "en %s, has retirado %s, que es del último turno (desde el mensaje %d): "
+              "el modelo aún no la ha leído", caso, _quien(M, n, i), ultimo)
     peticion = next((n for n, (rol, _) in enumerate(M) if rol == "usuario"), None)
-    _exige(peticion is None or R[peticion][1] == M[peticion][1],
-           "en %s, la petición del usuario (mensaje %d) ha cambiado", caso, peticion)
+    exige(peticion is None or R[peticion][1] == M[peticion][1],
+          "en %s, la petición del usuario (mensaje %d) ha cambiado", caso, peticion)
 
 
 def _las_justas(caso, M, presupuesto, R, retiradas):
     retirables = _retirables(M)
     for p in retiradas:
-        _exige(p in retirables, "en %s, has retirado %s, que retirada no ocupa menos (%d caracteres frente a %d)",
-               caso, _quien(M, *p), tamaño(retira(M[p[0]][1][p[1]])), tamaño(M[p[0]][1][p[1]]))
+        exige(p in retirables, "en %s, has retirado %s, que retirada no ocupa menos (%d caracteres frente a %d)",
+              caso, _quien(M, *p), tamaño(retira(M[p[0]][1][p[1]])), tamaño(M[p[0]][1][p[1]]))
     k = len(retiradas)
-    _exige(retiradas == retirables[:k],
-           "en %s, había que retirar de la más vieja a la más nueva: has retirado %s, y antes iba %s",
-           caso, ", ".join(_quien(M, *p) for p in retiradas if p not in retirables[:k])[:300],
-           ", ".join(_quien(M, *p) for p in retirables[:k] if p not in retiradas)[:300])
+    exige(retiradas == retirables[:k],
+          "en %s, había que retirar de la más vieja a la más nueva: has retirado %s, y antes iba %s",
+          caso, ", ".join(_quien(M, *p) for p in retiradas if p not in retirables[:k])[:300],
+          ", ".join(_quien(M, *p) for p in retirables[:k] if p not in retiradas)[:300])
     if k:
         sin_la_ultima = tamaño(_con_retiradas(M, retirables[:k - 1]))
-        _exige(sin_la_ultima > presupuesto,
-               "en %s, retiras %d observaciones y bastaban %d: sin retirar %s, M ocupa %d y el presupuesto es %d",
-               caso, k, k - 1, _quien(M, *retirables[k - 1]), sin_la_ultima, presupuesto)
+        exige(sin_la_ultima > presupuesto,
+              "en %s, retiras %d observaciones y bastaban %d: sin retirar %s, M ocupa %d y el presupuesto es %d",
+              caso, k, k - 1, _quien(M, *retirables[k - 1]), sin_la_ultima, presupuesto)
 
 
 def _tu_compacta(banco, caso, M, presupuesto):
@@ -204,7 +181,7 @@ def _tu_compacta(banco, caso, M, presupuesto):
 
 def comprueba_caso(banco, caso, M, presupuesto, *partes):
     """Tu compacta en una conversación: la forma y los pares siempre; lo demás, las partes que se piden."""
-    M = _json(M)
+    M = copia_json(M)
     R, despues = _tu_compacta(banco, caso, M, presupuesto)
     retiradas = _retiradas_en(caso, M, R)
     _cabe(caso, M, presupuesto, R, retiradas)
@@ -214,8 +191,8 @@ def comprueba_caso(banco, caso, M, presupuesto, *partes):
         _protegidos(caso, M, R, retiradas)
         _las_justas(caso, M, presupuesto, R, retiradas)
     if "sin_tocar" in partes:
-        _exige(despues == [M, presupuesto], "en %s, tu compacta ha cambiado la M que recibe: construye una nueva",
-               caso)
+        exige(despues == [M, presupuesto], "en %s, tu compacta ha cambiado la M que recibe: construye una nueva",
+              caso)
     return R
 
 
@@ -228,10 +205,10 @@ def con_su_parte_oculta(banco, nombre, pista):
         with oculta(n, len(casos), pista):
             R = comprueba_caso(banco, caso, M, presupuesto, *partes)
             if "igual" in partes:  # ya cabe, o no hay nada que retirar: vuelve la misma M
-                _exige(R == _json(M), "en %s no había que retirar nada", caso)
+                exige(R == copia_json(M), "en %s no había que retirar nada", caso)
             if "dos_veces" in partes:
-                _exige(R == comprueba_caso(banco, caso, M, presupuesto, *partes),
-                       "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+                exige(R == comprueba_caso(banco, caso, M, presupuesto, *partes),
+                      "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
 
 
 # --- Las pruebas ----------------------------------------------------------------------
@@ -269,8 +246,8 @@ def prueba_las_justas(banco):
     for menos in (1, 600, 1500, 2400):
         comprueba_caso(banco, "la compra, turno 8, presupuesto %d" % (tamaño(M) - menos), M,
                        tamaño(M) - menos, "justas")
-    retirables = _retirables(_json(M))
-    justo = tamaño(_con_retiradas(_json(M), retirables[:3]))  # cabe justo con tres
+    retirables = _retirables(copia_json(M))
+    justo = tamaño(_con_retiradas(copia_json(M), retirables[:3]))  # cabe justo con tres
     comprueba_caso(banco, "la compra, turno 8, presupuesto %d (justo)" % justo, M, justo, "justas")
     con_su_parte_oculta(banco, "las_justas", "¿Miras si ya cabe antes de retirar cada una, de la más vieja "
                                              "a la más nueva, y saltas las que no ahorran?")
@@ -282,7 +259,7 @@ def prueba_sin_tocar(banco):
     primera = comprueba_caso(banco, "la compra, turno 7, presupuesto 2500", M, 2500, "sin_tocar")
     comprueba_caso(banco, "varias llamadas, presupuesto 900", otra, 900, "sin_tocar")
     segunda = comprueba_caso(banco, "la compra, turno 7, presupuesto 2500 (otra vez)", M, 2500, "sin_tocar")
-    _exige(primera == segunda, "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
+    exige(primera == segunda, "con la misma M y el mismo presupuesto, tu compacta ha devuelto dos cosas distintas")
     con_su_parte_oculta(banco, "sin_tocar", "¿Construyes listas nuevas, sin cambiar M ni sus bloques?")
 
 
@@ -290,7 +267,7 @@ def prueba_limites(banco):
     """Si ya cabe, nada; sin asistente, nada; lo ya retirado y lo que no ahorra se queda; is_error se queda."""
     M = _compra(5)
     R = comprueba_caso(banco, "la compra, turno 5, presupuesto %d (ya cabe)" % tamaño(M), M, tamaño(M), "justas")
-    _exige(R == _json(M), "con la compra en el turno 5, que ya cabe, no había que retirar nada")
+    exige(R == copia_json(M), "con la compra en el turno 5, que ya cabe, no había que retirar nada")
     comprueba_caso(banco, "sólo la petición, presupuesto 10", _compra(1), 10, "justas")
     comprueba_caso(banco, "la compra ya compactada, presupuesto 2000", compacta_todo(_compra(8)), 2000, "justas")
     comprueba_caso(banco, "varias llamadas, presupuesto 100", _varias_llamadas(), 100, "justas")

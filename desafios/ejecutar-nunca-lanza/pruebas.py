@@ -15,10 +15,6 @@ una vez; las demás, ninguna. Sólo biblioteca estándar.
 """
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha devuelto ejecutar."""
-
-
 class Ocupado(Exception):
     """La excepción propia de una herramienta de prueba: no es de Python."""
 
@@ -114,15 +110,18 @@ def no_ejecutada(observacion):
 # --- Cómo se llama a tu ejecutar ----------------------------------------------------
 
 
-class BancoLocal:
-    """Corre tu ejecutar en este mismo proceso: respuesta al momento, sin valor de nota."""
+class BancoLocal(BancoLocal):
+    """El de la base, con las herramientas de la mesa donde las busca tu ejecutar."""
 
     def instala(self, mesa):
         return con_globales(HERRAMIENTAS=mesa.herramientas)
 
     def bucle_intacto(self):
-        """None si el bucle es el del código de partida (DE_LA_LECCION); si no, qué ha cambiado."""
-        for nombre, original in globals().get("DE_LA_LECCION", {}).items():
+        """None si el bucle es el del código de partida (DE_LA_LECCION); si no, qué ha cambiado.
+
+        La lección no carga harness.py: el bucle es el de su celda, guardado al empezar.
+        """
+        for nombre, original in DE_LA_LECCION.items():
             if globals().get(nombre) is not original:
                 return "«%s» no es la del código de partida" % nombre
         return None
@@ -130,11 +129,6 @@ class BancoLocal:
 
 def _corta(valor):
     return muestra(valor) if isinstance(valor, dict) else repr(valor)
-
-
-def exige(condicion, mensaje, *datos):
-    if not condicion:
-        raise Fallo(mensaje % datos if datos else mensaje)
 
 
 def llama(ll, mesa):
@@ -281,8 +275,9 @@ def prueba_bien_formadas(banco):
 
 def prueba_bucle(banco):
     """El bucle no se toca, y con él el modelo corrige una llamada que no se ha ejecutado."""
-    cambio = banco.bucle_intacto()
-    exige(cambio is None, "el bucle no se toca: %s", cambio)
+    if isinstance(banco, BancoLocal):  # en el calificador el bucle es el suyo: se juzga la conversación
+        cambio = banco.bucle_intacto()
+        exige(cambio is None, "el bucle no se toca: %s", cambio)
     inicio = [("usuario", "Apunta en notas.txt que el sábado vienen seis.")]
     nota = "El sábado vienen seis a cenar."
     conversa(banco, Mesa(ENTORNO), inicio, [

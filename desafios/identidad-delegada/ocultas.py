@@ -53,7 +53,32 @@ PERFILES_OCULTOS = {"u-431": {"nombre": "Irene Cano", "departamento": "compras",
 MESA_OCULTA = {"perfiles": PERFILES_OCULTOS, "ahora": AHORA + 5 * 86400 + 17, "usuarios": ["u-432", "u-431"]}
 PARTES_OCULTAS = {
     "perfil": [dict(MESA_OCULTA, usuarios=["u-431", "u-100"]), dict(MESA_OCULTA)],
-    "validar": [dict(MESA_OCULTA, casos_de_validar=[
+    # validar: tres mesas, y en ninguna se acepta y se rechaza en el orden ni en la proporción de las
+    # visibles (que empiezan rechazando tres tokens que no son objetos y aceptan 4 de 24): repetir por
+    # posición lo que se contestó en las visibles, o sacarlo de una tabla, no pasa ninguna.
+    "validar": [dict(MESA_OCULTA, usuarios=["u-431"], no_objetos=[], casos_de_validar=[
+        ("válido", {}, None, None),
+        ("con dos alcances", {"scope": "perfiles:leer pedidos:leer"}, None, None),
+        ("válido, en pedidos", {"aud": PEDIDOS}, PEDIDOS, None),
+        ("que caduca dentro de 5 s", {"exp": 5}, None, None),
+        ("para facturación", {"aud": FACTURACION}, None, "token para otra audiencia: " + FACTURACION),
+        ("válido otra vez", {}, None, None),
+        ("con exp en texto", {"exp": "0"}, None, "token caducado"),
+        ("con iss a null", {"iss": NULO}, None, "emisor desconocido"),
+    ]), dict(MESA_OCULTA, usuarios=["u-100"], ahora=AHORA + 3 * 3600, no_objetos=[0, "perfiles:leer"],
+             casos_de_validar=[
+        ("válido", {}, None, None),
+        ("caducado hace 2 s", {"exp": -2}, None, "token caducado"),
+        ("válido, en facturación", {"aud": FACTURACION}, FACTURACION, None),
+        ("de otro emisor, para pedidos", {"iss": "https://x.ejemplo.com", "aud": PEDIDOS}, None,
+         "emisor desconocido"),
+        ("con tres alcances", {"scope": "facturas:leer perfiles:leer pedidos:leer"}, None, None),
+        ("sin aud", {"aud": None}, None, "token para otra audiencia: None"),
+        ("con scope en una lista", {"scope": ["perfiles:leer"]}, None, "falta el alcance perfiles:leer"),
+        ("sin exp", {"exp": None}, None, "token caducado"),
+        ("que caduca dentro de 60 s", {"exp": 60}, None, None),
+        ("de otro emisor", {"iss": "https://otro.ejemplo.com"}, None, "emisor desconocido"),
+    ]), dict(MESA_OCULTA, casos_de_validar=[
         ("con el alcance y otro", {"scope": "perfiles:leer perfiles:escribir"}, None, None),
         ("con exp a null", {"exp": NULO}, None, "token caducado"),
         ("para pedidos y sin scope", {"aud": PEDIDOS, "scope": NULO}, None, "token para otra audiencia: " + PEDIDOS),

@@ -21,10 +21,6 @@ PEDIDOS = "https://mcp.pedidos.ejemplo.com"
 INICIO = [("sistema", "Eres un asistente interno. Usa tus herramientas."), ("usuario", "Resume avisos/nomina.txt.")]
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la sesión."""
-
-
 class Mesa:
     """Lo que rodea a tus funciones en una prueba: los perfiles del directorio y el reloj."""
 
@@ -33,16 +29,11 @@ class Mesa:
         self.ahora = ahora
 
 
-class BancoLocal:
-    """Corre tus funciones en este mismo proceso: respuesta al momento, sin valor de nota."""
+class BancoLocal(BancoLocal):
+    """El de la base, con los perfiles de la mesa donde los busca tu herramienta."""
 
     def instala(self, mesa):
         return con_globales(PERFILES=mesa.PERFILES)  # tu herramienta lee los perfiles de la prueba
-
-
-def exige(condicion, mensaje, *datos):
-    if not condicion:
-        raise Fallo(mensaje % datos if datos else mensaje)
 
 
 NULO = ("un campo que está, y vale None",)  # en los casos: la clave se queda, con None (null en JSON)

@@ -27,14 +27,6 @@ UTILIDAD = [
 ]
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje dice qué orden y qué se esperaba."""
-
-
-class BancoLocal:
-    """Tu función en este mismo proceso: respuesta al momento, sin valor de nota."""
-
-
 def _corta(valor):
     texto = json.dumps(valor, ensure_ascii=False) if isinstance(valor, (str, list, dict)) else repr(valor)
     return texto if len(texto) < 200 else texto[:200] + "…"

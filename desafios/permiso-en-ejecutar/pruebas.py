@@ -18,10 +18,6 @@ CLASES_DE_LA_LECCION = {"leer": "lectura", "listar": "lectura", "buscar": "lectu
 TABLA_DE_LA_LECCION = {"lectura": "permitir", "escritura": "preguntar", "ejecución": "preguntar"}
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en la conversación."""
-
-
 def _borrar(entorno, ruta):
     """Una herramienta que nadie ha clasificado: borra un fichero."""
     if ruta not in entorno:
@@ -132,26 +128,11 @@ def problema_de_esquema_en(herramientas, ll):
 # --- Cómo se llama a tu ejecutar ----------------------------------------------------
 
 
-class BancoLocal:
-    """Corre tu ejecutar en este mismo proceso: respuesta al momento, sin valor de nota."""
+class BancoLocal(BancoLocal):
+    """El de la base (con su bucle_intacto, que compara con harness.py), y la mesa donde la busca tu ejecutar."""
 
     def instala(self, mesa):
         return con_globales(HERRAMIENTAS=mesa.herramientas, permiso=mesa.permiso, preguntar=mesa.preguntar)
-
-    def bucle_intacto(self):
-        """None si el bucle es el de harness.py; si no, qué ha cambiado."""
-        try:
-            with open("harness.py", encoding="utf-8") as f:
-                original = {}
-                exec(f.read(), dict(HERRAMIENTAS={}), original)
-        except OSError:
-            return None  # sin harness.py al lado no se puede comparar; el calificador sí lo comprueba
-        for nombre in ("bucle", "llamadas_de", "texto_de"):
-            actual = globals().get(nombre)
-            if getattr(actual, "__code__", None) is None or \
-                    actual.__code__.co_code != original[nombre].__code__.co_code:
-                return "«%s» no es la de harness.py" % nombre
-        return None
 
 
 def llama(ll, mesa):
@@ -165,11 +146,6 @@ def llama(ll, mesa):
 
 def _corta(valor):
     return muestra(valor) if isinstance(valor, dict) else repr(valor)
-
-
-def exige(condicion, mensaje, *datos):
-    if not condicion:
-        raise Fallo(mensaje % datos if datos else mensaje)
 
 
 def compara(ll, recibida, esperada, porque=""):
@@ -390,8 +366,9 @@ def prueba_una_vez(banco):
 
 def prueba_bucle(banco):
     """El bucle no se toca: es el de harness.py, y con él las lecturas llegan al modelo."""
-    cambio = banco.bucle_intacto()
-    exige(cambio is None, "el bucle no se toca: %s", cambio)
+    if isinstance(banco, BancoLocal):  # en el calificador el bucle es el suyo: se juzga la conversación
+        cambio = banco.bucle_intacto()
+        exige(cambio is None, "el bucle no se toca: %s", cambio)
     conversa(banco, Mesa(ENTORNO, usuario="nadie"), [("usuario", "¿Qué hay en mi agenda?")], [
         [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
         [llamada("l3", "buscar", texto="martes")],

@@ -24,14 +24,6 @@ QUE_SE_VE = {  # clave de lo observado: cómo se dice en los mensajes
 }
 
 
-class Fallo(AssertionError):
-    """Una prueba que no pasa; el mensaje cuenta qué ha pasado en el escenario."""
-
-
-class BancoLocal:
-    """Tu puerta en este mismo proceso: respuesta al momento, sin valor de nota."""
-
-
 def mundo(documentos=None, sesion=None):
     """Mientras dura, otros documentos y otra sesión de partida en lugar de los del laboratorio."""
     return con_globales(DOCUMENTOS=DOCUMENTOS if documentos is None else documentos,

@@ -1,4 +1,4 @@
-"""Las pruebas visibles de los tres desafíos del bloque 3 tienen partes ocultas (issue 26, decisión 3).
+"""Las pruebas visibles de los tres desafíos del bloque 3 tienen partes ocultas (decisión 015).
 
 Una trampa que repite las respuestas de las pruebas visibles (por número de llamada, o con una tabla
 copiada del cuaderno) sacaba todos los puntos visibles, porque sólo la prueba «variaciones» tenía
@@ -14,6 +14,7 @@ import pytest
 
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.desafio import Desafio
+from tests.ayudas import respuestas_visibles
 
 DESAFIOS = ("puerta-corregida", "acumulador-de-hechos", "identidad-delegada")
 
@@ -46,26 +47,10 @@ def clave(*args):
     return json.dumps(args, sort_keys=True, ensure_ascii=False, default=repr)
 
 
-def graba(slug, funcion, al_volver=lambda args, valor: valor):
+def graba(slug, funcion, al_volver=None):
     """[(clave de los argumentos, lo que devolvió o la excepción)] de la referencia en las pruebas visibles."""
-    desafio = Desafio(slug)
-    g = espacio(slug, desafio.lee("solucion.py"), ocultas=False)
-    original, vistas = g[funcion], []
-
-    def anota(*args):
-        antes = clave(*args)
-        try:
-            valor = original(*args)
-        except Exception as e:
-            vistas.append((antes, ("lanza", type(e).__name__, str(e))))
-            raise
-        vistas.append((antes, ("vuelve", al_volver(args, valor))))
-        return valor
-    g[funcion] = anota
-    for nombre, (_, prueba) in g["PRUEBAS"].items():
-        if nombre != "variaciones":
-            prueba(g["BancoLocal"]())
-    return vistas
+    return [(clave(*args), respuesta) for args, respuesta in
+            respuestas_visibles(slug, funcion, forma="vuelve_o_lanza", al_volver=al_volver)]
 
 
 @pytest.mark.parametrize("slug", DESAFIOS)

@@ -122,8 +122,8 @@ def decisiones_visibles() -> list[tuple[str, str]]:
 
 
 def trampas_que_repiten() -> dict[str, str]:
-    """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles (issue 26),
-    por el id de la llamada o por cuántas llamadas van. Con partes ocultas, sacan 0."""
+    """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles, por el id
+    de la llamada o por cuántas llamadas van. Con las partes ocultas de cada prueba, sacan 0."""
     decide = ('    if que == "preguntar" and preguntar(ll) is not True:\n'
               '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
               '    if que == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n')
@@ -166,7 +166,8 @@ def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
 
 LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_del_lote, minimo=27,
             cuadernos_tramposos=cuadernos_tramposos, otras=rotas, escucha=True, plazo=3.0,
-            lee_ocultas=("t16_lee_las_pruebas_ocultas", ("VARIACIONES", "azafrán")))
+            # No «VARIACIONES»: desafios/base.py, que va en la celda de pruebas visible, nombra la tabla.
+            lee_ocultas=("t16_lee_las_pruebas_ocultas", ("GAZPACHO", "azafrán")))
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Una prueba por cada hallazgo del issue 21, en varias variantes.
+"""Una prueba por cada hallazgo de la revisión del calificador, en varias variantes.
 
 - una entrega no puede hundir a otra: ni con una respuesta que sea el producto de dos tamaños
   suyos (se acota antes de construirla), ni con la CPU (se cobra a cada una la suya);
@@ -10,6 +10,7 @@
 - contestar por posición (repetir las respuestas de las pruebas visibles) no pasa las ocultas.
 """
 
+import collections
 import copy
 import csv
 import json
@@ -18,9 +19,11 @@ import sys
 
 import pytest
 
+from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica, limpio
 from cursos.calificador.desafio import Desafio
+from tests.ayudas import respuestas_visibles
 from tests.calificador.conftest import (
     DESAFIO,
     SOLUCION,
@@ -223,24 +226,10 @@ def test_con_la_cpu_ocupada_las_notas_honestas_son_las_mismas(release, tmp_path)
 
 
 def _grabadas(desafio: Desafio, nombre: str, solucion: str) -> list:
-    """Lo que devuelve (o lanza) la función nombre de la solución, llamada a llamada, en las pruebas visibles."""
-    espacio = espacio_de_pruebas(desafio)
-    exec(solucion, espacio)
-    real, vistas = espacio[nombre], []
-
-    def graba(*args):
-        try:
-            valor = real(*args)
-        except Exception as e:
-            vistas.append([None, str(e)])
-            raise
-        vistas.append([valor, None])
-        return valor
-    espacio[nombre] = graba
-    for prueba, (_, funcion) in espacio["PRUEBAS"].items():
-        if prueba != "variaciones":
-            funcion(espacio["BancoLocal"]())
-    return vistas
+    """[valor, None] o [None, texto de lo que lanza] de la función nombre de la solución, llamada a llamada,
+    en las pruebas visibles (sólo ellas: es lo que puede apuntar el alumno)."""
+    return [[r[1], None] if r[0] == "vuelve" else [None, r[2]]
+            for _, r in respuestas_visibles(desafio.slug, nombre, solucion, forma="vuelve_o_lanza")]
 
 
 def _por_posicion(nombre: str, firma: str, vistas: list, devuelve: str) -> str:
@@ -262,18 +251,87 @@ def _por_posicion_en(slug: str) -> tuple[Desafio, str]:
     return desafio, sol_id + _por_posicion("validar_token", "token, audiencia, alcance, ahora", grabadas, "token")
 
 
-@pytest.mark.parametrize("slug", [
-    "puerta-corregida",
-    pytest.param("identidad-delegada", marks=pytest.mark.xfail(strict=True, reason=(
-        "la parte oculta de la prueba de validar_token repite el orden de lo que se acepta y se rechaza: "
-        "contestar por posición todavía saca sus puntos visibles")))])
+# slug: (las pruebas que llaman a la función repetida, lo que puede sacar como mucho la entrega entera).
+# En la puerta todo es la puerta: sólo queda la lectura legítima (2), que también saca quien lo admite todo.
+# En identidad sólo se repite validar_token: el resto de la entrega es la referencia y saca lo suyo (6).
+POR_POSICION = {"puerta-corregida": (("tenant", "permisos", "herramienta", "esquema", "presupuesto", "revocacion",
+                                      "variaciones"), 2),
+                "identidad-delegada": (("validar", "variaciones"), 6)}
+
+
+@pytest.mark.parametrize("slug", POR_POSICION)
 def test_contestar_por_posicion_no_pasa_las_ocultas(tmp_path_factory, slug):
-    """Repetir, por orden de llamada, las respuestas de las pruebas visibles: ni las ocultas ni las partes
-    ocultas de las visibles pasan, así que de lo visible no queda casi nada (en la puerta, sólo la lectura
-    legítima, que también saca quien lo admite todo)."""
+    """Repetir, por orden de llamada, las respuestas de las pruebas visibles, en el calificador de verdad:
+    las pruebas que llaman a la función repetida no dan ningún punto (sus partes ocultas no pasan)."""
     desafio, codigo = _por_posicion_en(slug)
     curso, cuaderno = curso_del_desafio(tmp_path_factory, desafio)
     entrega_codigos(curso, cuaderno, {"por_posicion": codigo}, desafio)
     fila = por_alumno(califica(curso, desafio, plazo=3.0, progreso=False))["por_posicion"]
-    visibles = sum(p for n, p in desafio.puntos().items() if n != "variaciones")
-    assert fila["variaciones"] == 0 and fila["puntos"] <= 2 < visibles, (fila["puntos"], fila["motivo"])
+    a_cero, como_mucho = POR_POSICION[slug]
+    assert all(fila[n] == 0 for n in a_cero) and fila["puntos"] <= como_mucho, (fila["puntos"], fila["motivo"])
+
+
+def _repite(nombre: str, vistas: list, por: str) -> str:
+    """La función nombre, que contesta lo apuntado (("vuelve", v) o ("lanza", tipo, texto)) de las visibles:
+    por posición (cuántas llamadas van) o por tabla (los mismos argumentos; si no, lanza)."""
+    if por == "posicion":
+        elige = "    r = _R[_N[0] % len(_R)][1]\n    _N[0] += 1\n"
+    else:
+        elige = ("    r = _T.get(_j.dumps(list(args), default=repr, sort_keys=True), ['lanza', 'Exception', 'no'])\n")
+    return ("import builtins as _b, json as _j\n_R = _j.loads(%r)\n_N = [0]\n" % json.dumps(vistas)
+            + "_T = {_j.dumps(a, sort_keys=True): r for a, r in _R}\n"
+            + "def %s(*args):\n" % nombre + elige
+            + "    if r[0] == 'lanza':\n        raise getattr(_b, r[1], Exception)(r[2])\n    return r[1]\n")
+
+
+def _puntos_por_prueba(desafio: Desafio, codigo: str) -> dict[str, int]:
+    """{prueba: puntos} con las partes ocultas, en este proceso (el orden y el recuento de una pasada del
+    calificador con ellas: un solo espacio, las pruebas en orden)."""
+    espacio = espacio_de_pruebas(desafio)
+    exec(codigo, espacio)
+    puntos = {}
+    for nombre, (valor, prueba) in espacio["PRUEBAS"].items():
+        try:
+            prueba(espacio["BancoLocal"](), *((espacio["VARIACIONES"],) if nombre == "variaciones" else ()))
+            puntos[nombre] = valor
+        except Exception:  # el Fallo de la prueba, o lo que lance la copia: no pasa
+            puntos[nombre] = 0
+    return puntos
+
+
+@pytest.mark.parametrize("slug", sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/pruebas.py")))
+def test_repetir_lo_visible_no_saca_mas_que_no_contestar(slug):
+    """En los once desafíos, cada función del alumno cambiada por una que repite lo que contestó la referencia
+    en las pruebas visibles (por posición, o de una tabla con sus argumentos) no saca, con las partes
+    ocultas, ni un punto más en ninguna prueba que la misma función cambiada por una que no sabe nada:
+    que siempre lanza, o que contesta siempre lo que más contestó la referencia."""
+    desafio = Desafio(slug)
+    referencia = desafio.lee("solucion.py")
+    for nombre in desafio.funciones:
+        vistas = respuestas_visibles(slug, nombre, forma="vuelve_o_lanza")
+        mas_vista = collections.Counter(json.dumps(r) for _, r in vistas).most_common(1)[0][0]
+        sin_saber = [_puntos_por_prueba(desafio, referencia + "\n" + _repite(nombre, [[[], json.loads(r)]], "posicion"))
+                     for r in ('["lanza", "Exception", "no"]', mas_vista)]
+        for por in ("posicion", "tabla"):
+            repite = _puntos_por_prueba(desafio, referencia + "\n" + _repite(nombre, vistas, por))
+            assert all(repite[n] <= max(p[n] for p in sin_saber) for n in repite), (nombre, por, repite, sin_saber)
+
+
+def test_las_ocultas_de_validar_no_repiten_el_orden_de_las_visibles():
+    """En identidad, lo que se acepta y se rechaza (y por qué) en cada parte oculta de «validar» no es ningún
+    tramo seguido de lo visible, dando la vuelta: ni por posición, ni empezando en otra llamada, ni contando
+    sólo los tokens que son objetos (quien rechaza bien los demás y repite el resto) se acierta. Y son
+    varias, cada una con otra cuenta: no hay un orden oculto que aprender."""
+    g = espacio_de_pruebas(Desafio("identidad-delegada"))
+
+    def respuestas(casos, no_objetos, con_no_objetos=True):
+        return ["emisor desconocido"] * len(no_objetos) * con_no_objetos + [m for _, _, _, m in casos]
+    partes = g["PARTES_OCULTAS"]["validar"]
+    assert len(partes) >= 2
+    for con_no_objetos in (True, False):
+        visibles = respuestas(g["CASOS_DE_VALIDAR"], g["NO_OBJETOS"], con_no_objetos)
+        ocultas = [respuestas(p["casos_de_validar"], p["no_objetos"], con_no_objetos) for p in partes]
+        assert len({len(o) for o in ocultas} | {len(visibles)}) == len(ocultas) + 1  # ninguna con la misma cuenta
+        vuelta = visibles * 2
+        for oculta in ocultas:
+            assert not any(vuelta[k:k + len(oculta)] == oculta for k in range(len(visibles))), oculta
