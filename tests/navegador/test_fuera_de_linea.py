@@ -82,3 +82,34 @@ def test_jupyterlite_se_recarga_sin_conexion(pagina, url_raiz):
     pagina.reload()
     assert _ejecuta_en_lite(pagina) == 0, pagina.locator(".jp-Notebook").inner_text()[-2000:]
     assert "Archivo" in pagina.locator(".lm-MenuBar-itemLabel").all_inner_texts()  # la traducción, también
+
+
+# Cuándo se llama a register() y cuándo aparece la primera salida (reloj de la página).
+MARCAS = """
+window.__registro = null; window.__primera = null;
+const registra = ServiceWorkerContainer.prototype.register;
+ServiceWorkerContainer.prototype.register = function (...args) {
+  window.__registro ??= performance.now();
+  return registra.apply(this, args);
+};
+new MutationObserver(() => {
+  if (window.__primera === null && [...document.querySelectorAll('.celda .salida')].some(s => s.textContent))
+    window.__primera = performance.now();
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_el_service_worker_espera_a_la_primera_salida(pagina, url_raiz):
+    """Al instalarse pide ~100 KB: si quien abre la página pulsa «Ejecutar todo» enseguida, se
+    registra después de la primera salida; si nadie ejecuta nada, poco después de cargar."""
+    pagina.add_init_script(MARCAS)
+    url = f"{url_raiz}courses/{CURSO.slug}/{CURSO.lecciones[0].slug}/"
+    pagina.goto(url, wait_until="domcontentloaded")
+    pagina.evaluate("() => document.querySelector('button[data-accion=ejecutar-todo]').click()")
+    pagina.wait_for_function("() => window.__registro !== null", timeout=ESPERA)
+    primera, registro = pagina.evaluate("() => [window.__primera, window.__registro]")
+    assert primera is not None and registro >= primera, (primera, registro)
+    pagina.wait_for_function(CONTROLADA, timeout=ESPERA)  # y el modo sin conexión sigue llegando
+
+    pagina.goto(url_raiz + f"courses/{CURSO.slug}/{CURSO.lecciones[1].slug}/", wait_until="load")
+    pagina.wait_for_function("() => window.__registro !== null", timeout=ESPERA)  # y en la siguiente

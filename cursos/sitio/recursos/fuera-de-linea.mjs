@@ -1,6 +1,7 @@
 // Registra el service worker del sitio (sw.js, en la raíz: su ámbito es todo el curso) para que
-// lo visitado funcione sin conexión. Se registra cuando la página ya ha cargado, para no
-// quitarle red ni CPU al arranque de Python.
+// lo visitado funcione sin conexión. Se registra cuando la página ya ha cargado y, si está
+// arrancando Python (python.mjs marca <html data-python="arrancando">), tras su primera salida:
+// al instalarse pide ~100 KB, que no deben competir con Pyodide por la red ni por la CPU.
 const raiz = new URL("../", import.meta.url);
 
 function avisa() {
@@ -11,15 +12,25 @@ function avisa() {
   navigator.serviceWorker.controller?.postMessage({ tipo: "curso:guarda", urls: [location.href, ...urls] });
 }
 
+let registrado = false;
 function registra() {
+  if (registrado) return;
+  if (document.documentElement.dataset.python === "arrancando") {
+    window.addEventListener("curso:python-libre", registra, { once: true });
+    return;
+  }
+  registrado = true;
   navigator.serviceWorker.register(new URL("sw.js", raiz), { scope: raiz.pathname }).catch((error) => {
     console.warn("Sin modo fuera de línea: no se ha podido registrar el service worker.", error);
   });
 }
 
 if ("serviceWorker" in navigator && window.isSecureContext) {
-  if (document.readyState === "complete") registra();
-  else window.addEventListener("load", registra, { once: true });
+  // 2 s después de cargar: quien abre la lección y pulsa «Ejecutar» enseguida ya ha pedido Python,
+  // y entonces el registro espera a la primera salida (registra).
+  const luego = () => setTimeout(registra, 2000);
+  if (document.readyState === "complete") luego();
+  else window.addEventListener("load", luego, { once: true });
   window.addEventListener("pagehide", avisa);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && avisa());
 }

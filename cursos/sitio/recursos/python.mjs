@@ -17,6 +17,9 @@ function entrega(mensaje) {
   if (mensaje.tipo === "listo") {
     recuerdaQueEstaEnCache();
     bajado = mensaje.descargado ?? [];
+    setTimeout(libera, 3000);  // listo y sin nada que ejecutar: el service worker ya no estorba
+  } else if (mensaje.tipo === "fallo") {
+    libera();
   }
   oyente ? oyente(mensaje) : pendientes.push(mensaje);
 }
@@ -49,6 +52,7 @@ export function arranca() {
   creaTrabajador();
   if (pedido) return false;
   pedido = true;
+  document.documentElement.dataset.python = "arrancando";  // fuera-de-linea.mjs espera a libera()
   performance.mark("python-pedido");  // marcas para medir el arranque (pestaña Rendimiento)
   trabajador.postMessage({ tipo: "prepara" });
   return true;
@@ -76,11 +80,20 @@ export function termina() {
 // guarda a la vez compiten con la primera salida. Sólo lo bajado: nada de barrer cientos de URLs.
 let bajado = null;
 export function guardaLoBajado() {
+  libera();
   if (!bajado) return;
   const urls = bajado;
   bajado = null;
   const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls, tardia: true });
   if ("requestIdleCallback" in self) requestIdleCallback(envia, { timeout: 5000 }); else setTimeout(envia, 2000);
+}
+
+// El arranque ha terminado (primera salida, fallo, o listo y ocioso): el service worker, que al
+// instalarse pide ~100 KB, ya se puede registrar (fuera-de-linea.mjs) sin competir con Pyodide.
+function libera() {
+  if (document.documentElement.dataset.python !== "arrancando") return;
+  document.documentElement.dataset.python = "libre";
+  window.dispatchEvent(new Event("curso:python-libre"));
 }
 
 // Pyodide vive en una URL inmutable: una vez descargado, arrancar al abrir no descarga nada.
