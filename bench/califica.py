@@ -27,9 +27,9 @@ from nbgrader.api import Gradebook
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cursos.calificador.calificar import califica  # noqa: E402
-from cursos.calificador.desafio import Desafio  # noqa: E402
 from cursos.calificador.fuente import genera_version_del_alumno  # noqa: E402
 from cursos.calificador.libro import url_del_libro  # noqa: E402
+from cursos.desafio import Desafio  # noqa: E402
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")

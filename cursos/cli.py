@@ -108,7 +108,7 @@ def desafios_validos() -> list[str]:
 
 def desafio_de(args):
     """El --desafio pedido, o un error que lista los que hay."""
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
 
     if args.desafio not in desafios_validos():
         raise ErrorDeOrden(f"no hay ningún desafío «{args.desafio}»; los que hay: {', '.join(desafios_validos())}")

@@ -76,7 +76,7 @@ def puntos_en_el_banco(slug: str, codigo: str) -> tuple[int, int, dict]:
     cuaderno (BancoLocal), no el calificador aislado: sirve para código de confianza (el del curso).
     """
     from cursos.calificador.banco import espacio_de_pruebas
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
 
     g = espacio_de_pruebas(Desafio(slug))
     antes = os.getcwd()
@@ -111,7 +111,7 @@ def respuestas_visibles(slug: str, funcion: str | None = None, codigo: str | Non
     import json
 
     from cursos.calificador.banco import espacio_de_pruebas
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
 
     if forma not in ("valor", "vuelve_o_lanza"):
         raise ValueError("forma: «valor» o «vuelve_o_lanza», no %r" % forma)
@@ -159,7 +159,7 @@ def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
     import ast
     import json
 
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
 
     desafio = Desafio(slug)
     nombre = desafio.funciones[0]

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 
 DESAFIOS = sorted(p.name for p in (RAIZ / "desafios").iterdir() if (p / "desafio.toml").is_file())
 

@@ -5,11 +5,10 @@ import os
 
 import pytest
 
-from cursos import RAIZ
-from cursos.calificador import contrato
-from cursos.calificador import desafio as modelo
+from cursos import RAIZ, contrato
+from cursos import desafio as modelo
 from cursos.calificador.banco import QUE_PASO, SIN_CITAS, BancoRemoto, Resultado, Tipo, espacio_de_pruebas
-from cursos.calificador.desafio import Desafio, ErrorDeDesafio
+from cursos.desafio import Desafio, ErrorDeDesafio
 
 BUENO = 'leccion = "l"\nceldas_de_partida = ["p"]\nfunciones = ["f"]\nocultas = "otras"\n'
 
@@ -189,3 +188,17 @@ def test_el_bucle_se_mira_en_el_banco_local_y_el_remoto_no_finge():
             assert "«bucle»" in espacio["BancoLocal"]().bucle_intacto(), slug
         finally:
             os.chdir(antes)
+
+
+def test_las_pistas_las_lee_el_modelo_y_un_error_nombra_el_fichero(raiz):
+    d = raiz(BUENO)
+    assert d.pistas() == []  # sin pistas.toml, ninguna
+    fichero = modelo.RAIZ / "desafios" / "x" / "pistas.toml"
+    fichero.write_text('[[pista]]\ntexto = "Mira **el tope**."\n[[pista]]\ntexto = "Y el fin."\n', encoding="utf-8")
+    assert d.pistas() == ["Mira **el tope**.", "Y el fin."]
+    fichero.write_text('[[pista]]\ntexto = ""\n', encoding="utf-8")
+    with pytest.raises(modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml: cada pista es una tabla"):
+        d.pistas()
+    fichero.write_text("[[pista]\n", encoding="utf-8")
+    with pytest.raises(modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml no es TOML válido"):
+        d.pistas()

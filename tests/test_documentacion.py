@@ -6,7 +6,7 @@ import ast
 import re
 
 from cursos import RAIZ
-from cursos.calificador.desafio import CLAVES
+from cursos.desafio import CLAVES
 
 GUIAS = [RAIZ / "README.md", RAIZ / "CONTRIBUTING.md", RAIZ / "CHANGELOG.md", RAIZ / "LICENSE-LECCIONES.md",
          *sorted((RAIZ / "docs").glob("*.md")), RAIZ / "bench" / "RESULTADOS.md"]

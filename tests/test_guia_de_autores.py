@@ -27,7 +27,7 @@ from nbclient import NotebookClient
 
 from cursos import RAIZ
 from cursos.calificador.calificar import califica
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
 from cursos.manifiesto import leer_curso

@@ -478,7 +478,7 @@ def test_validar_token_de_la_leccion_con_campos_rotos(g, cambio, motivo):
 def referencia():
     """El espacio de pruebas del desafío con su solución de referencia."""
     from cursos.calificador.banco import espacio_de_pruebas
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
     desafio = Desafio("identidad-delegada")
     espacio = espacio_de_pruebas(desafio)
     exec(desafio.lee("solucion.py"), espacio)

@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(not NODE, reason="hace falta node")

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import TIPOS, como_json, preguntas_de
 
@@ -45,7 +45,7 @@ def test_los_modulos_del_desafio_son_los_que_carga_su_partida_con_la_ruta_del_ma
 
 
 def test_una_carga_que_no_esta_en_el_manifiesto_lo_dice(monkeypatch):
-    from cursos.calificador import desafio as modelo
+    from cursos import desafio as modelo
 
     monkeypatch.setattr(modelo, "_partida", lambda d: 'exec(open("otro.py", encoding="utf-8").read())')
     with pytest.raises(modelo.ErrorDeDesafio, match="carga «otro.py», que no está en «modulos» del manifiesto"):

@@ -1,6 +1,8 @@
 """El calificador: el desafío en formato nbgrader y una nota en la que se puede confiar.
 
-- desafio.py: el modelo del desafío, desafios/<slug>/desafio.toml leído una vez y comprobado.
+El modelo del desafío (cursos/desafio.py y el contrato de sus pruebas, cursos/contrato.py) no
+está aquí: lo usan también el sitio y los cuadernos.
+
 - fuente.py: lo propio de nbgrader: el cuaderno fuente (metadatos) y la versión del alumno.
 - cuaderno.py: lee una entrega sin ejecutarla y saca el código del alumno, o el motivo del 0.
 - caja/: lo único que corre en el proceso aislado del alumno (hijo.py y protocolo.py, sólo
@@ -16,6 +18,10 @@
 - carpetas.py: dónde deja cada cosa ese curso (sus nombres de carpeta, con format_path de nbgrader).
 - recoger.py, reparto.py: las entregas del LMS a submitted/; la versión del alumno para el sitio.
 - retroalimentacion.py: la devolución al alumno, en español, en feedback/ como la de nbgrader.
+- formgrader.py: la extensión de Jupyter que hace que formgrader enseñe la nota del CSV.
+- lista.py: la lista de alumnos del libro y cómo casa una carpeta del LMS con uno de ellos.
+- anteriores.py, referencia.py, mudanza.py: las entregas sustituidas (.anteriores/), la solución
+  de referencia contra las pruebas visibles antes de repartir, y copiar el libro a otra db_url.
 """
 
 from cursos import RAIZ

@@ -23,7 +23,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from cursos.calificador import contrato
+from cursos import contrato
 from cursos.calificador.aislamiento import ARRANQUE_CPU, Aislamiento, termina
 from cursos.calificador.caja.protocolo import (
     ENTORNO,
@@ -39,8 +39,8 @@ from cursos.calificador.caja.protocolo import (
     es_funcion,
 )
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.desafio import Desafio
 from cursos.carga import sin_cargas
+from cursos.desafio import Desafio
 
 MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
 MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara

@@ -33,9 +33,9 @@ from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.congelado import repartido as repartido_de
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import cuaderno_fuente, prueba_del_id
 from cursos.calificador.tiempo import MARCA, hora_de_entrega
+from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)

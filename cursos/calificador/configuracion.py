@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursos.calificador.desafio import STUB
+from cursos.desafio import STUB
 from cursos.errores import ErrorDelCurso
 
 CONFIG = "nbgrader_config.py"

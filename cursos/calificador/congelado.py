@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 
 CELDA_PARTIDA = "partida"
 

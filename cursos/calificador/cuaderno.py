@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import celdas_fijas
+from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
 MAXIMO_BYTES = 5 * 1024 * 1024

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import nbformat
 
-from cursos.calificador import contrato
-from cursos.calificador.desafio import Desafio
+from cursos import contrato
 from cursos.cuadernos import KERNEL  # uno para todos los cuadernos
+from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
 CELDA_PRUEBAS = "pruebas"

@@ -22,9 +22,9 @@ from pathlib import Path
 from nbgrader.api import Gradebook, MissingEntry
 
 from cursos.calificador.configuracion import CursoNbgrader
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import con_herramientas_del_venv, id_de_prueba, prueba_del_id
 from cursos.calificador.tiempo import iso_en_zona, retraso_legible
+from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
 SIN_ENTREGA = "sin entrega"

@@ -48,9 +48,9 @@ from cursos.calificador import anteriores, libro
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import CursoNbgrader
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega, lee_json
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.lista import AlumnoDelLibro, busca, del_aula, motivo_sin_alumno
 from cursos.calificador.tiempo import en_zona, zona
+from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
 DEL_AULA = ".carpeta-del-aula"  # de qué carpeta del LMS vino lo recogido (para los conflictos entre recogidas)

@@ -13,7 +13,7 @@ import hashlib
 import io
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 
 # Lo que ya ha pasado no se repite (construir y servir lo piden cada vez): una marca por huella de
 # todo lo que entra en la comprobación.

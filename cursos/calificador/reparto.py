@@ -18,8 +18,8 @@ from pathlib import Path
 from cursos import RAIZ
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.configuracion import TEXTO_PROPIO
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import cuaderno_fuente, genera_version_del_alumno
+from cursos.desafio import Desafio
 
 CACHE = RAIZ / "build" / "descargas" / "reparto"
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos.calificador.carpetas import Carpetas
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.libro import numero_es, puntos_es
 from cursos.calificador.tiempo import MARCA, hora_de_entrega, retraso_legible
+from cursos.desafio import Desafio
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 ACOMPANAN = (MARCA, "submission_secret.txt")  # lo que necesita release_feedback al lado del HTML

@@ -18,7 +18,7 @@ import io
 import os
 import urllib.parse
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from cursos.modelo.inyecciones import Escenario, Partida
 

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import prepara, version_del_alumno
+from cursos.desafio import Desafio
 from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor

@@ -15,9 +15,9 @@ import sys
 import tomllib
 from pathlib import Path
 
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.reparto import version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
+from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.portada import DONDE_LITE, escribe_portada
 

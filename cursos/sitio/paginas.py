@@ -7,7 +7,6 @@ import ast
 import builtins
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 
 import jinja2
@@ -20,12 +19,11 @@ from pygments.lexers import PythonLexer
 from pygments.style import Style
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
-from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import AVISO_PYTHON
 from cursos.carga import ficheros_cargados
 from cursos.cuadernos import enunciado_del_desafio
-from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
+from cursos.desafio import Desafio
+from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import preguntas_de
 from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
 
@@ -113,23 +111,8 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
 
 
 def pistas_de(slug: str) -> list[str]:
-    """Las pistas de un desafío (desafios/<slug>/pistas.toml), de menos a más, en HTML.
-
-    El fichero es opcional: sin él, el desafío no tiene pistas y la página no las ofrece.
-    """
-    ruta = RAIZ / "desafios" / slug / "pistas.toml"
-    if not ruta.exists():
-        return []
-    try:
-        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ErrorDeManifiesto(f"{ruta.relative_to(RAIZ)} no es TOML válido ({e}). Corrige esa línea.") from e
-    pistas = datos.get("pista", [])
-    if not isinstance(pistas, list) or not all(isinstance(p, dict) and isinstance(p.get("texto"), str)
-                                                and p["texto"].strip() for p in pistas):
-        raise ErrorDeManifiesto(f"{ruta.relative_to(RAIZ)}: cada pista es una tabla [[pista]] con un texto no vacío "
-                         '(texto = "…"). Corrígelo.')
-    return [markdown(p["texto"]) for p in pistas]
+    """Las pistas de un desafío, de menos a más, en HTML (las lee el modelo: Desafio.pistas)."""
+    return [markdown(texto) for texto in Desafio(slug).pistas()]
 
 
 def nombres_de_fuera(codigo: str) -> set[str]:

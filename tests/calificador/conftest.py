@@ -22,8 +22,8 @@ import pytest
 from nbclient import NotebookClient
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
+from cursos.desafio import Desafio
 from tests.calificador.lotes import Lote, lotes
 
 DESAFIO = Desafio("permiso-en-ejecutar")

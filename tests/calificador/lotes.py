@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 
 CARPETA = Path(__file__).parent
 

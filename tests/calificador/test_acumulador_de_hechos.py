@@ -11,7 +11,7 @@ import functools
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre

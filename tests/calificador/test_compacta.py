@@ -9,7 +9,7 @@ y retira del lado de confianza. La muestra de trampas es la de los otros desafí
 import functools
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.ayudas import trampas_que_repiten
 from tests.calificador.conftest import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from cursos.calificador import desafio as modelo
+from cursos import desafio as modelo
 from cursos.calificador import fuente
 from cursos.calificador.calificar import califica
 from cursos.calificador.configuracion import CursoNbgrader
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
 from cursos.calificador.libro import puntos_es
+from cursos.desafio import Desafio
 from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")

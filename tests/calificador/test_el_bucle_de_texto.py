@@ -9,7 +9,7 @@ import ast
 import functools
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_con
 

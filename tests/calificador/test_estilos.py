@@ -36,7 +36,7 @@ import nbformat
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.conftest import con_solucion, curso_del_desafio, entrega, por_alumno
 
 DESAFIOS = ["permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"]

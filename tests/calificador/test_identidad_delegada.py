@@ -10,7 +10,7 @@ quedan en el de confianza. La muestra de trampas es la del primer desafío.
 import functools
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_con
 

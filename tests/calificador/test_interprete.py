@@ -17,7 +17,7 @@ import pytest
 from cursos.calificador import banco
 from cursos.calificador.aislamiento import PRIMER_USUARIO, USUARIOS, detecta, termina
 from cursos.calificador.cuaderno import Entrega, lee_entrega
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.conftest import califica_lote, con_solucion, curso_del_desafio, entrega
 
 PERMISO = Desafio("permiso-en-ejecutar")

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.ayudas import respuestas_visibles
 
 DESAFIOS = ("puerta-corregida", "acumulador-de-hechos", "identidad-delegada")

@@ -8,8 +8,8 @@ conftest.py). `./curso pruebas` lo instala con apt si falta.
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
+from cursos.desafio import Desafio
 from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")

@@ -4,7 +4,7 @@ profesor: una palabra más en la receta del código de partida; `construir` cons
 
 import pytest
 
-from cursos.calificador import desafio as modelo
+from cursos import desafio as modelo
 from cursos.calificador.referencia import fallos
 from cursos.cli import main
 from tests.calificador.conftest import DESAFIO

@@ -22,7 +22,7 @@ import pytest
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.calificador.calificar import califica, limpio
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.ayudas import respuestas_visibles
 from tests.calificador.conftest import (
     DESAFIO,

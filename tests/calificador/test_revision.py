@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from tests.calificador.conftest import califica_lote, calificado, con_solucion, curso_del_desafio, entrega
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")

@@ -15,7 +15,7 @@ puntos; la nota entera exige lo que el enunciado pide además.
 import pytest
 
 from cursos import RAIZ, celdas
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from tests.calificador.conftest import califica_lote, curso_del_desafio, entrega_codigos
 

@@ -16,10 +16,10 @@ from cursos.calificador.aislamiento import detecta
 from cursos.calificador.banco import OCULTO, QUE_PASO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.calificar import califica
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import cuaderno_fuente, id_de_prueba, prueba_del_id
 from cursos.calificador.recoger import recoge
 from cursos.cli import main
+from cursos.desafio import Desafio
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")  # con PARTES_OCULTAS

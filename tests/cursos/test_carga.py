@@ -3,11 +3,11 @@
 import nbformat
 import pytest
 
+from cursos import desafio as modelo
 from cursos.calificador import banco
-from cursos.calificador import desafio as modelo
-from cursos.calificador.desafio import Desafio
 from cursos.carga import fichero_cargado, ficheros_cargados, sin_cargas
 from cursos.cuadernos import cuaderno_de, ficheros_que_abre
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 
 CARGA = 'exec(open("harness.py", encoding="utf-8").read())'

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
 from cursos.celdas import ErrorDeEtiqueta, celdas_de_codigo, fuente, numero, repetidas
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones
 

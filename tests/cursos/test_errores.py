@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-import cursos.calificador.desafio
 import cursos.cli
+import cursos.desafio
 from cursos import RAIZ
 from cursos.cli import main
 from cursos.errores import CODIGO_DE_SALIDA, ErrorDelCurso
@@ -52,7 +52,7 @@ def test_todo_error_de_cursos_deriva_de_la_base():
 def desafios_copiados(tmp_path, monkeypatch):
     """Una copia de desafios/ en la que estropear un desafio.toml sin tocar el repositorio."""
     shutil.copytree(RAIZ / "desafios", tmp_path / "desafios")
-    for modulo in (cursos.cli, cursos.calificador.desafio):
+    for modulo in (cursos.cli, cursos.desafio):
         monkeypatch.setattr(modulo, "RAIZ", tmp_path)
     return tmp_path / "desafios"
 

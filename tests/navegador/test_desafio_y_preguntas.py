@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from tests.navegador.ayudas import (
     CURSO,

@@ -17,10 +17,10 @@ import shutil
 import pytest
 
 from cursos.calificador.calificar import califica
-from cursos.calificador.desafio import Desafio
 from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.calificador.recoger import recoge
 from cursos.calificador.reparto import version_del_alumno
+from cursos.desafio import Desafio
 from cursos.sitio.lite import ruta_del_desafio
 from tests.navegador.ayudas import CURSO, ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, escribe_codigo, url_de_leccion
 from tests.navegador.conftest import pestana_vigilada

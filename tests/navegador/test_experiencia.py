@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from cursos.sitio.paginas import pistas_de
 from tests.navegador.ayudas import CURSO, ESPERA, codigo_de, escribe_codigo, url_de_leccion

@@ -44,7 +44,7 @@ import dataclasses, json
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones
 from cursos.sitio import SITIO

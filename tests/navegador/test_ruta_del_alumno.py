@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cursos import RAIZ
-from cursos.calificador.desafio import Desafio
+from cursos.desafio import Desafio
 from cursos.preguntas import preguntas_de
 from cursos.sitio import RECURSOS
 from cursos.sitio.lite import ruta_del_desafio

@@ -101,7 +101,7 @@ def test_el_desafio_se_comprueba_aparte_de_las_celdas(ejecutor, slug, tmp_path, 
     """Lo que hace «Comprobar» en la página, en CPython: su carpeta y su espacio de nombres."""
     import json
 
-    from cursos.calificador.desafio import Desafio
+    from cursos.desafio import Desafio
     from cursos.manifiesto import leer_curso
     from cursos.sitio.paginas import desafio_para_la_pagina
 

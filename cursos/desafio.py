@@ -13,8 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos import RAIZ, celdas
-from cursos.calificador import contrato
+from cursos import RAIZ, celdas, contrato
 from cursos.carga import ficheros_cargados
 from cursos.errores import ErrorDelCurso
 from cursos.manifiesto import leer_curso
@@ -171,6 +170,25 @@ class Desafio:
     def esqueleto(self) -> str:
         """solucion.py con cada región de la solución cambiada por STUB: lo que el alumno recibe para editar."""
         return con_stub(self.lee("solucion.py"), f"desafios/{self.slug}/solucion.py").rstrip("\n")
+
+    def pistas(self) -> list[str]:
+        """Las pistas (pistas.toml), de menos a más, en Markdown; sin el fichero, ninguna.
+
+        Las lee el modelo y no el sitio: un error de formato sale igual en `construir` que en las pruebas.
+        """
+        ruta = self.carpeta / "pistas.toml"
+        if not ruta.exists():
+            return []
+        try:
+            datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise ErrorDeDesafio(f"{_relativa(ruta)} no es TOML válido ({e}). Corrige esa línea.") from None
+        pistas = datos.get("pista", [])
+        if not isinstance(pistas, list) or not all(isinstance(p, dict) and isinstance(p.get("texto"), str)
+                                                    and p["texto"].strip() for p in pistas):
+            raise ErrorDeDesafio(f"{_relativa(ruta)}: cada pista es una tabla [[pista]] con un texto no vacío "
+                                 '(texto = "…"). Corrígelo.')
+        return [p["texto"] for p in pistas]
 
     @property
     def rutas_de_modulos(self) -> tuple[str, ...]:
