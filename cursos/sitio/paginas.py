@@ -27,11 +27,13 @@ from cursos.cuadernos import enunciado_del_desafio
 from cursos.manifiesto import Curso, ErrorDeManifiesto, Leccion
 from cursos.preguntas import preguntas_de
 from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
+from cursos.sitio.servir import politica_de_contenido
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 _PLANTILLAS = jinja2.Environment(
     loader=jinja2.PackageLoader("cursos.sitio", "plantillas"),
     autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+_PLANTILLAS.globals["politica_de_contenido"] = politica_de_contenido  # base.html: la <meta> de la CSP
 
 
 class EstiloDelCurso(Style):
