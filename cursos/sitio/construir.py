@@ -18,7 +18,15 @@ from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio.lite import construye_lite
-from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_leccion
+from cursos.sitio.paginas import (
+    CODIGO_DEL_LABORATORIO,
+    LABORATORIO,
+    css_del_resaltado,
+    pagina_de_inicio,
+    pagina_de_leccion,
+    pagina_del_laboratorio,
+)
+from cursos.sitio.servir import escribe_politica, politica_de_contenido
 
 
 def huella_de_las_fuentes(curso: Curso) -> str:
@@ -60,6 +68,7 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16], curso)
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
+    escribe_politica(destino, politica_de_contenido(curso.servidores_del_modelo))  # la de `curso servir`
     _sello(destino).write_text(huella_de_las_fuentes(curso))
     return time.monotonic() - inicio
 
@@ -140,9 +149,27 @@ def _escribe_recursos(sitio: Path) -> str:
     return nombre + "/"
 
 
+def escribe_laboratorio(curso: Curso, sitio: Path, pyodide: str, recursos: str) -> None:
+    """La página del laboratorio de inyecciones y lo que su worker importa: el mismo Python que
+    `./curso inyecciones`, con el código de partida y las soluciones de los desafíos en fuentes.json."""
+    from cursos.modelo.escenarios import fuentes_de_los_desafios
+
+    carpeta = sitio / LABORATORIO
+    carpeta.mkdir(parents=True, exist_ok=True)
+    (carpeta / "index.html").write_text(pagina_del_laboratorio(curso, pyodide, recursos), encoding="utf-8")
+    for ruta in CODIGO_DEL_LABORATORIO:
+        (carpeta / ruta).parent.mkdir(parents=True, exist_ok=True)
+        # cursos/__init__.py vacío: el del repositorio mira su carpeta, que en el navegador no existe.
+        texto = "" if ruta == "cursos/__init__.py" else (RAIZ / ruta).read_text(encoding="utf-8")
+        (carpeta / ruta).write_text(texto, encoding="utf-8")
+    (carpeta / "fuentes.json").write_text(json.dumps(fuentes_de_los_desafios(), ensure_ascii=False), encoding="utf-8")
+
+
 def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
     recursos = _escribe_recursos(sitio)
     (sitio / "index.html").write_text(pagina_de_inicio(curso, recursos), encoding="utf-8")
+    if curso.servidores_del_modelo:  # sin servidores, ni la página ni ninguna opción de modelo
+        escribe_laboratorio(curso, sitio, pyodide, recursos)
     carpeta_del_curso = sitio / "courses" / curso.slug
     carpeta_del_curso.mkdir(parents=True)
     for nombre in curso.modulos:

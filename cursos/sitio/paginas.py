@@ -316,3 +316,23 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
         minutos=sum(lc.minutos for lc in curso.lecciones),
         # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
         presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})
+
+
+# La página del laboratorio de inyecciones, en la raíz del sitio; sólo si el manifiesto nombra servidores.
+LABORATORIO = "laboratorio/"
+# Lo que el worker escribe en su directorio de trabajo para importar el laboratorio (cursos/modelo/).
+CODIGO_DEL_LABORATORIO = ("cursos/__init__.py", "cursos/modelo/__init__.py", "cursos/modelo/modelo_real.py",
+                          "cursos/modelo/inyecciones.py", "cursos/modelo/escenarios.py")
+
+
+def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
+    """La página que corre los escenarios de cursos/modelo/escenarios.py en el worker, contra el modelo elegido."""
+    raiz = "../"
+    datos = {
+        "pyodide": raiz + pyodide, "curso": f"{raiz}courses/{curso.slug}/", "modulos": curso.modulos,
+        "archivos": list(CODIGO_DEL_LABORATORIO) + ["fuentes.json"],
+        "servidores": [{"titulo": s.titulo, "url": s.url, "formato": s.formato, "modelo": s.modelo,
+                        "clave": s.clave} for s in curso.servidores_del_modelo],
+    }
+    return _PLANTILLAS.get_template("laboratorio.html").render(
+        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos))
