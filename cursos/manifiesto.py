@@ -213,7 +213,7 @@ def _url_del_modelo(url: str, donde: str) -> str:
     """La URL, si es https (o http a un modelo local de la máquina del alumno) y no lleva nada raro."""
     partes = urllib.parse.urlsplit(url)
     try:
-        partes.port  # un puerto que no es un número lanza ValueError
+        _ = partes.port  # un puerto que no es un número lanza ValueError
     except ValueError:
         partes = None
     if partes is None or not partes.hostname or partes.username or partes.password or partes.query \
