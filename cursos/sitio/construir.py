@@ -6,6 +6,7 @@ servidor en marcha nunca sirve un sitio a medias.
 
 import hashlib
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -64,6 +65,7 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
     construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
+    scripts_de_lite_aparte(nuevo / "lite")
     print("» Service workers (fuera de línea)…")
     escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16], curso)
     shutil.rmtree(destino, ignore_errors=True)
@@ -71,6 +73,26 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     escribe_politica(destino, politica_de_contenido(curso.servidores_del_modelo))  # la de `curso servir`
     _sello(destino).write_text(huella_de_las_fuentes(curso))
     return time.monotonic() - inicio
+
+
+# Un <script> en línea, sin src ni type (los de datos JSON no se ejecutan y la CSP los deja).
+_SCRIPT_EN_LINEA = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def scripts_de_lite_aparte(lite: Path) -> None:
+    """Cada <script> en línea de las páginas de JupyterLite, a un fichero al lado: la CSP del sitio
+    (script-src 'self') no deja ejecutar código en línea. Al lado, para que lo relativo que importa
+    (../config-utils.js) se resuelva igual; con la huella en el nombre, se cachea para siempre."""
+    for pagina in sorted(lite.rglob("*.html")):
+        html = pagina.read_text(encoding="utf-8")
+
+        def aparte(m: re.Match, carpeta: Path = pagina.parent) -> str:
+            nombre = f"arranque.{hashlib.sha256(m.group(1).encode()).hexdigest()[:16]}.js"
+            (carpeta / nombre).write_text(m.group(1), encoding="utf-8")
+            return f'<script src="{nombre}"></script>'
+        nuevo = _SCRIPT_EN_LINEA.sub(aparte, html)
+        if nuevo != html:
+            pagina.write_text(nuevo, encoding="utf-8")
 
 
 SERVICE_WORKER = "sw.js"
