@@ -137,3 +137,43 @@ def test_servir_manda_la_misma_politica(tmp_path):
         finally:
             servidor.shutdown()
             servidor.server_close()
+
+
+# --- El servidor guionizado, como lo usa la página del laboratorio ---------------------------------
+
+
+def test_el_preflight_permite_la_cabecera_de_la_clave():
+    """«*» en access-control-allow-headers no cubre authorization: tiene que ir por su nombre."""
+    from cursos.modelo.servidor import ModeloServido, en_segundo_plano
+
+    http, url = en_segundo_plano(ModeloServido())
+    try:
+        peticion = urllib.request.Request(url + "/v1/chat/completions", method="OPTIONS",
+                                          headers={"origin": "http://127.0.0.1:1",
+                                                   "access-control-request-headers": "authorization,content-type"})
+        with urllib.request.urlopen(peticion) as r:
+            permitidas = {c.strip() for c in r.headers["access-control-allow-headers"].split(",")}
+            assert r.headers["access-control-allow-origin"] == "*"
+    finally:
+        http.shutdown()
+        http.server_close()
+    assert {"authorization", "x-api-key", "anthropic-version", "content-type",
+            "anthropic-dangerous-direct-browser-access"} <= permitidas
+
+
+def test_el_modelo_sordo_contesta_segun_la_peticion_del_usuario():
+    from cursos.modelo import modelo_real as mr
+    from cursos.modelo.servidor import ModeloServido
+
+    servido = ModeloServido()
+    assert servido.registra_sordo([[{"type": "text", "text": "uno"}]], "pide uno") == "sordo"
+    servido.registra_sordo([[{"type": "text", "text": "dos"}]], "pide dos")
+
+    def pide(texto):
+        cuerpo = {"model": "sordo", "messages": [{"role": "user", "content": texto}]}
+        return servido.contesta(mr.OPENAI, {}, cuerpo)
+
+    estado, respuesta = pide("pide dos")
+    assert estado == 200 and respuesta["choices"][0]["message"]["content"] == "dos"
+    estado, respuesta = pide("otra cosa")
+    assert estado == 404 and "no tiene respuestas para esta petición" in respuesta["error"]["message"]

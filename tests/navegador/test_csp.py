@@ -5,6 +5,7 @@ respuesta (también a JupyterLite y a los scripts de los workers), y sólo deja 
 sitio: una petición a otro origen la bloquea el navegador antes de salir.
 """
 
+import re
 import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -81,3 +82,14 @@ def test_una_leccion_no_puede_llamar_a_otro_origen(navegador, url_raiz, curso, o
     assert visto["propio"] == 200 and visto["otro"] == "no ha salido"
     # Una vez por política: la de la <meta> y la de la cabecera, las dos la bloquean.
     assert {tuple(b) for b in visto["bloqueadas"]} == {(otro_origen, "connect-src")}
+
+
+def test_jupyterlite_no_tiene_scripts_en_linea(sitio):
+    """script-src 'self' no deja ejecutar código en línea: la construcción lo saca a ficheros al lado."""
+    paginas = sorted((sitio / "lite").rglob("*.html"))
+    assert paginas
+    for pagina in paginas:
+        html = pagina.read_text(encoding="utf-8")
+        assert "<script>" not in html, pagina
+        for nombre in re.findall(r'<script src="(arranque\.[0-9a-f]{16}\.js)"></script>', html):
+            assert (pagina.parent / nombre).exists(), (pagina, nombre)

@@ -183,6 +183,8 @@ def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
     # La clave ha llegado al servidor (que sin ella contesta 401 y la tabla saldría con errores).
     assert pagina.inner_text(".tabla-laboratorio") == _referencia()
     assert pagina.locator(".grafico-laboratorio svg rect").count() > 18
+    # La barra de progreso ha contado cada ejecución: 18 escenarios, sin y con la defensa, una vez.
+    assert pagina.eval_on_selector(".progreso-laboratorio", "p => [p.value, p.max]") == [36, 36]
     with pagina.expect_download(timeout=ESPERA) as espera:
         pagina.click(".descargar-ejecuciones")
     conversaciones = tmp_path / "conversaciones.json"
