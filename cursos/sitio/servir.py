@@ -31,6 +31,17 @@ def politica_de_contenido(servidores=()) -> str:
     return " ".join([POLITICA, *(s.fuente_csp for s in servidores)])
 
 
+def politica_de_jupyterlite(politica: str) -> str:
+    """La de JupyterLite (lite/): la misma, con 'unsafe-eval' en script-src.
+
+    JupyterLab compila los esquemas de sus ajustes con new Function() (ajv): sin 'unsafe-eval', la
+    mitad de sus extensiones no se activan. connect-src no cambia: el núcleo tampoco sale del sitio
+    más que a los servidores del manifiesto. La clave del modelo nunca pasa por JupyterLite.
+    """
+    estricta = "script-src 'self' 'wasm-unsafe-eval'"
+    return politica.replace(estricta, estricta + " 'unsafe-eval'", 1)
+
+
 def _sello_de_politica(sitio: Path) -> Path:
     """Al lado del sitio (no dentro: no se sirve), la política con que se construyó."""
     return sitio.with_name(sitio.name + ".csp")
@@ -101,8 +112,9 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
         ruta = self._ruta_en_el_sitio()
         if ruta is not None:
             self.send_header("Cache-Control", politica_de_cache(ruta))
-        # También en los scripts: la de un worker sale de la cabecera de su script, no de la página.
-        self.send_header("Content-Security-Policy", self.politica)
+            # También en los scripts: la de un worker sale de la cabecera de su script, no de la página.
+            politica = politica_de_jupyterlite(self.politica) if ruta.startswith("lite/") else self.politica
+            self.send_header("Content-Security-Policy", politica)
         super().end_headers()
 
     def copyfile(self, origen, destino):
