@@ -177,3 +177,21 @@ def test_el_modelo_sordo_contesta_segun_la_peticion_del_usuario():
     assert estado == 200 and respuesta["choices"][0]["message"]["content"] == "dos"
     estado, respuesta = pide("otra cosa")
     assert estado == 404 and "no tiene respuestas para esta petición" in respuesta["error"]["message"]
+
+
+def test_la_construccion_deja_al_worker_el_mismo_python_del_laboratorio(tmp_path):
+    from cursos import RAIZ
+    from cursos.modelo import escenarios
+    from cursos.sitio.construir import escribe_laboratorio
+    from cursos.sitio.paginas import CODIGO_DEL_LABORATORIO
+
+    curso = dataclasses.replace(leer_curso(), servidores_del_modelo=_lee(LOCAL))
+    escribe_laboratorio(curso, tmp_path, "pyodide/", "recursos-x/")
+    carpeta = tmp_path / "laboratorio"
+    assert (carpeta / "index.html").exists()
+    for ruta in CODIGO_DEL_LABORATORIO[1:]:  # el mismo código que `./curso inyecciones`, sin copiarlo a mano
+        assert (carpeta / ruta).read_text(encoding="utf-8") == (RAIZ / ruta).read_text(encoding="utf-8")
+    assert (carpeta / "cursos/__init__.py").read_text(encoding="utf-8") == ""
+    fuentes = json.loads((carpeta / "fuentes.json").read_text(encoding="utf-8"))
+    assert sorted(fuentes) == sorted(escenarios.DESAFIOS)
+    assert fuentes == escenarios.fuentes_de_los_desafios()
