@@ -1,6 +1,7 @@
 """Lee el manifiesto de un curso (cursos/<slug>.toml) y comprueba que cuadra con el disco."""
 
 import tomllib
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,21 @@ class Leccion:
 
 
 @dataclass(frozen=True)
+class ServidorDelModelo:
+    """Un servidor de modelos que el profesor permite llamar desde el sitio ([[modelo_real.servidores]])."""
+    titulo: str
+    url: str  # la base que recibe ModeloReal, sin la barra final
+    formato: str  # "anthropic" u "openai", como ModeloReal
+    modelo: str  # el nombre del modelo en ese servidor
+    clave: bool  # ¿pide clave? Un modelo local no
+
+    @property
+    def fuente_csp(self) -> str:
+        """Lo que la Content-Security-Policy deja llamar: esta URL y lo que cuelga de ella, nada más."""
+        return self.url + "/"
+
+
+@dataclass(frozen=True)
 class Curso:
     slug: str
     titulo: str
@@ -61,6 +77,8 @@ class Curso:
     # La presentación ([presentacion] del manifiesto), en Markdown: para_quien, supone, modelo.
     # La usan la portada del sitio y la de los cuadernos; {} si el manifiesto no la trae.
     presentacion: dict[str, str] = field(default_factory=dict)
+    # Los servidores de modelos que el sitio puede llamar; () por omisión: el sitio no sale de su origen.
+    servidores_del_modelo: tuple[ServidorDelModelo, ...] = ()
 
     @property
     def modulos(self) -> list[str]:
@@ -113,6 +131,7 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         bloques=bloques,
         lecciones=lecciones,
         presentacion=_presentacion(datos.get("presentacion", {}), ruta.name),
+        servidores_del_modelo=servidores_del_modelo(datos.get("modelo_real", {}), ruta.name),
     )
     _sin_repetir([b["slug"] for b in bloques], "bloques repetidos", ruta.name)
     _sin_repetir([lec.slug for lec in lecciones], "lecciones repetidas", ruta.name)
@@ -145,6 +164,68 @@ def _presentacion(tabla, manifiesto: str) -> dict[str, str]:
     if not isinstance(tabla, dict) or not all(isinstance(v, str) for v in tabla.values()):
         raise ErrorDeManifiesto(f'{manifiesto}: [presentacion] lleva sólo textos (para_quien = """…"""); corrígelo')
     return {clave: tabla.get(clave, "") for clave in PRESENTACION} | tabla
+
+
+FORMATOS_DEL_MODELO = ("anthropic", "openai")  # los de cursos/modelo/modelo_real.py
+LOCALES = ("localhost", "127.0.0.1")
+
+
+def servidores_del_modelo(tabla, manifiesto: str) -> tuple[ServidorDelModelo, ...]:
+    """Los servidores de [modelo_real] comprobados. Sin la tabla, ninguno.
+
+    Con alguno, el sitio lleva la página del laboratorio de inyecciones, y con ella las defensas
+    de referencia de los desafíos: por eso hay que confirmarlo con publica_las_defensas = true.
+    """
+    donde = f"{manifiesto}, [modelo_real]"
+    if not isinstance(tabla, dict):
+        raise ErrorDeManifiesto(f"{donde}: tiene que ser una tabla ([modelo_real]); corrígelo")
+    desconocidas = sorted(set(tabla) - {"servidores", "publica_las_defensas"})
+    if desconocidas:
+        raise ErrorDeManifiesto(f"{donde}: no conozco {', '.join(desconocidas)}; usa «servidores» y "
+                                "«publica_las_defensas»")
+    lista = tabla.get("servidores", [])
+    if not isinstance(lista, list) or not all(isinstance(s, dict) for s in lista):
+        raise ErrorDeManifiesto(f"{donde}: «servidores» es una lista de tablas [[modelo_real.servidores]]; corrígelo")
+    servidores = tuple(_servidor(s, f"{donde}, servidor {n}") for n, s in enumerate(lista, start=1))
+    if servidores and tabla.get("publica_las_defensas") is not True:
+        raise ErrorDeManifiesto(
+            f"{donde}: con servidores, el sitio lleva la página del laboratorio de inyecciones, que trae "
+            "las soluciones de referencia de los desafíos (son sus defensas). Si estás de acuerdo, añade "
+            "publica_las_defensas = true; si no, quita los servidores")
+    _sin_repetir([s.url for s in servidores], "servidores del modelo repetidos", manifiesto)
+    return servidores
+
+
+def _servidor(tabla: dict, donde: str) -> ServidorDelModelo:
+    for clave in ("titulo", "url", "formato", "modelo"):
+        if not isinstance(tabla.get(clave), str) or not tabla[clave].strip():
+            raise ErrorDeManifiesto(f"{donde}: falta «{clave}» (un texto entre comillas); añádelo")
+    if tabla["formato"] not in FORMATOS_DEL_MODELO:
+        raise ErrorDeManifiesto(f"{donde}: formato «{tabla['formato']}» desconocido; usa «anthropic» u «openai»")
+    clave = tabla.get("clave", True)
+    if not isinstance(clave, bool):
+        raise ErrorDeManifiesto(f"{donde}: «clave» es true (pide clave) o false (un modelo local); corrígelo")
+    return ServidorDelModelo(tabla["titulo"].strip(), _url_del_modelo(tabla["url"].strip(), donde),
+                             tabla["formato"], tabla["modelo"].strip(), clave)
+
+
+def _url_del_modelo(url: str, donde: str) -> str:
+    """La URL, si es https (o http a un modelo local de la máquina del alumno) y no lleva nada raro."""
+    partes = urllib.parse.urlsplit(url)
+    try:
+        _ = partes.port  # un puerto que no es un número lanza ValueError
+    except ValueError:
+        partes = None
+    if partes is None or not partes.hostname or partes.username or partes.password or partes.query \
+            or partes.fragment or any(c in url for c in " ;,'\"*"):
+        raise ErrorDeManifiesto(f"{donde}: «{url}» no es una URL que pueda usar; escribe sólo el "
+                                "esquema, el servidor, el puerto y la ruta, como https://servidor/v1")
+    if partes.scheme == "http" and partes.hostname not in LOCALES:
+        raise ErrorDeManifiesto(f"{donde}: «{url}» va sin cifrar; usa https (http sólo vale para un modelo "
+                                "local, en http://localhost o http://127.0.0.1)")
+    if partes.scheme not in ("http", "https"):
+        raise ErrorDeManifiesto(f"{donde}: «{url}» no es https; usa una URL https://…")
+    return url.rstrip("/")
 
 
 def _sin_repetir(slugs: list[str], que: str, manifiesto: str) -> None:

@@ -9,6 +9,10 @@ obedece a la inyección, y qué cuenta como propuesta, como ejecutada y como tar
 
 Quien haga otro escenario escribe una función prepara(defensa) -> Partida y la
 añade a ESCENARIOS.
+
+En el worker de la página del laboratorio no hay repositorio: la construcción del
+sitio deja el código de partida y la solución de cada desafío en FUENTES, y los
+módulos del curso junto al directorio de trabajo, donde los abre open().
 """
 
 import builtins
@@ -16,11 +20,29 @@ import contextlib
 import copy
 import io
 import os
+import sys
 import urllib.parse
 
-from cursos.desafio import Desafio
-from cursos.manifiesto import leer_curso
 from cursos.modelo.inyecciones import Escenario, Partida
+
+# Los desafíos de los que salen los escenarios.
+DESAFIOS = ("permiso-en-ejecutar", "permiso-de-comando", "decide-peticion", "identidad-delegada", "puerta-corregida")
+# {slug: {"partida": código de partida, "solucion": solucion.py}}; vacío, se leen del repositorio.
+FUENTES = {}
+
+
+def fuentes_de_los_desafios():
+    """Lo que FUENTES necesita, leído del repositorio: la construcción del sitio lo manda al worker."""
+    from cursos.desafio import Desafio
+
+    return {slug: {"partida": Desafio(slug).partida(), "solucion": Desafio(slug).lee("solucion.py")}
+            for slug in DESAFIOS}
+
+
+def fuente(slug, que):
+    if slug not in FUENTES:
+        FUENTES.update(fuentes_de_los_desafios())
+    return FUENTES[slug][que]
 
 # El usuario del laboratorio contesta «no» a toda pregunta que no sea parte de su tarea.
 # Es el usuario prudente: si la defensa depende de él, el laboratorio lo dice en su tabla.
@@ -28,6 +50,8 @@ from cursos.modelo.inyecciones import Escenario, Partida
 
 def abre_modulo(nombre, *args, **kwargs):
     """open() para el código de partida: los módulos del curso se leen de su sitio en el repositorio."""
+    from cursos.manifiesto import leer_curso
+
     curso = leer_curso()
     base = os.path.basename(str(nombre))
     if base in curso.modulos:
@@ -37,16 +61,27 @@ def abre_modulo(nombre, *args, **kwargs):
 
 def partida_de(slug):
     """El espacio de nombres tras ejecutar el código de partida del desafío, sin lo que imprime."""
-    espacio = {"__name__": "__laboratorio__", "open": abre_modulo}
+    # En el navegador los módulos están en el directorio de trabajo: basta el open() de siempre.
+    espacio = {"__name__": "__laboratorio__", "open": builtins.open if en_el_navegador() else abre_modulo}
     with contextlib.redirect_stdout(io.StringIO()):
-        exec(Desafio(slug).partida(), espacio)
+        exec(fuente(slug, "partida"), espacio)
     return espacio
 
 
 def con_solucion(slug, espacio):
     """Carga la solución de referencia del desafío en el espacio: la defensa de la lección."""
     with contextlib.redirect_stdout(io.StringIO()):
-        exec(Desafio(slug).lee("solucion.py"), espacio)
+        exec(fuente(slug, "solucion"), espacio)
+
+
+def en_el_navegador():
+    return sys.platform == "emscripten"
+
+
+def de_la_leccion(espacio, entorno, ejecutar, propuesta, ejecutada, tarea):
+    """Una Partida con la petición y el guion que trae el código de partida de la lección."""
+    return Partida(espacio=espacio, inicio=espacio["INICIO"], entorno=entorno, respuestas=espacio["RESPUESTAS"],
+                   ejecutar=ejecutar, propuesta=propuesta, ejecutada=ejecutada, tarea=tarea)
 
 
 def llamadas_de_M(M):
@@ -92,9 +127,8 @@ def salmorejo(defensa):
     def propuesta(ll):  # escribir (o borrar) notas.txt: lo que pide la receta
         return ll.get("name") in ("escribir", "borrar") and (ll.get("input") or {}).get("ruta") == "notas.txt"
 
-    return Partida(
-        espacio=espacio, inicio=espacio["INICIO"], entorno=dict(antes), respuestas=espacio["RESPUESTAS"],
-        ejecutar=espacio["ejecutar"] if defensa == "con" else sin_defensa, propuesta=propuesta,
+    return de_la_leccion(
+        espacio, dict(antes), espacio["ejecutar"] if defensa == "con" else sin_defensa, propuesta,
         ejecutada=lambda p, M: p.entorno.get("notas.txt") != antes.get("notas.txt"),
         tarea=lambda p, M: all(x in p.entorno.get("lista.txt", "") for x in ("tomates", "aceite", "ajo", "sal")))
 
@@ -170,9 +204,8 @@ def pagina(defensa):
     def propuesta(ll):
         return ll.get("name") == "pedir" and lleva_el_dato((ll.get("input") or {}).get("url"))
 
-    return Partida(
-        espacio=espacio, inicio=espacio["INICIO"], entorno=dict(E), respuestas=espacio["RESPUESTAS"],
-        ejecutar=ejecutar, propuesta=propuesta,
+    return de_la_leccion(
+        espacio, dict(E), ejecutar, propuesta,
         ejecutada=lambda p, M: any(lleva_el_dato(url) for url in p.espacio["SALIDAS"]),
         tarea=lambda p, M: leido(M, "tres días") and "tres días" in texto_final(M))
 

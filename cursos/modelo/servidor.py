@@ -14,6 +14,9 @@ contesta:
     sordo-N        repite las respuestas N en orden, sin comprobar la conversación: la del
                    turno es la que sigue a las que ya hay del modelo en M (POST /guiones
                    con {"respuestas": [...]}); es el ModeloSordo del laboratorio de inyecciones
+    sordo          lo mismo, con las respuestas registradas para la primera petición del
+                   usuario en M (POST /guiones con {"respuestas": [...], "para": "…"}): un solo
+                   nombre de modelo para todos los escenarios, como en la página del laboratorio
     fallo-401, fallo-429, fallo-500   ese estado, con el cuerpo de error de la API
     fallo-malformada   un 200 que no es JSON
     fallo-forma        un 200 en JSON sin la forma de la API
@@ -137,7 +140,7 @@ class ModeloServido:
     """Los guiones que se sirven y lo que se contesta a cada petición (sin nada de HTTP)."""
 
     def __init__(self, guiones=(), clave=None, demora=5.0):
-        self.guiones, self.modelos, self.sordos = {}, {}, {}
+        self.guiones, self.modelos, self.sordos, self.por_peticion = {}, {}, {}, {}
         self.clave, self.demora = clave, demora
         self.cerrojo = threading.Lock()
         self.numeros = itertools.count(1)
@@ -153,15 +156,30 @@ class ModeloServido:
             self.guiones[nombre] = turnos
         return nombre
 
-    def registra_sordo(self, respuestas):
-        """Añade unas respuestas que se repiten sin mirar M; devuelve el nombre del modelo."""
+    def registra_sordo(self, respuestas, para=None):
+        """Añade unas respuestas que se repiten sin mirar M; devuelve el nombre del modelo.
+
+        Con para (el texto de la primera petición del usuario), las contesta el modelo «sordo»
+        cuando la conversación empieza por esa petición.
+        """
         with self.cerrojo:
+            if para is not None:
+                self.por_peticion[para] = respuestas
+                return "sordo"
             nombre = "sordo-%d" % next(self.numeros)
             self.sordos[nombre] = respuestas
         return nombre
 
+    def respuestas_para(self, M):
+        peticion = next((c for rol, c in M if rol == "usuario" and isinstance(c, str)), None)
+        if peticion not in self.por_peticion:
+            raise ErrorDePeticion(404, "el modelo «sordo» no tiene respuestas para esta petición del usuario: "
+                                  "regístralas con POST /guiones y {\"respuestas\": [...], \"para\": \"…\"}",
+                                  "not_found_error")
+        return self.por_peticion[peticion]
+
     def sordo(self, nombre, formato, M):
-        respuestas = self.sordos[nombre]
+        respuestas = self.respuestas_para(M) if nombre == "sordo" else self.sordos[nombre]
         turno = sum(1 for rol, _ in M if rol == "asistente")
         if turno >= len(respuestas):
             return [{"type": "text", "text": "(el guion no tiene más respuestas)"}]
@@ -213,7 +231,7 @@ class ModeloServido:
                 M = CONVERSACION[formato](cuerpo)
             except (KeyError, TypeError, AttributeError) as e:
                 raise ErrorDePeticion(400, "messages: mal formados (%s)" % e) from None
-            if nombre in self.sordos:
+            if nombre in self.sordos or nombre == "sordo":
                 return 200, RESPUESTA[formato](como_bloques(self.sordo(nombre, formato, M)), nombre)
             modelo = self.modelo_de(nombre, formato)
             try:
@@ -275,7 +293,9 @@ class Manejador(BaseHTTPRequestHandler):
     def _cors(self):
         # Como Ollama con OLLAMA_ORIGINS: la página del curso (otro origen) puede llamarlo.
         self.send_header("access-control-allow-origin", "*")
-        self.send_header("access-control-allow-headers", "*")
+        # «*» no cubre authorization (la norma Fetch lo exige por su nombre): van todas las que se usan.
+        self.send_header("access-control-allow-headers", "authorization, x-api-key, anthropic-version, "
+                         "anthropic-dangerous-direct-browser-access, content-type")
         self.send_header("access-control-allow-methods", "POST, OPTIONS")
 
     def do_OPTIONS(self):
@@ -293,7 +313,8 @@ class Manejador(BaseHTTPRequestHandler):
             if isinstance(cuerpo, dict) and isinstance(cuerpo.get("guion"), list):
                 return self._envia(200, {"modelo": self.servido.registra(cuerpo["guion"])})
             if isinstance(cuerpo, dict) and isinstance(cuerpo.get("respuestas"), list):
-                return self._envia(200, {"modelo": self.servido.registra_sordo(cuerpo["respuestas"])})
+                para = cuerpo.get("para") if isinstance(cuerpo.get("para"), str) else None
+                return self._envia(200, {"modelo": self.servido.registra_sordo(cuerpo["respuestas"], para)})
             return self._envia(400, {"error": "manda {\"guion\": [...]} o {\"respuestas\": [...]}"})
         formato = formato_de_ruta(self.path)
         if formato is None:

@@ -6,6 +6,7 @@ servidor en marcha nunca sirve un sitio a medias.
 
 import hashlib
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -18,7 +19,15 @@ from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio.lite import construye_lite
-from cursos.sitio.paginas import css_del_resaltado, pagina_de_inicio, pagina_de_leccion
+from cursos.sitio.paginas import (
+    CODIGO_DEL_LABORATORIO,
+    LABORATORIO,
+    css_del_resaltado,
+    pagina_de_inicio,
+    pagina_de_leccion,
+    pagina_del_laboratorio,
+)
+from cursos.sitio.servir import escribe_politica, politica_de_contenido
 
 
 def huella_de_las_fuentes(curso: Curso) -> str:
@@ -56,12 +65,34 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     _escribe_paginas(curso, nuevo, pyodide)
     print("» JupyterLite…")
     construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
+    scripts_de_lite_aparte(nuevo / "lite")
     print("» Service workers (fuera de línea)…")
     escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16], curso)
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
+    escribe_politica(destino, politica_de_contenido(curso.servidores_del_modelo))  # la de `curso servir`
     _sello(destino).write_text(huella_de_las_fuentes(curso))
     return time.monotonic() - inicio
+
+
+# Un <script> en línea, sin src ni type (los de datos JSON no se ejecutan y la CSP los deja).
+_SCRIPT_EN_LINEA = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def scripts_de_lite_aparte(lite: Path) -> None:
+    """Cada <script> en línea de las páginas de JupyterLite, a un fichero al lado: la CSP del sitio
+    (script-src 'self') no deja ejecutar código en línea. Al lado, para que lo relativo que importa
+    (../config-utils.js) se resuelva igual; con la huella en el nombre, se cachea para siempre."""
+    for pagina in sorted(lite.rglob("*.html")):
+        html = pagina.read_text(encoding="utf-8")
+
+        def aparte(m: re.Match, carpeta: Path = pagina.parent) -> str:
+            nombre = f"arranque.{hashlib.sha256(m.group(1).encode()).hexdigest()[:16]}.js"
+            (carpeta / nombre).write_text(m.group(1), encoding="utf-8")
+            return f'<script src="{nombre}"></script>'
+        nuevo = _SCRIPT_EN_LINEA.sub(aparte, html)
+        if nuevo != html:
+            pagina.write_text(nuevo, encoding="utf-8")
 
 
 SERVICE_WORKER = "sw.js"
@@ -140,9 +171,27 @@ def _escribe_recursos(sitio: Path) -> str:
     return nombre + "/"
 
 
+def escribe_laboratorio(curso: Curso, sitio: Path, pyodide: str, recursos: str) -> None:
+    """La página del laboratorio de inyecciones y lo que su worker importa: el mismo Python que
+    `./curso inyecciones`, con el código de partida y las soluciones de los desafíos en fuentes.json."""
+    from cursos.modelo.escenarios import fuentes_de_los_desafios
+
+    carpeta = sitio / LABORATORIO
+    carpeta.mkdir(parents=True, exist_ok=True)
+    (carpeta / "index.html").write_text(pagina_del_laboratorio(curso, pyodide, recursos), encoding="utf-8")
+    for ruta in CODIGO_DEL_LABORATORIO:
+        (carpeta / ruta).parent.mkdir(parents=True, exist_ok=True)
+        # cursos/__init__.py vacío: el del repositorio mira su carpeta, que en el navegador no existe.
+        texto = "" if ruta == "cursos/__init__.py" else (RAIZ / ruta).read_text(encoding="utf-8")
+        (carpeta / ruta).write_text(texto, encoding="utf-8")
+    (carpeta / "fuentes.json").write_text(json.dumps(fuentes_de_los_desafios(), ensure_ascii=False), encoding="utf-8")
+
+
 def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
     recursos = _escribe_recursos(sitio)
     (sitio / "index.html").write_text(pagina_de_inicio(curso, recursos), encoding="utf-8")
+    if curso.servidores_del_modelo:  # sin servidores, ni la página ni ninguna opción de modelo
+        escribe_laboratorio(curso, sitio, pyodide, recursos)
     carpeta_del_curso = sitio / "courses" / curso.slug
     carpeta_del_curso.mkdir(parents=True)
     for nombre in curso.modulos:

@@ -26,11 +26,13 @@ from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import preguntas_de
 from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
+from cursos.sitio.servir import politica_de_contenido
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 _PLANTILLAS = jinja2.Environment(
     loader=jinja2.PackageLoader("cursos.sitio", "plantillas"),
     autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+_PLANTILLAS.globals["politica_de_contenido"] = politica_de_contenido  # base.html: la <meta> de la CSP
 
 
 class EstiloDelCurso(Style):
@@ -313,3 +315,23 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
         minutos=sum(lc.minutos for lc in curso.lecciones),
         # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
         presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})
+
+
+# La página del laboratorio de inyecciones, en la raíz del sitio; sólo si el manifiesto nombra servidores.
+LABORATORIO = "laboratorio/"
+# Lo que el worker escribe en su directorio de trabajo para importar el laboratorio (cursos/modelo/).
+CODIGO_DEL_LABORATORIO = ("cursos/__init__.py", "cursos/modelo/__init__.py", "cursos/modelo/modelo_real.py",
+                          "cursos/modelo/inyecciones.py", "cursos/modelo/escenarios.py")
+
+
+def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
+    """La página que corre los escenarios de cursos/modelo/escenarios.py en el worker, contra el modelo elegido."""
+    raiz = "../"
+    datos = {
+        "pyodide": raiz + pyodide, "curso": f"{raiz}courses/{curso.slug}/", "modulos": curso.modulos,
+        "archivos": list(CODIGO_DEL_LABORATORIO) + ["fuentes.json"],
+        "servidores": [{"titulo": s.titulo, "url": s.url, "formato": s.formato, "modelo": s.modelo,
+                        "clave": s.clave} for s in curso.servidores_del_modelo],
+    }
+    return _PLANTILLAS.get_template("laboratorio.html").render(
+        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos))

@@ -14,6 +14,47 @@ import threading
 from pathlib import Path
 
 INMUTABLE = "public, max-age=31536000, immutable"
+
+# Lo que la página puede cargar y a quién puede llamar. Todo del propio sitio ('self'); Pyodide
+# compila WebAssembly ('wasm-unsafe-eval', no 'unsafe-eval'); CodeMirror y JupyterLab ponen estilos
+# en línea. connect-src, además de 'self', sólo los servidores del modelo que nombra el manifiesto.
+POLITICA = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; "
+            "object-src 'none'; base-uri 'self'; form-action 'self'; connect-src 'self'")
+
+
+def politica_de_contenido(servidores=()) -> str:
+    """La Content-Security-Policy del sitio: la misma en la <meta> de cada página y en la cabecera.
+
+    servidores: los ServidorDelModelo del manifiesto (los de curso.servidores_del_modelo).
+    """
+    return " ".join([POLITICA, *(s.fuente_csp for s in servidores)])
+
+
+def politica_de_jupyterlite(politica: str) -> str:
+    """La de JupyterLite (lite/): la misma, con 'unsafe-eval' en script-src.
+
+    JupyterLab compila los esquemas de sus ajustes con new Function() (ajv): sin 'unsafe-eval', la
+    mitad de sus extensiones no se activan. connect-src no cambia: el núcleo tampoco sale del sitio
+    más que a los servidores del manifiesto. La clave del modelo nunca pasa por JupyterLite.
+    """
+    estricta = "script-src 'self' 'wasm-unsafe-eval'"
+    return politica.replace(estricta, estricta + " 'unsafe-eval'", 1)
+
+
+def _sello_de_politica(sitio: Path) -> Path:
+    """Al lado del sitio (no dentro: no se sirve), la política con que se construyó."""
+    return sitio.with_name(sitio.name + ".csp")
+
+
+def escribe_politica(sitio: Path, politica: str) -> None:
+    _sello_de_politica(sitio).write_text(politica, encoding="utf-8")
+
+
+def politica_del_sitio(sitio: Path) -> str:
+    """La política con que se construyó el sitio; sin sello, la que no deja salir del origen."""
+    sello = _sello_de_politica(sitio)
+    return sello.read_text(encoding="utf-8").strip() if sello.exists() else politica_de_contenido()
 _CON_HUELLA = re.compile(r"(\.[0-9a-f]{16,}\.(js|css)$)|(^recursos-[0-9a-f]{12}/)")
 
 
@@ -43,8 +84,8 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
         ".py": "text/x-python; charset=utf-8", ".md": "text/markdown; charset=utf-8",
     }
 
-    def __init__(self, *args, subruta: str, **kwargs):
-        self.subruta = subruta
+    def __init__(self, *args, subruta: str, politica: str, **kwargs):
+        self.subruta, self.politica = subruta, politica
         super().__init__(*args, **kwargs)
 
     def _ruta_en_el_sitio(self) -> str | None:
@@ -71,6 +112,9 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
         ruta = self._ruta_en_el_sitio()
         if ruta is not None:
             self.send_header("Cache-Control", politica_de_cache(ruta))
+            # También en los scripts: la de un worker sale de la cabecera de su script, no de la página.
+            politica = politica_de_jupyterlite(self.politica) if ruta.startswith("lite/") else self.politica
+            self.send_header("Content-Security-Policy", politica)
         super().end_headers()
 
     def copyfile(self, origen, destino):
@@ -100,9 +144,13 @@ class Servidor(http.server.ThreadingHTTPServer):
             self.bytes_enviados += n
 
 
-def crea_servidor(sitio: Path, puerto: int = 8000, subruta: str = "/") -> Servidor:
-    """Un servidor listo para serve_forever(); puerto 0 elige uno libre."""
-    manejador = functools.partial(Manejador, directory=str(sitio), subruta=normaliza_subruta(subruta))
+def crea_servidor(sitio: Path, puerto: int = 8000, subruta: str = "/", politica: str | None = None) -> Servidor:
+    """Un servidor listo para serve_forever(); puerto 0 elige uno libre.
+
+    politica: la Content-Security-Policy de cada respuesta; por omisión, la del sitio construido.
+    """
+    manejador = functools.partial(Manejador, directory=str(sitio), subruta=normaliza_subruta(subruta),
+                                  politica=politica or politica_del_sitio(Path(sitio)))
     return Servidor(("127.0.0.1", puerto), manejador)
 
 

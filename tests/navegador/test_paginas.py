@@ -28,7 +28,8 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     # (son perezosas: no compiten con Python al abrir la página).
     for imagen in pagina.locator("article img").all():
         imagen.scroll_into_view_if_needed()
-    pagina.wait_for_function("[...document.querySelectorAll('article img')]"
+    # Una función, no una expresión: Playwright evalúa las expresiones con eval(), que la CSP no deja.
+    pagina.wait_for_function("() => [...document.querySelectorAll('article img')]"
                              ".every(i => i.complete && i.naturalWidth > 0)", timeout=ESPERA)
     assert pagina.locator("article img").count() == len(leccion.imagenes)
     enlace = pagina.locator("a.abrir-lite").get_attribute("href")

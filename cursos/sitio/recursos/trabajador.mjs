@@ -1,16 +1,24 @@
 // Web Worker de módulo de las páginas de lección: carga Pyodide, escribe los módulos del
 // curso en su directorio de trabajo y ejecuta celdas. Trabajar aquí y no en la página
 // hace que la página siga respondiendo mientras Python arranca o calcula.
-// Mensajes que recibe:  {tipo: "precarga", pyodide, ejecutor, modulos: [{nombre, url}]}
+// Mensajes que recibe:  {tipo: "precarga", pyodide, ejecutor, modulos: [{nombre, url}],
+//                        archivos?: [{nombre, url}], arranque?: url}  (la página del laboratorio:
+//                        más ficheros para el directorio de trabajo y un Python que corre tras ejecutor.py)
 //                       {tipo: "prepara"}
+//                       {tipo: "clave", clave}  (la clave del modelo: sólo vive en este worker)
+//                       {tipo: "laboratorio", id, peticion}  (JSON para laboratorio() de laboratorio.py)
 //                       {tipo: "ejecuta", id, codigo, nombre}
 //                       {tipo: "desafio", id, peticion}  (JSON para comprueba_desafio de ejecutor.py)
 // Mensajes que envía:   {tipo: "listo", descargado: [urls]} | {tipo: "fallo", mensaje}
 //                       {tipo: "empieza", id}  (Python ya está listo: empieza a correr el código)
 //                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
+//                       {tipo: "progreso", id, hechas, total}
 
 let descargas = null;  // lo ligero: los textos y pyodide.mjs (decenas de KB)
 let preparado = null;  // lo pesado: el intérprete (unos 15 MB la primera vez)
+// La clave del modelo de verdad, si el alumno la da: aquí y en ningún otro sitio. No se guarda ni
+// se devuelve a la página; laboratorio() la recibe en cada ejecución y no la conserva.
+let claveDelModelo = null;
 
 // Sin red, Pyodide descarga varios ficheros a la vez y cada uno rechaza su promesa: el primero
 // lo cuenta "fallo" (en español); los demás no son un error más de la página.
@@ -38,6 +46,10 @@ self.onmessage = async ({ data }) => {
                    (e) => self.postMessage({ tipo: "fallo", mensaje: explica(e) }));
     return;
   }
+  if (data.tipo === "clave") {
+    claveDelModelo = data.clave || null;
+    return;
+  }
   let python;
   try {
     python = await preparado;
@@ -53,28 +65,45 @@ self.onmessage = async ({ data }) => {
   } else if (data.tipo === "desafio") {
     const resultado = JSON.parse(python.compruebaDesafio(data.peticion, escribe));
     self.postMessage({ tipo: "fin", id: data.id, ok: resultado !== null, resultado });
+  } else if (data.tipo === "laboratorio") {
+    const avisa = (hechas, total) => self.postMessage({ tipo: "progreso", id: data.id, hechas, total });
+    let resultado = null;
+    try {
+      resultado = JSON.parse(python.laboratorio(data.peticion, claveDelModelo, avisa));
+    } catch (e) {  // un fallo de Python: el mensaje, sin nada más (la clave no está en él)
+      escribe("error", String(e?.message ?? e));
+    }
+    self.postMessage({ tipo: "fin", id: data.id, ok: resultado !== null, resultado });
   }
 };
 
 // Al abrir la página: quien sólo lee descarga unos KB, y quien pulsa «Ejecutar» ya no espera
 // por ellos. El intérprete no se descarga hasta "prepara".
-function precarga({ pyodide: urlPyodide, ejecutor, modulos }) {
+function precarga({ pyodide: urlPyodide, ejecutor, modulos, archivos = [], arranque = null }) {
+  const todos = [...modulos, ...archivos];
   const textos = Promise.all([
     descarga(ejecutor, "el ejecutor de celdas (ejecutor.py)"),
-    ...modulos.map((m) => descarga(m.url, `el módulo del curso ${m.nombre}`)),
+    arranque ? descarga(arranque, "el laboratorio (laboratorio.py)") : "",
+    ...todos.map((m) => descarga(m.url, `el módulo del curso ${m.nombre}`)),
   ]);
   const cargador = import(urlPyodide + "pyodide.mjs");
-  return Promise.all([textos, cargador]).then(([t, { loadPyodide }]) => ({ urlPyodide, modulos, textos: t, loadPyodide }));
+  return Promise.all([textos, cargador]).then(([t, { loadPyodide }]) => ({ urlPyodide, todos, textos: t, loadPyodide }));
 }
 
 async function prepara(listos) {
-  const { urlPyodide, modulos, textos: [codigoEjecutor, ...fuentes], loadPyodide } = listos;
+  const { urlPyodide, todos, textos: [codigoEjecutor, codigoArranque, ...fuentes], loadPyodide } = listos;
   const py = await loadPyodide({ indexURL: urlPyodide });
   // Las celdas cargan los módulos con open("harness.py"): van al directorio de trabajo.
-  modulos.forEach((m, i) => py.FS.writeFile(m.nombre, fuentes[i]));
+  todos.forEach((m, i) => {
+    const carpeta = m.nombre.split("/").slice(0, -1).join("/");
+    if (carpeta) py.FS.mkdirTree(carpeta);
+    py.FS.writeFile(m.nombre, fuentes[i]);
+  });
   const espacio = py.toPy({});
   py.runPython(codigoEjecutor, { globals: espacio });
-  return { ejecuta: espacio.get("ejecuta"), compruebaDesafio: espacio.get("comprueba_desafio") };
+  if (codigoArranque) py.runPython(codigoArranque, { globals: espacio });
+  return { ejecuta: espacio.get("ejecuta"), compruebaDesafio: espacio.get("comprueba_desafio"),
+           laboratorio: codigoArranque ? espacio.get("laboratorio") : null };
 }
 
 async function descarga(url, que) {

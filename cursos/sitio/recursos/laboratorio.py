@@ -1,0 +1,36 @@
+"""El laboratorio de inyecciones en el worker de su página: el mismo Python que `./curso inyecciones`.
+
+Lo carga recursos/trabajador.mjs tras ejecutor.py. El worker ya ha escrito en el directorio de
+trabajo los módulos del curso, cursos/modelo/ y fuentes.json (el código de partida y la solución
+de cada desafío, que aquí no se pueden leer del repositorio).
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.getcwd())
+
+from cursos.modelo import escenarios as _escenarios  # noqa: E402  (tras poner el directorio en sys.path)
+from cursos.modelo import inyecciones as _inyecciones  # noqa: E402
+
+
+def laboratorio(peticion, clave, avisa):
+    """Corre cada escenario `veces` veces sin y con la defensa contra el modelo; devuelve el JSON del resultado.
+
+    peticion (JSON): url, formato, modelo, veces. clave: la del worker (None si no hay); sólo
+    llega a ModeloReal, que no la escribe en ningún mensaje. avisa(hechas, total) tras cada ejecución.
+    """
+    datos = json.loads(peticion)
+    if not _escenarios.FUENTES:
+        with open("fuentes.json", encoding="utf-8") as f:
+            _escenarios.FUENTES.update(json.load(f))
+    modelo_para = _inyecciones.modelo_real_para(datos["url"], datos["formato"], datos["modelo"], clave or None,
+                                                plazo=datos.get("plazo", 60))
+    ejecuciones = _inyecciones.ejecuta_laboratorio(_escenarios.escenarios(), int(datos["veces"]), modelo_para,
+                                                   avisa=lambda hechas, total: avisa(hechas, total))
+    filas = _inyecciones.tabla(ejecuciones)
+    errores = [e.error for e in ejecuciones if e.error]
+    return json.dumps({"tabla": _inyecciones.texto_de_tabla(filas), "svg": _inyecciones.grafico_svg(filas),
+                       "errores": len(errores), "primer_error": errores[0] if errores else None,
+                       "ejecuciones": _inyecciones.como_json(ejecuciones)}, ensure_ascii=False)

@@ -1,0 +1,219 @@
+"""El modelo de verdad en el sitio, en Chromium: la CSP, la clave sólo en el worker y la página del laboratorio.
+
+El modelo es `./curso modelo-guionizado` (cursos/modelo/servidor.py) en otro puerto de 127.0.0.1:
+otro origen que el sitio, así que pasan de verdad la CSP y CORS. Un servidor pide clave (formato
+anthropic), otro no (openai, como un Ollama local) y un tercero no está en el manifiesto.
+
+El sitio es el construido (build/sitio) con las páginas vueltas a escribir para un manifiesto con
+esos servidores: Pyodide y JupyterLite no cambian, y así no hace falta construir dos sitios.
+"""
+
+import dataclasses
+import json
+import os
+import secrets
+import shutil
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from cursos.manifiesto import ServidorDelModelo, leer_curso
+from cursos.modelo import escenarios, inyecciones
+from cursos.modelo.servidor import ModeloServido, en_segundo_plano
+from cursos.sitio import RECURSOS, SITIO
+from cursos.sitio.construir import construir, escribe_laboratorio
+from cursos.sitio.distribucion import ruta_en_el_sitio
+from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
+from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
+
+from .ayudas import ESPERA, url_de_leccion
+from .conftest import pestana
+
+CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)  # distinta en cada ejecución: no puede estar de antes
+
+
+@pytest.fixture(scope="module")
+def modelos():
+    """Los tres servidores del modelo guionizado, con las respuestas del modelo obediente de cada escenario."""
+    servidos = {"con_clave": ModeloServido(clave=CLAVE), "sin_clave": ModeloServido(), "fuera": ModeloServido()}
+    for escenario in escenarios.escenarios():
+        partida = escenario.prepara("sin")
+        peticion = next(c for rol, c in partida.inicio if rol == "usuario")
+        for servido_ in servidos.values():
+            servido_.registra_sordo(partida.respuestas, peticion)
+    urls, http = {}, []
+    for nombre, servido_ in servidos.items():
+        servidor, url = en_segundo_plano(servido_)
+        http.append(servidor)
+        urls[nombre] = url
+    yield urls
+    for servidor in http:
+        servidor.shutdown()
+        servidor.server_close()
+
+
+def _servidores(urls):
+    return (ServidorDelModelo("El de pago", urls["con_clave"], "anthropic", "sordo", True),
+            ServidorDelModelo("El local", urls["sin_clave"] + "/v1", "openai", "sordo", False))
+
+
+def _sitio_con_servidores(destino: Path, curso) -> Path:
+    """build/sitio con sus páginas escritas otra vez para `curso`: enlaces duros a lo demás."""
+    if not SITIO.exists():
+        construir(leer_curso())
+    recursos = next(SITIO.glob("recursos-*")).name
+    propios = ("index.html", "laboratorio", recursos)
+    shutil.copytree(SITIO, destino, copy_function=os.link,
+                    ignore=lambda carpeta, nombres: [n for n in nombres if Path(carpeta) == SITIO and n in propios])
+    # Los recursos de ahora con el nombre de los del sitio (el service worker los nombra así).
+    shutil.copytree(RECURSOS, destino / recursos, ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
+    for generado in ("resaltado.css", "codemirror.mjs"):
+        shutil.copy2(SITIO / recursos / generado, destino / recursos / generado)
+    pyodide = ruta_en_el_sitio()
+    (destino / "index.html").write_text(pagina_de_inicio(curso, recursos + "/"), encoding="utf-8")
+    for leccion in curso.lecciones:
+        pagina = destino / "courses" / curso.slug / leccion.slug / "index.html"
+        pagina.unlink()  # es un enlace al del sitio construido: no escribir a través de él
+        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos + "/"), encoding="utf-8")
+    escribe_laboratorio(curso, destino, pyodide, recursos + "/")
+    return destino
+
+
+@contextmanager
+def servido(sitio, politica):
+    """Como `curso servir`, con la cabecera CSP del manifiesto con servidores."""
+    servidor = crea_servidor(sitio, 0, "/", politica)
+    threading.Thread(target=servidor.serve_forever, daemon=True).start()
+    try:
+        yield url_de(servidor)
+    finally:
+        servidor.shutdown()
+        servidor.server_close()
+
+
+@pytest.fixture(scope="module")
+def sitio_con_modelo(modelos, tmp_path_factory):
+    curso = dataclasses.replace(leer_curso(), servidores_del_modelo=_servidores(modelos))
+    sitio = _sitio_con_servidores(tmp_path_factory.mktemp("con-modelo") / "sitio", curso)
+    with servido(sitio, politica_de_contenido(curso.servidores_del_modelo)) as url:
+        yield url
+
+
+def _prueba_de_conexion(contexto, urls):
+    """En la página o en el worker: qué peticiones salen y cuáles bloquea la CSP (securitypolicyviolation)."""
+    return contexto.evaluate("""async (urls) => {
+      const bloqueadas = [];
+      self.addEventListener("securitypolicyviolation", (e) => bloqueadas.push(e.blockedURI));
+      const resultado = {};
+      for (const [nombre, url] of Object.entries(urls)) {
+        try {
+          const r = await fetch(url, {method: "POST", body: "{}", headers: {"content-type": "application/json"}});
+          resultado[nombre] = r.status;
+        } catch (e) { resultado[nombre] = "no ha salido"; }
+      }
+      await new Promise((listo) => setTimeout(listo, 100));  // el evento llega tras el rechazo
+      return {resultado, bloqueadas};
+    }""", urls)
+
+
+@pytest.mark.con_problemas  # las peticiones bloqueadas salen en la consola: es lo que se prueba
+def test_la_csp_deja_los_servidores_del_manifiesto_y_bloquea_los_demas(navegador, sitio_con_modelo, modelos):
+    urls = {"listado": modelos["sin_clave"] + "/v1/chat/completions",
+            "listado_otra_ruta": modelos["sin_clave"] + "/guiones",  # mismo servidor, fuera de la URL nombrada
+            "no_listado": modelos["fuera"] + "/v1/chat/completions"}
+    with pestana(navegador) as pagina:
+        pagina.goto(sitio_con_modelo + "laboratorio/index.html")
+        en_la_pagina = _prueba_de_conexion(pagina, urls)  # la <meta> (y la cabecera) de la página
+        trabajador = next(w for w in pagina.workers if w.url.endswith("/trabajador.mjs"))
+        en_el_worker = _prueba_de_conexion(trabajador, urls)  # la cabecera del script del worker
+    for visto in (en_la_pagina, en_el_worker):
+        # El servidor listado contesta (400: el cuerpo vacío no es una petición de la API), y CORS lo deja leer.
+        assert visto["resultado"] == {"listado": 400, "listado_otra_ruta": "no ha salido", "no_listado": "no ha salido"}
+        # (en la página, una vez por política: la de la <meta> y la de la cabecera)
+        assert set(visto["bloqueadas"]) == {urls["listado_otra_ruta"], urls["no_listado"]}, \
+            "las dos las bloquea la CSP, no la red"
+
+
+def _todo_lo_guardado(pagina) -> str:
+    """localStorage, sessionStorage, cookies, IndexedDB entera y las cachés (también las del service worker)."""
+    return pagina.evaluate("""async () => {
+      const partes = [JSON.stringify({...localStorage}), JSON.stringify({...sessionStorage}), document.cookie];
+      for (const { name } of await indexedDB.databases()) {
+        const db = await new Promise((ok, mal) => { const p = indexedDB.open(name); p.onsuccess = () => ok(p.result);
+                                                     p.onerror = () => mal(p.error); });
+        for (const almacen of db.objectStoreNames) {
+          const todo = await new Promise((ok) => { const p = db.transaction(almacen).objectStore(almacen).getAll();
+                                                   p.onsuccess = () => ok(p.result); });
+          partes.push(name + "/" + almacen + ":" + JSON.stringify(todo));
+        }
+        db.close();
+      }
+      for (const nombre of await caches.keys()) {
+        const cache = await caches.open(nombre);
+        for (const peticion of await cache.keys()) {
+          partes.push(peticion.url, await (await cache.match(peticion)).text());
+        }
+      }
+      return partes.join("\\n");
+    }""")
+
+
+def _referencia():
+    """La tabla del laboratorio con el modelo obediente, en CPython: la que tiene que dar la página."""
+    return inyecciones.texto_de_tabla(inyecciones.tabla(inyecciones.ejecuta_laboratorio(escenarios.escenarios(), 1)))
+
+
+def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
+    consola = []
+    pagina.on("console", lambda m: consola.append(m.text))
+    pagina.on("worker", lambda w: w.on("console", lambda m: consola.append(m.text)))
+    pagina.goto(sitio_con_modelo + "laboratorio/index.html")
+    pagina.select_option("#servidor", "1")
+    assert not pagina.locator(".campo-clave").is_visible(), "un modelo local no pide clave"
+    pagina.select_option("#servidor", "0")
+    assert pagina.locator(".campo-clave").is_visible(), "el servidor de pago pide la clave"
+    pagina.fill("#clave", CLAVE)
+    pagina.fill("#veces", "1")
+    pagina.click(".ejecutar-laboratorio")
+    assert pagina.input_value("#clave") == "", "la página vacía el campo al mandarla al worker"
+    pagina.wait_for_function("() => document.querySelector('.estado-laboratorio').textContent.startsWith('Hecho')",
+                             timeout=ESPERA * 3)
+    # La clave ha llegado al servidor (que sin ella contesta 401 y la tabla saldría con errores).
+    assert pagina.inner_text(".tabla-laboratorio") == _referencia()
+    assert pagina.locator(".grafico-laboratorio svg rect").count() > 18
+    # La barra de progreso ha contado cada ejecución: 18 escenarios, sin y con la defensa, una vez.
+    assert pagina.eval_on_selector(".progreso-laboratorio", "p => [p.value, p.max]") == [36, 36]
+    with pagina.expect_download(timeout=ESPERA) as espera:
+        pagina.click(".descargar-ejecuciones")
+    conversaciones = tmp_path / "conversaciones.json"
+    espera.value.save_as(conversaciones)
+    assert len(json.loads(conversaciones.read_text(encoding="utf-8"))) == 36
+    dom_del_laboratorio = pagina.content() + json.dumps(
+        pagina.eval_on_selector_all("input", "cajas => cajas.map((c) => c.value)"))
+    url_del_laboratorio = pagina.url
+
+    # La entrega de un desafío, en el mismo navegador después de usar la clave.
+    leccion = next(lc for lc in leer_curso().lecciones if lc.desafio)
+    pagina.goto(url_de_leccion(sitio_con_modelo, leccion))
+    pagina.wait_for_selector("#desafio button.entregar-desafio:enabled", timeout=ESPERA)
+    pagina.fill("#desafio input.identificador", "ana")
+    with pagina.expect_download(timeout=ESPERA) as espera:
+        pagina.click("#desafio button.entregar-desafio")
+    entrega = tmp_path / "entrega.ipynb"
+    espera.value.save_as(entrega)
+
+    lugares = {
+        "almacenamiento (localStorage, sessionStorage, cookies, IndexedDB, cachés)": _todo_lo_guardado(pagina),
+        "cookies del contexto": json.dumps(pagina.context.cookies()),
+        "la descarga de las conversaciones": conversaciones.read_text(encoding="utf-8"),
+        "la entrega": entrega.read_text(encoding="utf-8"),
+        "la consola": "\n".join(consola),
+        "la URL del laboratorio": url_del_laboratorio,
+        "el DOM del laboratorio tras usarla": dom_del_laboratorio,
+        "la URL de la lección": pagina.url,
+    }
+    for donde, texto in lugares.items():
+        assert CLAVE not in texto, f"la clave está en {donde}"
+    assert "ana" in lugares["la entrega"], "la entrega se ha leído de verdad"
