@@ -81,7 +81,11 @@ def primera_diferencia(esperada, recibida):
             # Un mensaje de texto, sin bloques (como en «El primer agente»): no hay número de bloque que dar.
             if cont_e != cont_r:
                 return "el mensaje %d (%s) tiene otro texto:\n  esperado: %s\n  recibido: %s" % (
-                    n, rol_e, _linea(cont_e), _linea(cont_r))
+                    n,
+                    rol_e,
+                    _linea(cont_e),
+                    _linea(cont_r),
+                )
             continue
         bloques_e, bloques_r = _bloques(cont_e), _bloques(cont_r)
         for i in range(max(len(bloques_e), len(bloques_r))):
@@ -89,7 +93,12 @@ def primera_diferencia(esperada, recibida):
             b_r = bloques_r[i] if i < len(bloques_r) else None
             if b_e != b_r:
                 return "mensaje %d (%s), bloque %d:\n  esperado: %s\n  recibido: %s" % (
-                    n, rol_e, i, _linea(b_e), _linea(b_r))
+                    n,
+                    rol_e,
+                    i,
+                    _linea(b_e),
+                    _linea(b_r),
+                )
     return None
 
 
@@ -108,17 +117,15 @@ class ModeloGuionizado:
         self.turno += 1
         if self.turno > len(self.guion):
             raise DivergenciaDelGuion(
-                "turno %d: el guion tiene %d turnos y ya se han respondido todos"
-                % (self.turno, len(self.guion))
+                "turno %d: el guion tiene %d turnos y ya se han respondido todos" % (self.turno, len(self.guion))
             )
         paso = self.guion[self.turno - 1]
         if not isinstance(M, (list, tuple)):
-            raise DivergenciaDelGuion("turno %d: M tiene que ser una lista de mensajes y es %s"
-                                      % (self.turno, _linea(M)))
+            raise DivergenciaDelGuion(
+                "turno %d: M tiene que ser una lista de mensajes y es %s" % (self.turno, _linea(M))
+            )
         diferencia = primera_diferencia(paso["espera"], M)
         if diferencia:
-            raise DivergenciaDelGuion(
-                "turno %d: la conversación no es la del guion. %s" % (self.turno, diferencia)
-            )
+            raise DivergenciaDelGuion("turno %d: la conversación no es la del guion. %s" % (self.turno, diferencia))
         # Una copia, para que nadie pueda cambiar el guion tocando la respuesta.
         return copy.deepcopy(paso["responde"])

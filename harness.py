@@ -116,9 +116,9 @@ def problema_de_llamada(ll):
         return "no es un bloque tool_use"
     if not isinstance(ll.get("id"), str) or not isinstance(ll.get("name"), str):
         return "la llamada no trae id o nombre"
-    if ll["name"] not in HERRAMIENTAS:  # noqa: F821 (viene de entorno.py)
+    if ll["name"] not in HERRAMIENTAS:
         return "no existe la herramienta «%s»" % ll["name"]
-    esquema = HERRAMIENTAS[ll["name"]]["input_schema"]  # noqa: F821
+    esquema = HERRAMIENTAS[ll["name"]]["input_schema"]
     return problema_de_esquema(ll.get("input"), esquema)
 
 
@@ -136,7 +136,7 @@ def ejecutar(ll, entorno):
     problema = problema_de_llamada(ll)
     if problema:
         return error(id, NO_EJECUTADA + problema)
-    funcion = HERRAMIENTAS[ll["name"]]["funcion"]  # noqa: F821
+    funcion = HERRAMIENTAS[ll["name"]]["funcion"]
     try:
         return resultado(id, funcion(entorno, **ll["input"]))
     except Exception as e:  # el modelo tiene que enterarse de cualquier fallo

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cursos.calificador.aislamiento import detecta  # noqa: E402
-from cursos.calificador.caja.protocolo import Arranque, Clave, Interprete  # noqa: E402
-from cursos.calificador.interprete import OPCIONES_NODE  # noqa: E402
+from cursos.calificador.aislamiento import detecta
+from cursos.calificador.caja.protocolo import Arranque, Clave, Interprete
+from cursos.calificador.interprete import OPCIONES_NODE
 
 
 def _cpu_de_los_hijos() -> float:
@@ -56,9 +56,12 @@ def _con_opciones(aislamiento, opciones: list[str]):
 
 def variantes(carpeta_antes: str | None) -> dict:
     pyodide = detecta()
-    lista = {"python de la máquina": detecta(pyodide=False), "pyodide (lo de ahora)": pyodide,
-             "pyodide, opciones de antes": _con_opciones(pyodide, ANTES),
-             "pyodide, + --single-threaded": _con_opciones(pyodide, [*OPCIONES_NODE, "--single-threaded"])}
+    lista = {
+        "python de la máquina": detecta(pyodide=False),
+        "pyodide (lo de ahora)": pyodide,
+        "pyodide, opciones de antes": _con_opciones(pyodide, ANTES),
+        "pyodide, + --single-threaded": _con_opciones(pyodide, [*OPCIONES_NODE, "--single-threaded"]),
+    }
     if carpeta_antes:  # el lanzador y la instantánea de antes (sin hijo.py cargado), con las opciones de antes
         antes = _con_opciones(pyodide, ANTES)
         antes.config[Arranque.INTERPRETE][Interprete.CARPETA] = os.path.abspath(carpeta_antes)
@@ -78,8 +81,10 @@ def main() -> None:
         for nombre, aislamiento in lista.items():
             medidas[nombre].append(una_vez(aislamiento))
     for nombre, valores in medidas.items():
-        print("%-32s reloj %.3f s  cpu %.3f s" % (nombre, statistics.median(v[0] for v in valores),
-                                                  statistics.median(v[1] for v in valores)))
+        print(
+            "%-32s reloj %.3f s  cpu %.3f s"
+            % (nombre, statistics.median(v[0] for v in valores), statistics.median(v[1] for v in valores))
+        )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,10 @@ from nbgrader.api import Gradebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cursos.calificador.calificar import califica  # noqa: E402
-from cursos.calificador.fuente import genera_version_del_alumno  # noqa: E402
-from cursos.calificador.libro import url_del_libro  # noqa: E402
-from cursos.desafio import Desafio  # noqa: E402
+from cursos.calificador.calificar import califica
+from cursos.calificador.fuente import genera_version_del_alumno
+from cursos.calificador.libro import url_del_libro
+from cursos.desafio import Desafio
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")
@@ -43,13 +43,24 @@ VARIANTES = {
     "nombre_mal": SOLUCION.replace("decision = permiso(ll)", "decision = permisos(ll)"),
     # Formas honestas que antes sacaban 0 aquí y la nota entera en Jupyter (issue 21).
     "decorada": "import functools\ndef _traza(f):\n    @functools.wraps(f)\n    def envuelta(*a, **k):\n"
-                "        return f(*a, **k)\n    return envuelta\n@_traza\n" + SOLUCION,
-    "con_magias": "%time _x = 1\n" + SOLUCION.replace(
-        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    print('depuración', len(entorno))\n")
+    "        return f(*a, **k)\n    return envuelta\n@_traza\n" + SOLUCION,
+    "con_magias": "%time _x = 1\n"
+    + SOLUCION.replace(
+        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    print('depuración', len(entorno))\n"
+    )
     + "\ndisplay(ejecutar)\n",
 }
-PESOS = {"bien": 6, "bien_comentada": 4, "none_es_si": 2, "sin_permisos": 2, "deniega_todo": 2, "lanza": 2,
-         "nombre_mal": 2, "decorada": 2, "con_magias": 2}
+PESOS = {
+    "bien": 6,
+    "bien_comentada": 4,
+    "none_es_si": 2,
+    "sin_permisos": 2,
+    "deniega_todo": 2,
+    "lanza": 2,
+    "nombre_mal": 2,
+    "decorada": 2,
+    "con_magias": 2,
+}
 
 
 def genera_entregas(curso: Path, n: int, semilla: int = 7) -> dict[str, str]:
@@ -91,10 +102,10 @@ def _memoria(campo: str) -> int:
 # y mensajes grandes, además de las del lote de las pruebas (tests/calificador/trampas.py).
 BOMBAS = {
     "m01_buscar": "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
-                  "    f(entorno, 'r' * 400000, 'a\\n' * 250000)\n"
-                  "    return HERRAMIENTAS['buscar']['funcion'](entorno, 'a')\n",
+    "    f(entorno, 'r' * 400000, 'a\\n' * 250000)\n"
+    "    return HERRAMIENTAS['buscar']['funcion'](entorno, 'a')\n",
     "m02_repr": "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
-                "    for i in range(3):\n        f(entorno, str(i), 'x' * 900000)\n    return repr(entorno)[:10]\n",
+    "    for i in range(3):\n        f(entorno, str(i), 'x' * 900000)\n    return repr(entorno)[:10]\n",
     "m03_lista": "def ejecutar(ll, entorno):\n    return list(range(200000))\n",
     "m04_mensaje": "def ejecutar(ll, entorno):\n    return 'x' * 5000000\n",
 }
@@ -131,8 +142,10 @@ def memoria(copias: int, pyodide: bool = True) -> int:
         califica(curso, DESAFIO, plazo=2.0, progreso=True, pyodide=pyodide)
         segundos = time.perf_counter() - inicio
     pico = _memoria("VmHWM") / 1024
-    print(f"\n{escritas} entregas tramposas en {segundos:.1f} s. Memoria del calificador: pico {pico:.0f} MB "
-          f"(antes de calificar, {antes / 1024:.0f} MB)")
+    print(
+        f"\n{escritas} entregas tramposas en {segundos:.1f} s. Memoria del calificador: pico {pico:.0f} MB "
+        f"(antes de calificar, {antes / 1024:.0f} MB)"
+    )
     return 0
 
 
@@ -141,11 +154,17 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=200, help="entregas (200)")
     parser.add_argument("--memoria", action="store_true", help="el pico de memoria con un lote de trampas")
     parser.add_argument("--copias", type=int, default=1, help="con --memoria, cuántas veces cada trampa (1)")
-    parser.add_argument("--python-de-la-maquina", action="store_true",
-                        help="el código del alumno con el Python de esta máquina y no con Pyodide")
+    parser.add_argument(
+        "--python-de-la-maquina",
+        action="store_true",
+        help="el código del alumno con el Python de esta máquina y no con Pyodide",
+    )
     parser.add_argument("--a-la-vez", type=int, default=None, help="entregas a la vez (lo de omisión de calificar)")
-    parser.add_argument("--sin-nbgrader", action="store_true",
-                        help="sólo `curso calificar` (para comparar variantes deprisa; no da la razón)")
+    parser.add_argument(
+        "--sin-nbgrader",
+        action="store_true",
+        help="sólo `curso calificar` (para comparar variantes deprisa; no da la razón)",
+    )
     parser.add_argument("--reserva", type=int, default=None, help="procesos lanzados de antemano (lo de omisión)")
     args = parser.parse_args()
     a_la_vez = {k: v for k, v in {"a_la_vez": args.a_la_vez, "reserva": args.reserva}.items() if v is not None}
@@ -165,14 +184,17 @@ def main() -> int:
             return 0
 
         inicio, cpu = time.perf_counter(), _cpu_de_los_hijos()
-        subprocess.run([sys.executable, "-m", "nbgrader", "autograde", DESAFIO.slug, "--log-level=ERROR"],
-                       cwd=plano, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "nbgrader", "autograde", DESAFIO.slug, "--log-level=ERROR"], cwd=plano, check=True
+        )
         t_plano, cpu_plano = time.perf_counter() - inicio, _cpu_de_los_hijos() - cpu
 
         a, b = notas_del_libro(nuestro), notas_del_libro(plano)
         distintas = {k: (a[k], b.get(k), tipos[k]) for k in a if a[k] != b.get(k)}
-        print(f"\n{args.n} entregas honestas: " + ", ".join(
-            f"{t} {sum(1 for x in tipos.values() if x == t)}" for t in PESOS))
+        print(
+            f"\n{args.n} entregas honestas: "
+            + ", ".join(f"{t} {sum(1 for x in tipos.values() if x == t)}" for t in PESOS)
+        )
         print(f"curso calificar:    {t_nuestro:7.2f} s  ({t_nuestro / args.n:.3f} s por entrega)")
         print(f"nbgrader autograde: {t_plano:7.2f} s  ({t_plano / args.n:.3f} s por entrega)")
         print(f"razón: {t_plano / t_nuestro:.1f} veces más rápido")

@@ -61,9 +61,9 @@ NUCLEO_LISTO = """async () => {
 PRIMERA_SALIDA = {
     "suelo": "() => document.getElementById('salida')?.textContent ? performance.now() : false",
     "leccion": "() => [...document.querySelectorAll('.celda .salida')].some(s => s.textContent)"
-               " ? performance.now() : false",
+    " ? performance.now() : false",
     "lite": "() => [...document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output')]"
-            ".some(s => s.textContent.trim()) ? performance.now() : false",
+    ".some(s => s.textContent.trim()) ? performance.now() : false",
 }
 PRIMERA_SALIDA["antes"] = PRIMERA_SALIDA["lite"]
 
@@ -106,7 +106,8 @@ def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
 def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
     perfil = tempfile.mkdtemp(prefix="banco-perfil-")
     contexto = p.chromium.launch_persistent_context(
-        perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+        perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS
+    )
     try:
         frio, enviados = mide(contexto, servidor, url, caso)
         templado, enviados_t = mide(contexto, servidor, url, caso)
@@ -169,12 +170,13 @@ def perfila(p, sitios: dict[str, str], veces: int) -> None:
     """El perfil de cada sitio (lite y, con --antes, el otro), intercalados en cada vuelta."""
     medidas = {(s, t): [] for s in sitios for t in ("frío", "templado")}
     for vuelta in range(veces):
-        orden = list(sitios)[vuelta % len(sitios):] + list(sitios)[:vuelta % len(sitios)]  # como en main()
+        orden = list(sitios)[vuelta % len(sitios) :] + list(sitios)[: vuelta % len(sitios)]  # como en main()
         for sitio in orden:
             url = sitios[sitio]
             carpeta = tempfile.mkdtemp(prefix="banco-perfil-")
             contexto = p.chromium.launch_persistent_context(
-                carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS)
+                carpeta, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS
+            )
             try:
                 medidas[sitio, "frío"].append(perfil(contexto, url))
                 medidas[sitio, "templado"].append(perfil(contexto, url))
@@ -197,8 +199,13 @@ def main() -> int:
     parser.add_argument("--veces", type=int, default=3, help="repeticiones de cada medida (3)")
     parser.add_argument("--leccion", help="slug de la lección (la primera del curso)")
     casos = ["suelo", "leccion", "lite"]
-    parser.add_argument("--casos", nargs="+", default=casos, choices=casos,
-                        help="qué medir (los tres; el suelo hace falta para las razones)")
+    parser.add_argument(
+        "--casos",
+        nargs="+",
+        default=casos,
+        choices=casos,
+        help="qué medir (los tres; el suelo hace falta para las razones)",
+    )
     parser.add_argument("--antes", type=Path, help="otro sitio construido: mide también su JupyterLite (caso antes)")
     parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
     args = parser.parse_args()
@@ -210,9 +217,11 @@ def main() -> int:
     servidor = crea_servidor(SITIO, 0)
     threading.Thread(target=servidor.serve_forever, daemon=True).start()
     base = url_de(servidor)
-    todas = {"suelo": f"{base}banco-suelo/index.html",
-             "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
-             "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}"}
+    todas = {
+        "suelo": f"{base}banco-suelo/index.html",
+        "leccion": f"{base}courses/{curso.slug}/{leccion.slug}/index.html",
+        "lite": f"{base}lite/notebooks/index.html?path={ruta_del_cuaderno(curso, leccion)}",
+    }
     urls = {caso: todas[caso] for caso in todas if caso in args.casos}
     otro = None
     if args.antes:
@@ -227,12 +236,16 @@ def main() -> int:
                 return 0
             for vuelta in range(args.veces):
                 # Intercalados y en orden rotado: el ruido de la máquina les toca a todos por igual.
-                orden = list(urls)[vuelta % len(urls):] + list(urls)[:vuelta % len(urls)]
+                orden = list(urls)[vuelta % len(urls) :] + list(urls)[: vuelta % len(urls)]
                 for caso in orden:
                     url = urls[caso]
                     mide_frio_y_templado(p, otro if caso == "antes" else servidor, url, caso, medidas)
-                    print(f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
-                          f"templado {medidas[caso, 'templado'][-1]:5.2f} s", file=sys.stderr, flush=True)
+                    print(
+                        f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
+                        f"templado {medidas[caso, 'templado'][-1]:5.2f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     finally:
         servidor.shutdown()
         if otro:
@@ -245,15 +258,19 @@ def main() -> int:
 def imprime_tabla(medidas, slug, veces) -> None:
     mediana = {k: statistics.median(v) for k, v in medidas.items()}
     print(f"\nPrimera salida, mediana de {veces} (lección {slug}); razón = caso / suelo")
-    print(f"| {'caso':8} | frío (s) | templado (s) | ×suelo frío | ×suelo templado | MB frío | MB templado "
-          "| KB frío más que el suelo |")
+    print(
+        f"| {'caso':8} | frío (s) | templado (s) | ×suelo frío | ×suelo templado | MB frío | MB templado "
+        "| KB frío más que el suelo |"
+    )
     print("|----------|---------:|-------------:|------------:|----------------:|--------:|------------:|-------:|")
     for caso in dict.fromkeys(k[0] for k in medidas):
         frio, templado = mediana[caso, "frio"], mediana[caso, "templado"]
-        print(f"| {caso:8} | {frio:8.2f} | {templado:12.2f} | {frio / mediana['suelo', 'frio']:11.2f} | "
-              f"{templado / mediana['suelo', 'templado']:15.2f} | {mediana[caso, 'bytes'] / 1e6:7.1f} | "
-              f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} | "
-              f"{(mediana[caso, 'bytes'] - mediana['suelo', 'bytes']) / 1e3:6.0f} |")
+        print(
+            f"| {caso:8} | {frio:8.2f} | {templado:12.2f} | {frio / mediana['suelo', 'frio']:11.2f} | "
+            f"{templado / mediana['suelo', 'templado']:15.2f} | {mediana[caso, 'bytes'] / 1e6:7.1f} | "
+            f"{mediana[caso, 'bytes_t'] / 1e6:11.2f} | "
+            f"{(mediana[caso, 'bytes'] - mediana['suelo', 'bytes']) / 1e3:6.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -24,17 +24,33 @@ def fichero_cargado(linea: str) -> str | None:
     if len(arbol.body) != 1 or not isinstance(arbol.body[0], ast.Expr):
         return None
     llamada = arbol.body[0].value
-    if not (isinstance(llamada, ast.Call) and isinstance(llamada.func, ast.Name) and llamada.func.id == "exec"
-            and 1 <= len(llamada.args) <= 2 and not llamada.keywords):
+    if not (
+        isinstance(llamada, ast.Call)
+        and isinstance(llamada.func, ast.Name)
+        and llamada.func.id == "exec"
+        and 1 <= len(llamada.args) <= 2
+        and not llamada.keywords
+    ):
         return None
     lee = llamada.args[0]  # open(...).read()
-    if not (isinstance(lee, ast.Call) and isinstance(lee.func, ast.Attribute) and lee.func.attr == "read"
-            and not lee.args and not lee.keywords):
+    if not (
+        isinstance(lee, ast.Call)
+        and isinstance(lee.func, ast.Attribute)
+        and lee.func.attr == "read"
+        and not lee.args
+        and not lee.keywords
+    ):
         return None
     abre = lee.func.value
-    if not (isinstance(abre, ast.Call) and isinstance(abre.func, ast.Name) and abre.func.id == "open"
-            and len(abre.args) == 1 and isinstance(abre.args[0], ast.Constant) and isinstance(abre.args[0].value, str)
-            and all(k.arg == "encoding" for k in abre.keywords)):
+    if not (
+        isinstance(abre, ast.Call)
+        and isinstance(abre.func, ast.Name)
+        and abre.func.id == "open"
+        and len(abre.args) == 1
+        and isinstance(abre.args[0], ast.Constant)
+        and isinstance(abre.args[0].value, str)
+        and all(k.arg == "encoding" for k in abre.keywords)
+    ):
         return None
     return abre.args[0].value
 
@@ -56,5 +72,5 @@ def sin_cargas(fuente: str) -> str:
         if fichero_cargado(linea) is None:
             lineas.append(linea)
         elif linea[:1] in (" ", "\t"):
-            lineas.append(linea[:len(linea) - len(linea.lstrip())] + "pass")
+            lineas.append(linea[: len(linea) - len(linea.lstrip())] + "pass")
     return "\n".join(lineas)

@@ -25,8 +25,11 @@ class ErrorDeEtiqueta(ErrorDelCurso, ValueError):
 
 @functools.cache
 def _celdas(texto: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((c.source, tuple(c.metadata.get("tags", ()))) for c in jupytext.reads(texto, fmt="md").cells
-                 if c.cell_type == "code")
+    return tuple(
+        (c.source, tuple(c.metadata.get("tags", ())))
+        for c in jupytext.reads(texto, fmt="md").cells
+        if c.cell_type == "code"
+    )
 
 
 def celdas_de_codigo(ruta: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -45,11 +48,15 @@ def numero(ruta: Path, etiqueta: str) -> int:
     """El número de la celda de código con esa etiqueta (1 es la primera), o ErrorDeEtiqueta."""
     con = [n for n, (_, etiquetas) in enumerate(celdas_de_codigo(ruta), 1) if etiqueta in etiquetas]
     if not con:
-        raise ErrorDeEtiqueta(f"{_relativa(ruta)}: ninguna celda de código tiene la etiqueta «{etiqueta}»; "
-                              f'ponla en la cabecera de la celda: ```python tags=["{etiqueta}"]')
+        raise ErrorDeEtiqueta(
+            f"{_relativa(ruta)}: ninguna celda de código tiene la etiqueta «{etiqueta}»; "
+            f'ponla en la cabecera de la celda: ```python tags=["{etiqueta}"]'
+        )
     if len(con) > 1:
-        raise ErrorDeEtiqueta(f"{_relativa(ruta)}: la etiqueta «{etiqueta}» está en las celdas de código "
-                              f"{', '.join(map(str, con))}; cada etiqueta, en una sola celda")
+        raise ErrorDeEtiqueta(
+            f"{_relativa(ruta)}: la etiqueta «{etiqueta}» está en las celdas de código "
+            f"{', '.join(map(str, con))}; cada etiqueta, en una sola celda"
+        )
     return con[0]
 
 

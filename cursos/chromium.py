@@ -7,10 +7,16 @@ Las mismas opciones en las pruebas (tests/navegador), el banco (bench/sitio.py) 
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGUMENTOS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--no-first-run",
-              # Un nombre que no sea 127.0.0.1 no se resuelve: si algo intenta salir, falla y se ve.
-              "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+ARGUMENTOS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    # Un nombre que no sea 127.0.0.1 no se resuelve: si algo intenta salir, falla y se ve.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
 
 
 def lanza(playwright, **opciones):

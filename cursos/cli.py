@@ -201,12 +201,16 @@ def _puerto_libre(puerto: int) -> None:
 
 def _error_de_puerto(e: OSError, puerto: int) -> Exception:
     if e.errno == errno.EADDRINUSE:
-        return ErrorDeOrden(f"el puerto {puerto} está ocupado (¿otro `./curso servir`, `./curso formgrader` o "
-                            "Jupyter abierto?): ciérralo "
-                            f"o usa otro, p. ej. --puerto {puerto + 1}")
+        return ErrorDeOrden(
+            f"el puerto {puerto} está ocupado (¿otro `./curso servir`, `./curso formgrader` o "
+            "Jupyter abierto?): ciérralo "
+            f"o usa otro, p. ej. --puerto {puerto + 1}"
+        )
     if e.errno == errno.EACCES:
-        return ErrorDeOrden(f"no se puede usar el puerto {puerto} sin permisos de administrador: usa uno "
-                            "mayor que 1023, p. ej. --puerto 8000")
+        return ErrorDeOrden(
+            f"no se puede usar el puerto {puerto} sin permisos de administrador: usa uno "
+            "mayor que 1023, p. ej. --puerto 8000"
+        )
     return e
 
 
@@ -223,6 +227,9 @@ def orden_pruebas(args) -> int:
     """Pasa ruff y todas las pruebas (CPython, navegador y calificador)."""
     if subprocess.call([sys.executable, "-m", "ruff", "check", str(RAIZ)]) != 0:
         print("ruff ha encontrado problemas: corrígelos antes de seguir.", file=sys.stderr)
+        return 1
+    if subprocess.call([sys.executable, "-m", "ruff", "format", "--check", "-q", str(RAIZ)]) != 0:
+        print("ruff format cambiaría esos ficheros: pasa `.venv/bin/ruff format .` y vuelve a probar.", file=sys.stderr)
         return 1
     return subprocess.call([sys.executable, "-m", "pytest", *args.pytest], cwd=RAIZ)
 
@@ -255,17 +262,22 @@ def orden_desafio(args) -> int:
         print(f"«{desafio.slug}» ya está repartido en {e.release} y no se cambia. Lo que cambiaría:", file=sys.stderr)
         for cambio in e.cambios:
             print(f"  - {cambio}", file=sys.stderr)
-        print("Las entregas se siguen calificando contra lo que recibieron los alumnos (release/). Para repartir "
-              f"de nuevo, `./curso desafio --desafio {desafio.slug} --forzar`: las entregas hechas con lo anterior "
-              "se compararán con lo nuevo, así que fuerza sólo si nadie lo ha recibido aún.", file=sys.stderr)
+        print(
+            "Las entregas se siguen calificando contra lo que recibieron los alumnos (release/). Para repartir "
+            f"de nuevo, `./curso desafio --desafio {desafio.slug} --forzar`: las entregas hechas con lo anterior "
+            "se compararán con lo nuevo, así que fuerza sólo si nadie lo ha recibido aún.",
+            file=sys.stderr,
+        )
         return 1
     except ErrorDeReparto as e:
         raise ErrorDeOrden(str(e)) from None
     if ya_igual:
         print(f"«{desafio.slug}» ya está repartido en {release} y no ha cambiado: nada que hacer.")
         return 0
-    print(f"Versión del alumno en {release} (el cuaderno y los ficheros que carga). Se reparte tal cual: "
-          "volver a ejecutar esta orden no la cambia.")
+    print(
+        f"Versión del alumno en {release} (el cuaderno y los ficheros que carga). Se reparte tal cual: "
+        "volver a ejecutar esta orden no la cambia."
+    )
     return 0
 
 
@@ -284,8 +296,9 @@ def orden_calificar(args) -> int:
     # calificar reescribe la devolución de quien califica; la de los demás puede haberse quedado atrás
     # (una nota o un comentario puestos en formgrader después de escribirla).
     atrasadas = retroalimentacion.atrasadas(carpeta, desafio)
-    retroalimentacion.avisa_atrasadas(atrasadas, "para reescribirla, `./curso devolver --desafio "
-                                      f"{desafio.slug} --nbgrader {carpeta}`")
+    retroalimentacion.avisa_atrasadas(
+        atrasadas, f"para reescribirla, `./curso devolver --desafio {desafio.slug} --nbgrader {carpeta}`"
+    )
     return 0
 
 
@@ -298,8 +311,9 @@ def orden_recoger(args) -> int:
     curso_nbgrader = curso_existente(args)  # recoger en una errata crearía un curso nuevo
     desafios = {lc.desafio for lc in leer_curso(args.curso).lecciones if lc.desafio}
     try:
-        informe = recoge(ruta_del_usuario(args.entrada), curso_nbgrader, desafios, args.desafio,
-                         args.patron or PATRON, args.hora)
+        informe = recoge(
+            ruta_del_usuario(args.entrada), curso_nbgrader, desafios, args.desafio, args.patron or PATRON, args.hora
+        )
     except EntradaInvalida as e:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
     print(escribe_informe(informe))
@@ -312,8 +326,11 @@ def orden_recoger(args) -> int:
     if informe and all(linea.ya_estaba for linea in informe):
         print("Nada nuevo: todo lo de la entrada ya estaba recogido.")
         return 0
-    print("curso recoger: no se ha recogido ninguna entrega (el motivo de cada fichero, arriba); corrige lo "
-          "que dicen y vuelve a recoger", file=sys.stderr)
+    print(
+        "curso recoger: no se ha recogido ninguna entrega (el motivo de cada fichero, arriba); corrige lo "
+        "que dicen y vuelve a recoger",
+        file=sys.stderr,
+    )
     return 1
 
 
@@ -328,19 +345,25 @@ def orden_modelo_guionizado(args) -> int:
         try:
             guiones.append(json.loads(ruta.read_text(encoding="utf-8")))
         except (OSError, ValueError) as e:
-            raise ErrorDeOrden(f"no se puede leer el guion {ruta} ({e}): "
-                               "tiene que ser una lista de turnos en JSON") from None
+            raise ErrorDeOrden(
+                f"no se puede leer el guion {ruta} ({e}): tiene que ser una lista de turnos en JSON"
+            ) from None
     servido = ModeloServido(guiones, clave=args.clave, demora=args.demora)
     try:
         http = servidor(servido, args.puerto)
     except OSError as e:
-        raise ErrorDeOrden(f"no se puede usar el puerto {args.puerto} ({e.strerror}): "
-                           "elige otro con --puerto o cierra lo que lo está usando") from None
+        raise ErrorDeOrden(
+            f"no se puede usar el puerto {args.puerto} ({e.strerror}): "
+            "elige otro con --puerto o cierra lo que lo está usando"
+        ) from None
     base = f"http://127.0.0.1:{http.server_address[1]}"
     modelos = ", ".join(sorted(servido.guiones)) or "ninguno (regístralos con POST /guiones)"
-    print(f"Modelo guionizado en {base}: formato anthropic en {base}/v1/messages, formato openai en "
-          f"{base}/v1/chat/completions. Modelos: {modelos}, y fallo-401, fallo-429, fallo-lenta… "
-          "Ctrl+C para parar.", flush=True)
+    print(
+        f"Modelo guionizado en {base}: formato anthropic en {base}/v1/messages, formato openai en "
+        f"{base}/v1/chat/completions. Modelos: {modelos}, y fallo-401, fallo-429, fallo-lenta… "
+        "Ctrl+C para parar.",
+        flush=True,
+    )
     try:
         http.serve_forever()
     except KeyboardInterrupt:
@@ -357,12 +380,16 @@ def orden_inyecciones(args) -> int:
     todos = escenarios.escenarios()
     elegidos = [e for e in todos if not args.escenario or e.slug in args.escenario]
     if not elegidos or args.veces < 1:
-        raise ErrorDeOrden("no hay nada que ejecutar: los escenarios son " + ", ".join(e.slug for e in todos)
-                           + "; y --veces tiene que ser 1 o más")
+        raise ErrorDeOrden(
+            "no hay nada que ejecutar: los escenarios son "
+            + ", ".join(e.slug for e in todos)
+            + "; y --veces tiene que ser 1 o más"
+        )
     modelo_para = inyecciones.sordo
     if args.url:
-        modelo_para = inyecciones.modelo_real_para(args.url, args.formato, args.modelo,
-                                                   os.environ.get("CURSO_MODELO_CLAVE"), args.plazo)
+        modelo_para = inyecciones.modelo_real_para(
+            args.url, args.formato, args.modelo, os.environ.get("CURSO_MODELO_CLAVE"), args.plazo
+        )
 
     def avisa(hechas, total):
         lleno = 30 * hechas // total
@@ -376,8 +403,9 @@ def orden_inyecciones(args) -> int:
     texto = inyecciones.texto_de_tabla(filas)
     (salida / "tabla.txt").write_text(texto + "\n", encoding="utf-8")
     (salida / "grafico.svg").write_text(inyecciones.grafico_svg(filas), encoding="utf-8")
-    (salida / "ejecuciones.json").write_text(json.dumps(inyecciones.como_json(ejecuciones), ensure_ascii=False,
-                                                        indent=1), encoding="utf-8")
+    (salida / "ejecuciones.json").write_text(
+        json.dumps(inyecciones.como_json(ejecuciones), ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     print(texto)
     errores = [e for e in ejecuciones if e.error]
     for e in errores[:3]:
@@ -400,16 +428,21 @@ def orden_devolver(args) -> int:
     que = "sin reescribir (quita --comprobar para reescribirla)" if args.comprobar else "se reescribe"
     avisa_atrasadas(hecho.atrasadas, que)
     for alumno in hecho.sin_calificar:
-        print(f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
-              f"motivo de cada prueba; `./curso calificar --alumno {alumno}`", file=sys.stderr)
+        print(
+            f"» {alumno}: no hay cuaderno calificado en autograded/ (¿sin calificar?): su devolución no dice el "
+            f"motivo de cada prueba; `./curso calificar --alumno {alumno}`",
+            file=sys.stderr,
+        )
     if args.comprobar:
         if not hecho.atrasadas:
             print("Todas las devoluciones dicen lo que dice el libro.")
         return 1 if hecho.atrasadas else 0
     n = len(hecho.escritas)
-    print(f"{n} {'devolución escrita' if n == 1 else 'devoluciones escritas'} desde el libro en "
-          f"{carpeta / 'feedback'}/ (las demás ya decían lo mismo); para el intercambio de nbgrader, "
-          f"`nbgrader release_feedback {desafio.slug}`.")
+    print(
+        f"{n} {'devolución escrita' if n == 1 else 'devoluciones escritas'} desde el libro en "
+        f"{carpeta / 'feedback'}/ (las demás ya decían lo mismo); para el intercambio de nbgrader, "
+        f"`nbgrader release_feedback {desafio.slug}`."
+    )
     if hecho.moodle:
         print(f"Moodle: sube {hecho.moodle} con «Subir varios archivos de retroalimentación en un zip».")
     if hecho.canvas:
@@ -427,8 +460,11 @@ def orden_formgrader(args) -> int:
     carpeta = curso_existente(args)
     _puerto_libre(args.puerto)
     con_herramientas_del_venv()
-    print(f"» formgrader en http://127.0.0.1:{args.puerto}/formgrader, con la nota del CSV y de nbgrader export "
-          "en su columna de nota (Ctrl+C para parar)", flush=True)
+    print(
+        f"» formgrader en http://127.0.0.1:{args.puerto}/formgrader, con la nota del CSV y de nbgrader export "
+        "en su columna de nota (Ctrl+C para parar)",
+        flush=True,
+    )
     return subprocess.call(orden_de_jupyter(carpeta, args.puerto), cwd=carpeta)
 
 
@@ -448,8 +484,13 @@ def orden_copiar_libro(args) -> int:
         copiadas = copia(curso.db_url, args.a, curso.course_id or "default_course")
     except LibroOcupado as e:
         raise ErrorDeOrden(str(e)) from None
-    nombres = {"student": "alumno", "assignment": "desafío", "submitted_assignment": "entrega",
-               "grade": "nota", "comment": "comentario"}
+    nombres = {
+        "student": "alumno",
+        "assignment": "desafío",
+        "submitted_assignment": "entrega",
+        "grade": "nota",
+        "comment": "comentario",
+    }
     print("Copiado: " + ", ".join(cuantos(copiadas.get(t, 0), n) for t, n in nombres.items()) + ".")
     print(f"Para usarlo, pon en {curso.carpeta / 'nbgrader_config.py'}: c.CourseDirectory.db_url = {args.a!r}")
     return 0
@@ -489,8 +530,11 @@ def predeterminados() -> dict:
 
 def construye_parser() -> argparse.ArgumentParser:
 
-    parser = Parser(prog="curso", description="Herramientas del curso «Agentes LLM».",
-                    epilog="Ayuda de cada orden: ./curso ORDEN --help")
+    parser = Parser(
+        prog="curso",
+        description="Herramientas del curso «Agentes LLM».",
+        epilog="Ayuda de cada orden: ./curso ORDEN --help",
+    )
     parser.add_argument("--curso", default="llm-agents", help="slug del manifiesto en cursos/ (llm-agents)")
     sub = parser.add_subparsers(dest="orden", required=True, metavar="orden", title="órdenes")
 
@@ -508,56 +552,80 @@ def construye_parser() -> argparse.ArgumentParser:
 
     omision = predeterminados()
     nbgrader, un_desafio = omision["nbgrader"], omision["desafio"]
-    ayuda_nbgrader = (f"carpeta del curso de nbgrader, relativa a donde estás ({nbgrader}; cámbiala con "
-                      "«nbgrader» en profesor.toml)")
+    ayuda_nbgrader = (
+        f"carpeta del curso de nbgrader, relativa a donde estás ({nbgrader}; cámbiala con «nbgrader» en profesor.toml)"
+    )
     ayuda_desafio = f"el desafío: {', '.join(desafios_validos())} ({un_desafio}; cámbialo en profesor.toml)"
     p = sub.add_parser("desafio", help="reparte el desafío en formato nbgrader (source/ y release/)")
     p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
-    p.add_argument("--forzar", action="store_true",
-                   help="vuelve a generar release/ aunque ya esté repartido "
-                   "(las entregas hechas se comparan con lo nuevo)")
+    p.add_argument(
+        "--forzar",
+        action="store_true",
+        help="vuelve a generar release/ aunque ya esté repartido (las entregas hechas se comparan con lo nuevo)",
+    )
     p.set_defaults(funcion=orden_desafio)
 
     p = sub.add_parser("calificar", help="califica las entregas con el código del alumno aislado")
     p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--alumno", metavar="ID", help="califica de nuevo sólo la entrega de este alumno")
-    p.add_argument("--anadir-alumnos", action="store_true",
-                   help="califica y añade al libro también las carpetas de alumnos que no están en su lista")
-    p.add_argument("--plazo", type=segundos, default=10.0, metavar="S",
-                   help="segundos de CPU por entrega, todas las pruebas (10)")
+    p.add_argument(
+        "--anadir-alumnos",
+        action="store_true",
+        help="califica y añade al libro también las carpetas de alumnos que no están en su lista",
+    )
+    p.add_argument(
+        "--plazo", type=segundos, default=10.0, metavar="S", help="segundos de CPU por entrega, todas las pruebas (10)"
+    )
     p.set_defaults(funcion=orden_calificar)
 
     p = sub.add_parser("recoger", help="recoge las entregas (carpeta o zip del LMS) en submitted/ de nbgrader")
     p.add_argument("entrada", help="la carpeta o el .zip con los cuadernos que han entregado los alumnos")
     p.add_argument("--desafio", metavar="SLUG", help="recoge sólo este desafío (por omisión, cada cuaderno va al suyo)")
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
-    p.add_argument("--patron", help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
-                   "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta); con "
-                   "Moodle o Canvas y la lista de alumnos en el libro no hace falta")
-    p.add_argument("--hora", choices=["fichero", "alumno"], default="fichero",
-                   help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
-                   "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
-                   "copiado y han perdido su fecha) (fichero)")
+    p.add_argument(
+        "--patron",
+        help="expresión regular con el grupo (?P<alumno>…) que saca el alumno de la "
+        "ruta dentro de la entrada, para cuadernos sin identificador (la primera carpeta); con "
+        "Moodle o Canvas y la lista de alumnos en el libro no hace falta",
+    )
+    p.add_argument(
+        "--hora",
+        choices=["fichero", "alumno"],
+        default="fichero",
+        help="de dónde sale la hora de la entrega: fichero (la del zip del aula virtual o la fecha "
+        "del fichero) o alumno (la que pone el navegador al descargar; sólo si los ficheros se han "
+        "copiado y han perdido su fecha) (fichero)",
+    )
     p.set_defaults(funcion=orden_recoger)
 
     p = sub.add_parser("devolver", help="escribe la devolución de cada alumno desde el libro (tras calificar a mano)")
     p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
-    p.add_argument("--comprobar", action="store_true",
-                   help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)")
+    p.add_argument(
+        "--comprobar",
+        action="store_true",
+        help="no escribe nada: dice qué devoluciones no dicen ya lo del libro (y acaba con 1 si hay)",
+    )
     p.set_defaults(funcion=orden_devolver)
 
-    p = sub.add_parser("formgrader", help="abre JupyterLab con formgrader en la carpeta del curso, con la nota "
-                       "del CSV (penalización y crédito extra) en su columna de nota")
+    p = sub.add_parser(
+        "formgrader",
+        help="abre JupyterLab con formgrader en la carpeta del curso, con la nota "
+        "del CSV (penalización y crédito extra) en su columna de nota",
+    )
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--puerto", type=int, default=8888, help="puerto en 127.0.0.1 (8888)")
     p.set_defaults(funcion=orden_formgrader)
 
     p = sub.add_parser("copiar-libro", help="copia el libro de notas entero a otra db_url vacía (p. ej. PostgreSQL)")
-    p.add_argument("--a", required=True, metavar="DB_URL",
-                   help="la base de datos nueva, vacía: postgresql+psycopg://usuario@servidor/base o sqlite:///ruta")
+    p.add_argument(
+        "--a",
+        required=True,
+        metavar="DB_URL",
+        help="la base de datos nueva, vacía: postgresql+psycopg://usuario@servidor/base o sqlite:///ruta",
+    )
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.set_defaults(funcion=orden_copiar_libro)
 
@@ -569,30 +637,47 @@ def construye_parser() -> argparse.ArgumentParser:
     p.set_defaults(funcion=orden_restaurar)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
-    p.add_argument("accion", choices=["verificar", "regenerar"],
-                   help="verificar: repite los 14 escenarios y compara; regenerar: reescribe la referencia")
+    p.add_argument(
+        "accion",
+        choices=["verificar", "regenerar"],
+        help="verificar: repite los 14 escenarios y compara; regenerar: reescribe la referencia",
+    )
     p.add_argument("--laboratorio", default=str(laboratorio.LABORATORIO), help="código del laboratorio")
     p.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
     p.set_defaults(funcion=orden_laboratorio)
 
-    p = sub.add_parser("modelo-guionizado", help="sirve el modelo guionizado por HTTP, en los formatos de "
-                       "Anthropic y OpenAI (para probar ModeloReal)")
+    p = sub.add_parser(
+        "modelo-guionizado",
+        help="sirve el modelo guionizado por HTTP, en los formatos de Anthropic y OpenAI (para probar ModeloReal)",
+    )
     p.add_argument("--puerto", type=int, default=8001, help="puerto en 127.0.0.1 (8001)")
-    p.add_argument("--guion", action="append", default=[], metavar="FICHERO",
-                   help="un guion en JSON (lista de turnos {espera, responde}); se puede repetir")
+    p.add_argument(
+        "--guion",
+        action="append",
+        default=[],
+        metavar="FICHERO",
+        help="un guion en JSON (lista de turnos {espera, responde}); se puede repetir",
+    )
     p.add_argument("--clave", help="la clave que se exige en cada petición (por omisión, ninguna)")
     p.add_argument("--demora", type=segundos, default=5.0, metavar="S", help="segundos de fallo-lenta (5)")
     p.set_defaults(funcion=orden_modelo_guionizado)
 
-    p = sub.add_parser("inyecciones", help="el laboratorio de inyecciones: el ataque de cada lección contra un "
-                       "modelo, N veces, sin la defensa y con ella")
+    p = sub.add_parser(
+        "inyecciones",
+        help="el laboratorio de inyecciones: el ataque de cada lección contra un "
+        "modelo, N veces, sin la defensa y con ella",
+    )
     p.add_argument("--url", help="el endpoint de un modelo de verdad (sin él, el modelo guionizado que obedece)")
     p.add_argument("--formato", choices=["openai", "anthropic"], default="openai", help="formato del endpoint (openai)")
     p.add_argument("--modelo", default="", help="el nombre del modelo en ese servidor")
     p.add_argument("--veces", type=int, default=1, metavar="N", help="ejecuciones de cada escenario y defensa (1)")
     p.add_argument("--escenario", action="append", default=[], metavar="SLUG", help="sólo este escenario (se repite)")
-    p.add_argument("--salida", default="build/inyecciones", metavar="CARPETA",
-                   help="dónde escribir tabla.txt, grafico.svg y ejecuciones.json (build/inyecciones)")
+    p.add_argument(
+        "--salida",
+        default="build/inyecciones",
+        metavar="CARPETA",
+        help="dónde escribir tabla.txt, grafico.svg y ejecuciones.json (build/inyecciones)",
+    )
     p.add_argument("--plazo", type=segundos, default=60.0, metavar="S", help="segundos por respuesta del modelo (60)")
     p.set_defaults(funcion=orden_inyecciones)
 
@@ -607,8 +692,11 @@ def main(argv=None) -> int:
     depurar = "--depurar" in argv or os.environ.get("CURSO_DEPURAR", "") not in ("", "0")
     argv = [a for a in argv if a != "--depurar"]
     parser = construye_parser()
-    parser.add_argument("--depurar", action="store_true",
-                        help="si algo falla, enseña también el traceback (también con CURSO_DEPURAR=1)")
+    parser.add_argument(
+        "--depurar",
+        action="store_true",
+        help="si algo falla, enseña también el traceback (también con CURSO_DEPURAR=1)",
+    )
     args, extra = parser.parse_known_args(argv)
     if extra and args.orden != "pruebas":
         parser.error("no se entiende: " + " ".join(extra))
@@ -626,8 +714,11 @@ def main(argv=None) -> int:
         if depurar:
             traceback.print_exc()
         primera = (str(e).strip().splitlines() or [""])[0]
-        print(f"curso {args.orden}: error inesperado ({type(e).__name__}: {primera}); para ver dónde, repite la "
-              "orden con --depurar, y si se repite, avisa a quien mantiene el curso", file=sys.stderr)
+        print(
+            f"curso {args.orden}: error inesperado ({type(e).__name__}: {primera}); para ver dónde, repite la "
+            "orden con --depurar, y si se repite, avisa a quien mantiene el curso",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -56,14 +56,15 @@ def celda_de_preparacion(ficheros: list[str]) -> nbformat.NotebookNode:
         f"faltan = [f for f in {ficheros!r} if not os.path.exists(f)]\n"
         "if faltan:\n"
         "    raise FileNotFoundError(\n"
-        "        \"Faltan junto a este cuaderno: \" + \", \".join(faltan) + \". Abre el cuaderno desde \"\n"
-        "        \"la carpeta que los trae (en JupyterLite ya están; en tu ordenador, la que \"\n"
-        "        \"escribe ./curso cuadernos) y vuelve a ejecutarlo desde aquí.\")"
+        '        "Faltan junto a este cuaderno: " + ", ".join(faltan) + ". Abre el cuaderno desde "\n'
+        '        "la carpeta que los trae (en JupyterLite ya están; en tu ordenador, la que "\n'
+        '        "escribe ./curso cuadernos) y vuelve a ejecutarlo desde aquí.")'
     )
     # Código oculto (JupyterLab enseña una barra plegada que se abre con un clic): es técnica,
     # no parte de la lección, y sin ocultarla lo primero que ve el alumno es ella y no el título.
     return nbformat.v4.new_code_cell(
-        codigo, metadata={"tags": [ETIQUETA_PREPARACION], "jupyter": {"source_hidden": True}})
+        codigo, metadata={"tags": [ETIQUETA_PREPARACION], "jupyter": {"source_hidden": True}}
+    )
 
 
 def ficheros_que_abre(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> list[str]:

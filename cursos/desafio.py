@@ -38,8 +38,10 @@ CLAVES = {
     "partida_propia": (str, None, False, "código de partida que no sale de la lección"),
 }
 # Claves que ya no se escriben porque su valor sale de otro sitio: cuál, para el mensaje.
-RETIRADAS = {"modulos": "los ficheros salen de las líneas de carga del código de partida y sus rutas, del "
-                        "manifiesto (cursos/llm-agents.toml)"}
+RETIRADAS = {
+    "modulos": "los ficheros salen de las líneas de carga del código de partida y sus rutas, del "
+    "manifiesto (cursos/llm-agents.toml)"
+}
 _NOMBRES_DE_TIPO = {str: "un texto", bool: "true o false", list: "una lista"}
 _NOMBRES_EN_LISTA = {str: "textos", int: "números enteros"}
 
@@ -62,11 +64,14 @@ def _comprueba(datos: dict, donde: str) -> None:
             continue
         valor = datos[clave]
         if not _es(valor, tipo):
-            raise ErrorDeDesafio(f"{donde}: la clave «{clave}» tiene que ser {_NOMBRES_DE_TIPO[tipo]} ({que}), "
-                                 f"no {valor!r}")
+            raise ErrorDeDesafio(
+                f"{donde}: la clave «{clave}» tiene que ser {_NOMBRES_DE_TIPO[tipo]} ({que}), no {valor!r}"
+            )
         if elemento is not None and not all(_es(v, elemento) for v in valor):
-            raise ErrorDeDesafio(f"{donde}: la clave «{clave}» tiene que ser una lista de "
-                                 f"{_NOMBRES_EN_LISTA[elemento]} ({que}), no {valor!r}")
+            raise ErrorDeDesafio(
+                f"{donde}: la clave «{clave}» tiene que ser una lista de "
+                f"{_NOMBRES_EN_LISTA[elemento]} ({que}), no {valor!r}"
+            )
     if not datos["funciones"]:
         raise ErrorDeDesafio(f"{donde}: la clave «funciones» está vacía; pon al menos la que escribe el alumno")
 
@@ -81,11 +86,15 @@ def _lee(ruta: Path, _version: int) -> dict:
         raise ErrorDeDesafio(f"{donde} no es TOML válido ({e}): corrígelo") from None
     _comprueba(datos, donde)
     return {
-        "leccion": datos["leccion"], "celdas_de_partida": tuple(datos["celdas_de_partida"]),
-        "funciones": tuple(datos["funciones"]), "ocultas": datos["ocultas"],
-        "apoderados": tuple(datos.get("apoderados", ())), "datos": tuple(datos.get("datos", ())),
+        "leccion": datos["leccion"],
+        "celdas_de_partida": tuple(datos["celdas_de_partida"]),
+        "funciones": tuple(datos["funciones"]),
+        "ocultas": datos["ocultas"],
+        "apoderados": tuple(datos.get("apoderados", ())),
+        "datos": tuple(datos.get("datos", ())),
         "herramientas": datos.get("herramientas", False),
-        "quitar": tuple(datos.get("quitar", ())), "partida_propia": datos.get("partida_propia"),
+        "quitar": tuple(datos.get("quitar", ())),
+        "partida_propia": datos.get("partida_propia"),
     }
 
 
@@ -184,10 +193,12 @@ class Desafio:
         except tomllib.TOMLDecodeError as e:
             raise ErrorDeDesafio(f"{_relativa(ruta)} no es TOML válido ({e}). Corrige esa línea.") from None
         pistas = datos.get("pista", [])
-        if not isinstance(pistas, list) or not all(isinstance(p, dict) and isinstance(p.get("texto"), str)
-                                                    and p["texto"].strip() for p in pistas):
-            raise ErrorDeDesafio(f"{_relativa(ruta)}: cada pista es una tabla [[pista]] con un texto no vacío "
-                                 '(texto = "…"). Corrígelo.')
+        if not isinstance(pistas, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("texto"), str) and p["texto"].strip() for p in pistas
+        ):
+            raise ErrorDeDesafio(
+                f'{_relativa(ruta)}: cada pista es una tabla [[pista]] con un texto no vacío (texto = "…"). Corrígelo.'
+            )
         return [p["texto"] for p in pistas]
 
     @property
@@ -199,8 +210,10 @@ class Desafio:
         curso, rutas = _curso(), []
         for nombre in dict.fromkeys(ficheros_cargados(self.partida())):
             if nombre not in curso.modulos:
-                raise ErrorDeDesafio(f"desafios/{self.slug}: el código de partida carga «{nombre}», que no está "
-                                     f"en «modulos» del manifiesto cursos/{curso.slug}.toml: añádelo allí")
+                raise ErrorDeDesafio(
+                    f"desafios/{self.slug}: el código de partida carga «{nombre}», que no está "
+                    f"en «modulos» del manifiesto cursos/{curso.slug}.toml: añádelo allí"
+                )
             rutas.append(str(curso.modulo(nombre).relative_to(RAIZ)))
         return tuple(rutas)
 
@@ -230,17 +243,21 @@ def con_stub(fuente: str, donde: str = "la solución") -> str:
     for n, linea in enumerate(fuente.split("\n"), 1):
         if "### BEGIN SOLUTION" in linea:
             if dentro:
-                raise ErrorDeDesafio(f"{donde}, línea {n}: «### BEGIN SOLUTION» dentro de otra región (la de la "
-                                     f"línea {dentro}); cierra aquélla con «### END SOLUTION» antes")
+                raise ErrorDeDesafio(
+                    f"{donde}, línea {n}: «### BEGIN SOLUTION» dentro de otra región (la de la "
+                    f"línea {dentro}); cierra aquélla con «### END SOLUTION» antes"
+                )
             dentro = n
-            lineas.append(linea[:len(linea) - len(linea.lstrip())] + STUB)
+            lineas.append(linea[: len(linea) - len(linea.lstrip())] + STUB)
         elif "### END SOLUTION" in linea:
             dentro = 0
         elif not dentro:
             lineas.append(linea)
     if dentro:
-        raise ErrorDeDesafio(f"{donde}, línea {dentro}: «### BEGIN SOLUTION» sin su «### END SOLUTION»; "
-                             "ciérrala (nbgrader tampoco la acepta)")
+        raise ErrorDeDesafio(
+            f"{donde}, línea {dentro}: «### BEGIN SOLUTION» sin su «### END SOLUTION»; "
+            "ciérrala (nbgrader tampoco la acepta)"
+        )
     return "\n".join(lineas)
 
 
@@ -255,10 +272,11 @@ def _sin_funciones(fuente: str, quitar: tuple[str, ...]) -> str:
     for nodo in reversed(ast.parse(fuente).body):
         if isinstance(nodo, ast.FunctionDef) and nodo.name in quitar:
             primera = min([nodo.lineno, *(d.lineno for d in nodo.decorator_list)]) - 1
-            lineas[primera:nodo.end_lineno] = [
+            lineas[primera : nodo.end_lineno] = [
                 f"def {nodo.name}(*args, **kwargs):",
                 '    """En el desafío no está hecha: la escribes tú."""',
-                f'    raise NotImplementedError("en el desafío, {nodo.name} la escribes tú")']
+                f'    raise NotImplementedError("en el desafío, {nodo.name} la escribes tú")',
+            ]
     return "\n".join(lineas)
 
 
@@ -274,21 +292,30 @@ def _sin_redefinir(fuente: str, donde: str) -> None:
     for nodo in ast.parse(fuente).body:
         if isinstance(nodo, ast.ClassDef) and nodo.name == contrato.BANCO_LOCAL:
             if not any(getattr(b, "id", None) == contrato.BANCO_LOCAL for b in nodo.bases):
-                raise ErrorDeDesafio(f"{donde}, línea {nodo.lineno}: «class BancoLocal» sustituye al de "
-                                     "desafios/base.py; amplíalo: «class BancoLocal(BancoLocal):»")
+                raise ErrorDeDesafio(
+                    f"{donde}, línea {nodo.lineno}: «class BancoLocal» sustituye al de "
+                    "desafios/base.py; amplíalo: «class BancoLocal(BancoLocal):»"
+                )
             continue
-        nombres = [nodo.name] if isinstance(nodo, (ast.FunctionDef, ast.ClassDef)) else [
-            d.id for d in getattr(nodo, "targets", ()) if isinstance(d, ast.Name)]
+        nombres = (
+            [nodo.name]
+            if isinstance(nodo, (ast.FunctionDef, ast.ClassDef))
+            else [d.id for d in getattr(nodo, "targets", ()) if isinstance(d, ast.Name)]
+        )
         for nombre in nombres:
             if nombre in contrato.DE_LA_BASE:
-                raise ErrorDeDesafio(f"{donde}, línea {nodo.lineno}: «{nombre}» ya lo define desafios/base.py, "
-                                     "que va delante: bórralo de aquí y usa el de la base")
+                raise ErrorDeDesafio(
+                    f"{donde}, línea {nodo.lineno}: «{nombre}» ya lo define desafios/base.py, "
+                    "que va delante: bórralo de aquí y usa el de la base"
+                )
 
 
 @functools.cache
 def _puntos(pruebas: str) -> tuple[tuple[str, int], ...]:
     for nodo in ast.parse(pruebas).body:
         if isinstance(nodo, ast.Assign) and getattr(nodo.targets[0], "id", "") == contrato.PRUEBAS:
-            return tuple((ast.literal_eval(k), ast.literal_eval(v.elts[0])) for k, v in zip(
-                nodo.value.keys, nodo.value.values, strict=True))
+            return tuple(
+                (ast.literal_eval(k), ast.literal_eval(v.elts[0]))
+                for k, v in zip(nodo.value.keys, nodo.value.values, strict=True)
+            )
     raise ValueError("pruebas.py no tiene la tabla PRUEBAS")

@@ -78,7 +78,8 @@ def comprobaciones_fallidas(evidencia: dict) -> list[str]:
     """Los escenarios en los que lo observado no es lo que se declaró."""
     return [
         "%s/%s: esperado %s, observado %s" % (r["escenario"], r["modo"], _corto(r["esperado"]), _corto(r["observado"]))
-        for r in evidencia["resultados"] if not r["coincide"]
+        for r in evidencia["resultados"]
+        if not r["coincide"]
     ]
 
 
@@ -89,8 +90,10 @@ def verificar(laboratorio: Path = LABORATORIO, referencia: Path = REFERENCIA) ->
     cuenta = actual["comprobaciones"]
     marcador = "%d/%d checks" % (cuenta["coinciden"], cuenta["total"])
     if not referencia.exists():
-        return False, ["FAIL: %s; no existe la evidencia de referencia %s" % (marcador, referencia),
-                       "Créala a propósito con: ./curso laboratorio regenerar"]
+        return False, [
+            "FAIL: %s; no existe la evidencia de referencia %s" % (marcador, referencia),
+            "Créala a propósito con: ./curso laboratorio regenerar",
+        ]
     guardada = json.loads(referencia.read_text(encoding="utf-8"))
     lineas = diferencias(guardada, actual)
     fallidas = comprobaciones_fallidas(actual)

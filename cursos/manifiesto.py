@@ -53,6 +53,7 @@ class Leccion:
 @dataclass(frozen=True)
 class ServidorDelModelo:
     """Un servidor de modelos que el profesor permite llamar desde el sitio ([[modelo_real.servidores]])."""
+
     titulo: str
     url: str  # la base que recibe ModeloReal, sin la barra final
     formato: str  # "anthropic" u "openai", como ModeloReal
@@ -115,14 +116,16 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
         donde = f"{ruta.name}, bloque «{bloque.get('slug', '?')}»"
         bloques.append(_bloque(bloque, donde))
         for tabla in _exige(bloque, "lecciones", donde):
-            lecciones.append(Leccion(
-                slug=_exige(tabla, "slug", donde),
-                titulo=_exige(tabla, "titulo", donde),
-                minutos=tabla.get("minutos", 30),
-                desafio=tabla.get("desafio"),
-                bloque=_exige(bloque, "slug", ruta.name),
-                temas=_temas(tabla, donde),
-            ))
+            lecciones.append(
+                Leccion(
+                    slug=_exige(tabla, "slug", donde),
+                    titulo=_exige(tabla, "titulo", donde),
+                    minutos=tabla.get("minutos", 30),
+                    desafio=tabla.get("desafio"),
+                    bloque=_exige(bloque, "slug", ruta.name),
+                    temas=_temas(tabla, donde),
+                )
+            )
     curso = Curso(
         slug=_exige(datos, "slug", ruta.name),
         titulo=_exige(datos, "titulo", ruta.name),
@@ -142,8 +145,10 @@ def leer_curso(slug: str = "llm-agents") -> Curso:
 def _temas(tabla: dict, donde: str) -> tuple[str, ...]:
     temas = tabla.get("temas", [])
     if not isinstance(temas, list) or not all(isinstance(tema, str) and tema.strip() for tema in temas):
-        raise ErrorDeManifiesto(f"{donde}, lección «{tabla.get('slug', '?')}»: «temas» es una lista de textos, "
-                                'como temas = ["los errores"]; corrígelo')
+        raise ErrorDeManifiesto(
+            f"{donde}, lección «{tabla.get('slug', '?')}»: «temas» es una lista de textos, "
+            'como temas = ["los errores"]; corrígelo'
+        )
     return tuple(temas)
 
 
@@ -181,8 +186,9 @@ def servidores_del_modelo(tabla, manifiesto: str) -> tuple[ServidorDelModelo, ..
         raise ErrorDeManifiesto(f"{donde}: tiene que ser una tabla ([modelo_real]); corrígelo")
     desconocidas = sorted(set(tabla) - {"servidores", "publica_las_defensas"})
     if desconocidas:
-        raise ErrorDeManifiesto(f"{donde}: no conozco {', '.join(desconocidas)}; usa «servidores» y "
-                                "«publica_las_defensas»")
+        raise ErrorDeManifiesto(
+            f"{donde}: no conozco {', '.join(desconocidas)}; usa «servidores» y «publica_las_defensas»"
+        )
     lista = tabla.get("servidores", [])
     if not isinstance(lista, list) or not all(isinstance(s, dict) for s in lista):
         raise ErrorDeManifiesto(f"{donde}: «servidores» es una lista de tablas [[modelo_real.servidores]]; corrígelo")
@@ -191,7 +197,8 @@ def servidores_del_modelo(tabla, manifiesto: str) -> tuple[ServidorDelModelo, ..
         raise ErrorDeManifiesto(
             f"{donde}: con servidores, el sitio lleva la página del laboratorio de inyecciones, que trae "
             "las soluciones de referencia de los desafíos (son sus defensas). Si estás de acuerdo, añade "
-            "publica_las_defensas = true; si no, quita los servidores")
+            "publica_las_defensas = true; si no, quita los servidores"
+        )
     _sin_repetir([s.url for s in servidores], "servidores del modelo repetidos", manifiesto)
     return servidores
 
@@ -205,8 +212,13 @@ def _servidor(tabla: dict, donde: str) -> ServidorDelModelo:
     clave = tabla.get("clave", True)
     if not isinstance(clave, bool):
         raise ErrorDeManifiesto(f"{donde}: «clave» es true (pide clave) o false (un modelo local); corrígelo")
-    return ServidorDelModelo(tabla["titulo"].strip(), _url_del_modelo(tabla["url"].strip(), donde),
-                             tabla["formato"], tabla["modelo"].strip(), clave)
+    return ServidorDelModelo(
+        tabla["titulo"].strip(),
+        _url_del_modelo(tabla["url"].strip(), donde),
+        tabla["formato"],
+        tabla["modelo"].strip(),
+        clave,
+    )
 
 
 def _url_del_modelo(url: str, donde: str) -> str:
@@ -216,13 +228,24 @@ def _url_del_modelo(url: str, donde: str) -> str:
         _ = partes.port  # un puerto que no es un número lanza ValueError
     except ValueError:
         partes = None
-    if partes is None or not partes.hostname or partes.username or partes.password or partes.query \
-            or partes.fragment or any(c in url for c in " ;,'\"*"):
-        raise ErrorDeManifiesto(f"{donde}: «{url}» no es una URL que pueda usar; escribe sólo el "
-                                "esquema, el servidor, el puerto y la ruta, como https://servidor/v1")
+    if (
+        partes is None
+        or not partes.hostname
+        or partes.username
+        or partes.password
+        or partes.query
+        or partes.fragment
+        or any(c in url for c in " ;,'\"*")
+    ):
+        raise ErrorDeManifiesto(
+            f"{donde}: «{url}» no es una URL que pueda usar; escribe sólo el "
+            "esquema, el servidor, el puerto y la ruta, como https://servidor/v1"
+        )
     if partes.scheme == "http" and partes.hostname not in LOCALES:
-        raise ErrorDeManifiesto(f"{donde}: «{url}» va sin cifrar; usa https (http sólo vale para un modelo "
-                                "local, en http://localhost o http://127.0.0.1)")
+        raise ErrorDeManifiesto(
+            f"{donde}: «{url}» va sin cifrar; usa https (http sólo vale para un modelo "
+            "local, en http://localhost o http://127.0.0.1)"
+        )
     if partes.scheme not in ("http", "https"):
         raise ErrorDeManifiesto(f"{donde}: «{url}» no es https; usa una URL https://…")
     return url.rstrip("/")
@@ -252,8 +275,9 @@ def _comprueba_ficheros(curso: Curso) -> None:
     for leccion in curso.lecciones:
         if not leccion.fuente.exists():
             raise ErrorDeManifiesto(
-                f"la lección «{leccion.slug}» no tiene fuente: crea lecciones/{leccion.slug}/leccion.md")
+                f"la lección «{leccion.slug}» no tiene fuente: crea lecciones/{leccion.slug}/leccion.md"
+            )
         if leccion.desafio and not (RAIZ / "desafios" / leccion.desafio).is_dir():
             raise ErrorDeManifiesto(
-                f"la lección «{leccion.slug}» nombra el desafío «{leccion.desafio}», "
-                f"que no tiene carpeta en desafios/")
+                f"la lección «{leccion.slug}» nombra el desafío «{leccion.desafio}», que no tiene carpeta en desafios/"
+            )

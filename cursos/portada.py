@@ -51,8 +51,15 @@ def bloques_con_lecciones(curso: Curso) -> list[dict]:
     for b in curso.bloques:
         lecciones = [lc for lc in curso.lecciones if lc.bloque == b["slug"]]
         if lecciones:
-            bloques.append({"numero": len(bloques) + 1, "titulo": b["titulo"], "descripcion": b["descripcion"],
-                            "minutos": sum(lc.minutos for lc in lecciones), "lecciones": lecciones})
+            bloques.append(
+                {
+                    "numero": len(bloques) + 1,
+                    "titulo": b["titulo"],
+                    "descripcion": b["descripcion"],
+                    "minutos": sum(lc.minutos for lc in lecciones),
+                    "lecciones": lecciones,
+                }
+            )
     return bloques
 
 
@@ -108,8 +115,7 @@ def cuaderno_de_portada(curso: Curso, enlaces: Enlaces, donde: str) -> nbformat.
     return cuaderno
 
 
-def escribe_portada(curso: Curso, destino: Path, enlaces: Enlaces = enlaces_locales,
-                    donde: str = DONDE_LOCAL) -> Path:
+def escribe_portada(curso: Curso, destino: Path, enlaces: Enlaces = enlaces_locales, donde: str = DONDE_LOCAL) -> Path:
     """Escribe destino/00-portada.ipynb; por omisión, la de la carpeta de ./curso cuadernos."""
     destino.mkdir(parents=True, exist_ok=True)
     ruta = destino / NOMBRE

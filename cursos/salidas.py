@@ -30,15 +30,21 @@ def afirmaciones(leccion: Leccion) -> dict[int, list[str]]:
     resultado = {}
     for celda in datos.get("celda", []):
         if not isinstance(celda.get("celda"), str):
-            raise ErrorDeEtiqueta(f"{fichero}: «celda = {celda.get('celda')!r}» tiene "
-                                  'que ser la etiqueta de la celda (celda = "salida-1"), no su número')
+            raise ErrorDeEtiqueta(
+                f"{fichero}: «celda = {celda.get('celda')!r}» tiene "
+                'que ser la etiqueta de la celda (celda = "salida-1"), no su número'
+            )
         if otras := set(celda) - {"celda", "contiene"}:  # una errata («contine») no se salta en silencio
-            raise ErrorDeEtiqueta(f"{fichero}, celda «{celda['celda']}»: clave desconocida "
-                                  f"{', '.join(sorted(otras))}; las claves son celda y contiene")
+            raise ErrorDeEtiqueta(
+                f"{fichero}, celda «{celda['celda']}»: clave desconocida "
+                f"{', '.join(sorted(otras))}; las claves son celda y contiene"
+            )
         lineas = celda.get("contiene")
         if not isinstance(lineas, list) or not lineas or not all(isinstance(x, str) for x in lineas):
-            raise ErrorDeEtiqueta(f"{fichero}, celda «{celda['celda']}»: «contiene» tiene que ser una lista "
-                                  'de líneas de texto (contiene = ["…"])')
+            raise ErrorDeEtiqueta(
+                f"{fichero}, celda «{celda['celda']}»: «contiene» tiene que ser una lista "
+                'de líneas de texto (contiene = ["…"])'
+            )
         n = numero(leccion.fuente, celda["celda"])
         if n in resultado:
             raise ErrorDeEtiqueta(f"{fichero}: la celda «{celda['celda']}» está dos veces; junta sus líneas en una")

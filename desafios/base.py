@@ -106,8 +106,10 @@ class BancoLocal:
             return None  # sin harness.py al lado no se puede comparar; en el calificador no hace falta
         for nombre in ("bucle", "llamadas_de", "texto_de"):
             actual = globals().get(nombre)
-            if getattr(actual, "__code__", None) is None or \
-                    actual.__code__.co_code != original[nombre].__code__.co_code:
+            if (
+                getattr(actual, "__code__", None) is None
+                or actual.__code__.co_code != original[nombre].__code__.co_code
+            ):
                 return "«%s» no es la de harness.py" % nombre
         return None
 

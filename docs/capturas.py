@@ -57,8 +57,13 @@ def captura_de_la_pagina(navegador, base: str, descargas: Path) -> None:
 
 
 def orden(*args: str, donde: Path) -> str:
-    hecho = subprocess.run([sys.executable, "-m", "cursos", *args], cwd=RAIZ, capture_output=True, text=True,
-                           env=dict(os.environ, CURSO_DIRECTORIO=str(donde)))
+    hecho = subprocess.run(
+        [sys.executable, "-m", "cursos", *args],
+        cwd=RAIZ,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, CURSO_DIRECTORIO=str(donde)),
+    )
     return f"$ ./curso {' '.join(args)}\n{hecho.stdout}"
 
 
@@ -76,8 +81,9 @@ def captura_de_la_terminal(navegador, trabajo: Path, descargas: Path) -> None:
     shutil.make_archive(str(trabajo / "entregas"), "zip", descargas)
     shutil.copytree(version_del_alumno(DESAFIO).parent.parent, trabajo / "nbgrader")
     texto = orden("recoger", "entregas.zip", "--desafio", DESAFIO.slug, "--nbgrader", "nbgrader", donde=trabajo)
-    texto += "\n" + orden("calificar", "--desafio", DESAFIO.slug, "--nbgrader", str(trabajo / "nbgrader"),
-                          donde=trabajo)
+    texto += "\n" + orden(
+        "calificar", "--desafio", DESAFIO.slug, "--nbgrader", str(trabajo / "nbgrader"), donde=trabajo
+    )
     texto = texto.replace(str(trabajo) + "/", "")
     pagina = navegador.new_page(viewport={"width": 1100, "height": 400}, device_scale_factor=2)
     pagina.set_content(f"""<body style="margin:0;background:#1d2330"><pre style="margin:0;padding:18px;

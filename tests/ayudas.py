@@ -63,8 +63,10 @@ def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
         assert f" · {leccion.minutos} min" in linea
         if leccion.desafio:
             assert titulo_del_desafio(leccion) in linea
-    posiciones = [texto.index(f"Bloque {n} · {b['titulo']}") for n, b in enumerate(
-        (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)]
+    posiciones = [
+        texto.index(f"Bloque {n} · {b['titulo']}")
+        for n, b in enumerate((b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)
+    ]
     assert posiciones == sorted(posiciones)
     return enlaces
 
@@ -96,8 +98,9 @@ def puntos_en_el_banco(slug: str, codigo: str) -> tuple[int, int, dict]:
     return ganados, maximo, fallos
 
 
-def respuestas_visibles(slug: str, funcion: str | None = None, codigo: str | None = None, *,
-                        forma: str = "valor", al_volver=None) -> list[tuple[list, object]]:
+def respuestas_visibles(
+    slug: str, funcion: str | None = None, codigo: str | None = None, *, forma: str = "valor", al_volver=None
+) -> list[tuple[list, object]]:
     """[(argumentos, respuesta)] de cada llamada a la función en las pruebas visibles, en orden: lo que
     apuntaría quien copia las respuestas del cuaderno (sólo lo visible, sin las partes ocultas).
 
@@ -163,15 +166,19 @@ def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
 
     desafio = Desafio(slug)
     nombre = desafio.funciones[0]
-    definicion = next(n for n in ast.parse(desafio.lee("solucion.py")).body
-                      if isinstance(n, ast.FunctionDef) and n.name == nombre)
+    definicion = next(
+        n for n in ast.parse(desafio.lee("solucion.py")).body if isinstance(n, ast.FunctionDef) and n.name == nombre
+    )
     parametros = [a.arg for a in definicion.args.args]
     firma = "def %s(%s):\n    args = [%s]\n" % (nombre, ", ".join(parametros), ", ".join(parametros))
     datos = "import json\n_VISTAS = json.loads(%r)\n" % json.dumps(respuestas_visibles(slug), ensure_ascii=False)
     return {
-        "r01_repite_por_numero_de_llamada": datos + "_VAN = [0]\n" + firma
+        "r01_repite_por_numero_de_llamada": datos
+        + "_VAN = [0]\n"
+        + firma
         + "    _VAN[0] += 1\n    return _VISTAS[(_VAN[0] - 1) % len(_VISTAS)][1]\n",
         "r02_repite_de_una_tabla_copiada": datos
-        + "_TABLA = {json.dumps(a, sort_keys=True): r for a, r in _VISTAS}\n" + firma
+        + "_TABLA = {json.dumps(a, sort_keys=True): r for a, r in _VISTAS}\n"
+        + firma
         + "    return _TABLA.get(json.dumps(args, sort_keys=True), %s)\n" % si_no_la_sabe,
     }

@@ -48,8 +48,14 @@ def g():
 CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador"}
 # Fixtures que traen su capa a la prueba que los usa, viva donde viva.
 CAPA_DEL_FIXTURE = {
-    "navegador": "navegador", "sitio": "navegador", "pagina": "navegador", "url_raiz": "navegador",
-    "release": "calificador", "postgres": "calificador", "lote": "calificador", "lote_calificado": "calificador",
+    "navegador": "navegador",
+    "sitio": "navegador",
+    "pagina": "navegador",
+    "url_raiz": "navegador",
+    "release": "calificador",
+    "postgres": "calificador",
+    "lote": "calificador",
+    "lote_calificado": "calificador",
 }
 # Fixtures caros: califican los lotes de todos los desafíos (minutos).
 FIXTURES_LENTOS = {"lote_calificado", "lote"}
@@ -78,8 +84,11 @@ def capas_de(item) -> set[str]:
 
 
 def pytest_addoption(parser):
-    parser.addoption("--rapidas", action="store_true",
-                     help="sólo las rápidas: ni navegador, ni calificador, ni lentas (un par de minutos como mucho)")
+    parser.addoption(
+        "--rapidas",
+        action="store_true",
+        help="sólo las rápidas: ni navegador, ni calificador, ni lentas (un par de minutos como mucho)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -44,8 +44,13 @@ def copia_siguiendo_la_guia(copia: Path) -> Path:
 
 def en_la_copia(copia: Path, programa: str, *argumentos: str) -> str:
     """Corre programa con el Python del proyecto en un proceso cuyo RAIZ es la copia; devuelve su salida."""
-    hecho = subprocess.run([sys.executable, "-c", programa, *argumentos], cwd=copia, capture_output=True, text=True,
-                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copia), "HOME": str(copia.parent)},
-                           timeout=900)
+    hecho = subprocess.run(
+        [sys.executable, "-c", programa, *argumentos],
+        cwd=copia,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copia), "HOME": str(copia.parent)},
+        timeout=900,
+    )
     assert hecho.returncode == 0, hecho.stderr[-3000:]
     return hecho.stdout

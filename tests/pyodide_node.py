@@ -47,6 +47,7 @@ def nucleo_de_pyodide() -> Path:
     if os.environ.get("PYODIDE_DIR"):
         return Path(os.environ["PYODIDE_DIR"])
     from cursos.sitio.distribucion import paquete_pyodide
+
     return paquete_pyodide()
 
 
@@ -65,7 +66,8 @@ def ejecuta_en_pyodide(ficheros: dict[str, str], programa: str, datos=None, carp
     # tubería antes de que esté llena y readFileSync(0) falla con EAGAIN.
     entrada = lanzador.with_name("pyodide_node_entrada.json")
     entrada.write_text(json.dumps({"ficheros": ficheros, "programa": programa, "datos": datos}), encoding="utf-8")
-    hecho = subprocess.run([node, str(lanzador), str(nucleo_de_pyodide()), str(entrada)],
-                           capture_output=True, text=True, timeout=300)
+    hecho = subprocess.run(
+        [node, str(lanzador), str(nucleo_de_pyodide()), str(entrada)], capture_output=True, text=True, timeout=300
+    )
     assert hecho.returncode == 0, hecho.stderr[-3000:]
     return json.loads(hecho.stdout.strip().splitlines()[-1])

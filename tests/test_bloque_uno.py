@@ -200,7 +200,6 @@ def test_lo_que_permisos_dice_de_borrar_lo_enseña_la_leccion_de_los_errores():
     assert 'error     r1 "no se ha ejecutado: no existe la herramienta «borrar»"' in afirmado
 
 
-
 # Soluciones honestas escritas sólo con el enunciado, en otro estilo que la referencia: deben sacar 10.
 # Si una pierde puntos, el enunciado calla algo que las pruebas exigen (o las pruebas piden de más).
 OTROS_ESTILOS = {

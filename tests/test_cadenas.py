@@ -27,8 +27,12 @@ def c():
 
 
 def pago(c, n, id=None, **cambios):
-    entrada = dict(beneficiary_id=BENEFICIARIOS[(n - 1) % 3], amount=IMPORTES[(n - 1) % 12],
-                   concepto="Factura F-%d" % (1000 + n), clave_operacion="pago-%02d" % n)
+    entrada = dict(
+        beneficiary_id=BENEFICIARIOS[(n - 1) % 3],
+        amount=IMPORTES[(n - 1) % 12],
+        concepto="Factura F-%d" % (1000 + n),
+        clave_operacion="pago-%02d" % n,
+    )
     entrada.update(cambios)
     return c["llamada"](id or "p%02d" % n, "payment_submit", **entrada)
 
@@ -56,12 +60,9 @@ def politica(c, configuracion=None):
 # La única diferencia a propósito con la política de la fuente: el motivo (reason), que lee quien revisa
 # una decisión, va en español (issue 18). Identificadores, códigos, nombres y descripciones, como allí.
 MOTIVOS_EN_ESPANOL = {
-    "The run retrieved a secret and reached an external destination before this checkpoint.":
-        "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
-    "The run enumerated customers and exported records past the configured volume.":
-        "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",
-    "Repeated payments below the per-call bound crossed the aggregate threshold.":
-        "Pagos repetidos por debajo del tope por llamada han cruzado el umbral agregado.",
+    "The run retrieved a secret and reached an external destination before this checkpoint.": "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",  # noqa: E501
+    "The run enumerated customers and exported records past the configured volume.": "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",  # noqa: E501
+    "Repeated payments below the per-call bound crossed the aggregate threshold.": "Pagos repetidos por debajo del tope por llamada han cruzado el umbral agregado.",  # noqa: E501
 }
 
 
@@ -77,8 +78,10 @@ def test_la_politica_generada_es_la_de_la_fuente_campo_a_campo(c):
 
 
 def test_los_hechos_de_la_fuente_salen_del_acumulador(c):
-    llamadas = [c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
-                c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="hola")]
+    llamadas = [
+        c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
+        c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="hola"),
+    ]
     llamadas += [pago(c, n) for n in range(1, 13)]
     ejecucion = ejecucion_con(c, llamadas)
     assert {"tools": ejecucion["tools"]} == json.loads((DATOS / "hechos_de_la_fuente.json").read_text())
@@ -201,13 +204,16 @@ def aprobacion(puerta="filtro-de-salida", llamada="c2", decision="aprobar"):
     return {"puerta": puerta, "llamada": llamada, "decision": decision}
 
 
-@pytest.mark.parametrize("decision", [
-    None,
-    aprobacion(decision="rechazar"),
-    aprobacion(puerta="otra-puerta"),
-    aprobacion(llamada="c9"),
-    {"decision": "aprobar"},
-])
+@pytest.mark.parametrize(
+    "decision",
+    [
+        None,
+        aprobacion(decision="rechazar"),
+        aprobacion(puerta="otra-puerta"),
+        aprobacion(llamada="c9"),
+        {"decision": "aprobar"},
+    ],
+)
 def test_una_salida_con_puerta_solo_cuenta_si_su_puerta_la_aprueba(c, decision):
     ejecucion = c["nueva_ejecucion"]("inquilino-demo", "run-1")
     assert anota(c, ejecucion, exportacion(c), aprobacion=decision) is False
@@ -248,20 +254,27 @@ def test_la_clave_de_hechos_es_la_declarada_o_el_nombre_saneado(c):
 
 def test_las_plantillas_siguen_la_configuracion(c):
     config = json.loads(json.dumps(c["CONFIGURACION"]))
-    config["secreto_y_envio"].update(herramienta_de_secreto="vault_get", resultado="require_approval",
-                                     grupo_aprobador="sec")
-    config["acciones_repetidas"].update(herramienta="refund", campo_de_importe="eur", llamadas_minimas=3,
-                                        resultado="warn")
+    config["secreto_y_envio"].update(
+        herramienta_de_secreto="vault_get", resultado="require_approval", grupo_aprobador="sec"
+    )
+    config["acciones_repetidas"].update(
+        herramienta="refund", campo_de_importe="eur", llamadas_minimas=3, resultado="warn"
+    )
     r1, r2, r3 = c["reglas_de_cadenas_peligrosas"](config)
     assert r1["then"]["decision"] == "require_approval" and r1["then"]["approverGroup"] == "sec"
     assert r1["evidence"]["evaluatedFields"][0] == "context.run.tools.vault_get.calls"
-    assert r3["then"] == {"decision": "warn", "reason": r3["then"]["reason"],
-                          "reasonCodes": ["run_chain_repeated_low_value"]}, "sin grupo si no se aprueba"
+    assert r3["then"] == {
+        "decision": "warn",
+        "reason": r3["then"]["reason"],
+        "reasonCodes": ["run_chain_repeated_low_value"],
+    }, "sin grupo si no se aprueba"
     assert r3["when"]["expression"]["and"][0] == {">=": [{"var": "context.run.tools.refund.calls"}, 3]}
     assert r3["evidence"]["evaluatedFields"][2] == "context.run.tools.refund.numericMaximums.eur"
     assert [r["ruleId"] for r in (r1, r2, r3)] == [
-        "run-tool-chain-secret-then-external", "run-tool-chain-enumeration-then-export",
-        "run-tool-chain-repeated-low-value-actions"]
+        "run-tool-chain-secret-then-external",
+        "run-tool-chain-enumeration-then-export",
+        "run-tool-chain-repeated-low-value-actions",
+    ]
 
 
 def test_el_evaluador(c):
@@ -278,11 +291,14 @@ def test_el_evaluador(c):
         evalua({"in": [var, [1, 2]]}, datos)
 
 
-@pytest.mark.parametrize("pagos, coincide", [
-    (list(range(1, 13)), True),  # doce pequeños: 4620, máximo 480
-    (list(range(1, 10)), False),  # nueve: no llegan a diez llamadas
-    (list(range(1, 11)), False),  # diez, pero 3905 no llega a 4000
-])
+@pytest.mark.parametrize(
+    "pagos, coincide",
+    [
+        (list(range(1, 13)), True),  # doce pequeños: 4620, máximo 480
+        (list(range(1, 10)), False),  # nueve: no llegan a diez llamadas
+        (list(range(1, 11)), False),  # diez, pero 3905 no llega a 4000
+    ],
+)
 def test_la_regla_de_acciones_repetidas(c, pagos, coincide):
     ejecucion = ejecucion_con(c, [pago(c, n) for n in pagos])
     assert (c["punto_de_control"](politica(c), ejecucion)["decision"] == "require_approval") is coincide
@@ -300,8 +316,10 @@ def test_un_pago_grande_no_es_una_cadena_de_pagos_pequenos(c):
 
 
 def secreto_y_envio(c):
-    return [c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
-            c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="x")]
+    return [
+        c["llamada"]("s1", "secret_read", secret_id="clave-api-pagos"),
+        c["llamada"]("s2", "external_send", destino="https://hooks.example.net/ops", mensaje="x"),
+    ]
 
 
 def test_block_termina_la_ejecucion_en_cualquier_orden(c):
@@ -324,10 +342,14 @@ def test_la_evidencia_de_una_decision(c):
     ejecucion = ejecucion_con(c, secreto_y_envio(c), "run-7")
     registro = c["punto_de_control"](politica(c), ejecucion)
     assert registro == {
-        "ejecucion": "run-7", "policyId": "pol_run_tool_chain_checkpoints", "policyVersion": "1.0.0",
-        "ruleId": "run-tool-chain-secret-then-external", "decision": "block",
+        "ejecucion": "run-7",
+        "policyId": "pol_run_tool_chain_checkpoints",
+        "policyVersion": "1.0.0",
+        "ruleId": "run-tool-chain-secret-then-external",
+        "decision": "block",
         "reason": "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
-        "reasonCodes": ["run_chain_secret_then_external"], "mode": "deterministic",
+        "reasonCodes": ["run_chain_secret_then_external"],
+        "mode": "deterministic",
         "evaluatedFields": {"context.run.tools.secret_read.calls": 1, "context.run.tools.external_send.calls": 1},
     }
     assert ejecucion["decisiones"] == [registro]
@@ -379,10 +401,14 @@ def test_si_coinciden_varias_manda_la_mas_grave(c):
 
 def test_los_pagos_por_el_bucle_con_un_reintento(c):
     inicio = [("usuario", "Paga las doce facturas.")]
-    respuestas = [[pago(c, n) for n in (1, 2, 3, 4, 5, 6)], [pago(c, 6, id="p06-bis")] +
-                  [pago(c, n) for n in range(7, 13)], [c["texto"]("Hecho.")]]
-    modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas,
-                                                 c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"])))
+    respuestas = [
+        [pago(c, n) for n in (1, 2, 3, 4, 5, 6)],
+        [pago(c, 6, id="p06-bis")] + [pago(c, n) for n in range(7, 13)],
+        [c["texto"]("Hecho.")],
+    ]
+    modelo = c["ModeloGuionizado"](
+        c["guion_de"](inicio, respuestas, c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"]))
+    )
     ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-1"), dict(c["ENTORNO_DE_OPERACIONES"])
     motivo, final, M = c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"], politica(c))
     esperado = json.loads((DATOS / "hechos_de_la_fuente.json").read_text())["tools"]["payment_submit"]
@@ -416,21 +442,29 @@ def filtro_interno(ll):
 def enumera_y_exporta(c, destino, puerta, doc=True, registros=620):
     """La cadena de la revisión: enumerar y exportar a destino, con controles tras cada paso."""
     inicio = [("usuario", "Prepara un fichero con los clientes activos.")]
-    respuestas = [[c["llamada"]("c1", "customer_enumeration", segmento="activos")],
-                  [c["llamada"]("c3", "customer_export", segmento="activos", record_count=registros, destino=destino)],
-                  [c["texto"]("Hecho.")]]
+    respuestas = [
+        [c["llamada"]("c1", "customer_enumeration", segmento="activos")],
+        [c["llamada"]("c3", "customer_export", segmento="activos", record_count=registros, destino=destino)],
+        [c["texto"]("Hecho.")],
+    ]
     # Lo que verá el modelo, con el mismo filtro (sin filtro, el rechazo de no tener a quién preguntar).
     vistos = c["lo_que_vera"](respuestas, c["ENTORNO_DE_OPERACIONES"], puerta or (lambda ll: None))
     modelo = c["ModeloGuionizado"](c["guion_de"](inicio, respuestas, vistos))
     ejecucion, entorno = c["nueva_ejecucion"]("inquilino-demo", "run-fuera"), dict(c["ENTORNO_DE_OPERACIONES"])
-    motivo, final, M = c["agente_por_pasos"](modelo, inicio, entorno, ejecucion, c["REGISTROS"],
-                                             politica(c) if doc else None, puerta)
+    motivo, final, M = c["agente_por_pasos"](
+        modelo, inicio, entorno, ejecucion, c["REGISTROS"], politica(c) if doc else None, puerta
+    )
     return ejecucion, entorno, M
 
 
 def observacion_de(M, id):
-    return next(b for rol, contenido in M if rol == "usuario" and isinstance(contenido, list)
-                for b in contenido if b.get("tool_use_id") == id)
+    return next(
+        b
+        for rol, contenido in M
+        if rol == "usuario" and isinstance(contenido, list)
+        for b in contenido
+        if b.get("tool_use_id") == id
+    )
 
 
 def test_una_exportacion_rechazada_no_entrega_nada_y_queda_en_los_controles(c):
@@ -445,12 +479,15 @@ def test_una_exportacion_rechazada_no_entrega_nada_y_queda_en_los_controles(c):
     assert "salidas rechazadas: c3 (filtro-de-salida)" in c["muestra_decision"](ultimo)
 
 
-@pytest.mark.parametrize("destino, orden", [
-    ("cubo-de-un-tercero", ["filtro"]),
-    ("analitica-interna-bis", ["filtro"]),
-    ("ANALITICA-INTERNA", ["filtro"]),
-    ("analitica-interna", ["filtro", "herramienta"]),
-])
+@pytest.mark.parametrize(
+    "destino, orden",
+    [
+        ("cubo-de-un-tercero", ["filtro"]),
+        ("analitica-interna-bis", ["filtro"]),
+        ("ANALITICA-INTERNA", ["filtro"]),
+        ("analitica-interna", ["filtro", "herramienta"]),
+    ],
+)
 def test_el_filtro_decide_antes_de_que_corra_la_herramienta(c, destino, orden):
     visto = []
     exporta = c["HERRAMIENTAS"]["customer_export"]["funcion"]
@@ -458,9 +495,10 @@ def test_el_filtro_decide_antes_de_que_corra_la_herramienta(c, destino, orden):
     def herramienta(entorno, **argumentos):
         visto.append("herramienta")
         return exporta(entorno, **argumentos)
+
     c["HERRAMIENTAS"]["customer_export"] = dict(c["HERRAMIENTAS"]["customer_export"], funcion=herramienta)
     enumera_y_exporta(c, destino, lambda ll: visto.append("filtro") or filtro_interno(ll))
-    assert visto[-len(orden):] == orden and visto.count("filtro") == 2  # una vez en lo_que_vera y otra de verdad
+    assert visto[-len(orden) :] == orden and visto.count("filtro") == 2  # una vez en lo_que_vera y otra de verdad
 
 
 def test_la_exportacion_aprobada_se_hace_y_cuenta(c):
@@ -470,13 +508,16 @@ def test_la_exportacion_aprobada_se_hace_y_cuenta(c):
     assert ejecucion["estado"] == "en_pausa" and "outputGateRejections" not in ejecucion["decisiones"][-1]
 
 
-@pytest.mark.parametrize("puerta", [
-    None,  # sin filtro al que preguntar
-    lambda ll: 1 / 0,  # un filtro que falla
-    lambda ll: "aprobar",  # un filtro que no devuelve una decisión
-    lambda ll: {"puerta": "otra-puerta", "llamada": ll["id"], "decision": "aprobar"},
-    lambda ll: {"puerta": "filtro-de-salida", "llamada": "c1", "decision": "aprobar"},  # otra llamada
-])
+@pytest.mark.parametrize(
+    "puerta",
+    [
+        None,  # sin filtro al que preguntar
+        lambda ll: 1 / 0,  # un filtro que falla
+        lambda ll: "aprobar",  # un filtro que no devuelve una decisión
+        lambda ll: {"puerta": "otra-puerta", "llamada": ll["id"], "decision": "aprobar"},
+        lambda ll: {"puerta": "filtro-de-salida", "llamada": "c1", "decision": "aprobar"},  # otra llamada
+    ],
+)
 def test_sin_una_aprobacion_de_su_filtro_la_exportacion_no_se_ejecuta(c, puerta):
     ejecucion, entorno, M = enumera_y_exporta(c, "analitica-interna", puerta)
     assert "exportaciones/analitica-interna" not in entorno
@@ -498,11 +539,17 @@ def test_un_paso_con_puertas_deja_el_ejecutar_de_harness_al_terminar(c):
 
 def test_lo_que_no_encaja_en_el_esquema_no_se_le_pregunta_al_filtro(c):
     preguntas = []
-    ejecutar = c["ejecutar_con_puertas"](c["ejecutar"], c["nueva_ejecucion"]("i", "r"), c["REGISTROS"],
-                                         lambda ll: preguntas.append(ll) or filtro_interno(ll))
-    for ll in ({"type": "tool_use", "id": "x", "name": ["customer_export"], "input": {}},
-               c["llamada"]("y", "customer_export", segmento="activos", destino="cubo-de-un-tercero"),
-               "customer_export"):
+    ejecutar = c["ejecutar_con_puertas"](
+        c["ejecutar"],
+        c["nueva_ejecucion"]("i", "r"),
+        c["REGISTROS"],
+        lambda ll: preguntas.append(ll) or filtro_interno(ll),
+    )
+    for ll in (
+        {"type": "tool_use", "id": "x", "name": ["customer_export"], "input": {}},
+        c["llamada"]("y", "customer_export", segmento="activos", destino="cubo-de-un-tercero"),
+        "customer_export",
+    ):
         assert ejecutar(ll, {})["is_error"]
     assert preguntas == []
 
@@ -510,27 +557,33 @@ def test_lo_que_no_encaja_en_el_esquema_no_se_le_pregunta_al_filtro(c):
 # --- El evaluador y el ! de JsonLogic (revisión, P8) ---------------------------------------------------
 
 
-@pytest.mark.parametrize("expresion, esperado", [
-    ({"!": {"var": "context.run.tools.b.calls"}}, True),  # un hecho que falta es null: !null es cierto
-    ({"!": [{"var": "context.run.tools.b.calls"}]}, True),
-    ({"!": {"var": "context.run.tools.a.calls"}}, False),
-    ({"!": {">": [{"var": "context.run.tools.a.calls"}, 5]}}, True),
-    ({"!": {"<=": [{"var": "context.run.tools.b.numericMaximums.amount"}, 500]}}, True),
-    ({">": [{"var": ["context.run.tools.a.calls"]}, 1]}, True),
-    ({"!": True}, False),
-])
+@pytest.mark.parametrize(
+    "expresion, esperado",
+    [
+        ({"!": {"var": "context.run.tools.b.calls"}}, True),  # un hecho que falta es null: !null es cierto
+        ({"!": [{"var": "context.run.tools.b.calls"}]}, True),
+        ({"!": {"var": "context.run.tools.a.calls"}}, False),
+        ({"!": {">": [{"var": "context.run.tools.a.calls"}, 5]}}, True),
+        ({"!": {"<=": [{"var": "context.run.tools.b.numericMaximums.amount"}, 500]}}, True),
+        ({">": [{"var": ["context.run.tools.a.calls"]}, 1]}, True),
+        ({"!": True}, False),
+    ],
+)
 def test_el_no_de_jsonlogic_con_un_argumento_suelto(c, expresion, esperado):
     assert c["evalua"](expresion, {"context": {"run": {"tools": {"a": {"calls": 2}}}}}) is esperado
 
 
-@pytest.mark.parametrize("expresion", [
-    {"!": [True, False]},
-    {">": [1]},
-    {"<": [1, 2, 3]},
-    {">": [1, 2], "<": [1, 2]},
-    {"var": ["context.run.tools.a.calls", 0]},
-    {"var": 7},
-])
+@pytest.mark.parametrize(
+    "expresion",
+    [
+        {"!": [True, False]},
+        {">": [1]},
+        {"<": [1, 2, 3]},
+        {">": [1, 2], "<": [1, 2]},
+        {"var": ["context.run.tools.a.calls", 0]},
+        {"var": 7},
+    ],
+)
 def test_una_expresion_mal_formada_lanza_y_el_control_se_cierra(c, expresion):
     with pytest.raises(ValueError):
         c["evalua"](expresion, {"context": {"run": {"tools": {}}}})
@@ -560,8 +613,11 @@ def test_un_rechazo_con_el_mismo_id_no_borra_la_exportacion_que_si_se_hizo(c):
     """[c3 interna, aprobada y hecha; c3 a un tercero, rechazada]: por id, la observación del rechazo
     tapaba la exportación hecha, no quedaba hecho y la regla 2 daba allow con 620 registros fuera."""
     enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
-    ejecucion, entorno = paso_a_paso(c, [[enumera], [exporta(c, "c3", "analitica-interna"),
-                                                     exporta(c, "c3", "cubo-de-un-tercero", 1)]], filtro_interno)
+    ejecucion, entorno = paso_a_paso(
+        c,
+        [[enumera], [exporta(c, "c3", "analitica-interna"), exporta(c, "c3", "cubo-de-un-tercero", 1)]],
+        filtro_interno,
+    )
     assert len(entorno["exportaciones/analitica-interna"].splitlines()) == 621
     assert "exportaciones/cubo-de-un-tercero" not in entorno
     hechos = ejecucion["tools"]["customer_export"]
@@ -573,17 +629,22 @@ def test_un_id_repetido_no_se_ejecuta_ni_en_el_mismo_paso_ni_en_otro(c):
     """Dos exportaciones de 400 con el mismo id: las dos se hacían y los hechos contaban una (400 < 500),
     así que la regla 2 no veía 800 registros fuera. Ahora la segunda no se ejecuta."""
     enumera = c["llamada"]("c1", "customer_enumeration", segmento="activos")
-    for pasos in ([[enumera], [exporta(c, "c3", "analitica-interna", 400), exporta(c, "c3", "analitica-2", 400)]],
-                  [[enumera], [exporta(c, "c3", "analitica-interna", 400)], [exporta(c, "c3", "analitica-2", 400)]]):
+    for pasos in (
+        [[enumera], [exporta(c, "c3", "analitica-interna", 400), exporta(c, "c3", "analitica-2", 400)]],
+        [[enumera], [exporta(c, "c3", "analitica-interna", 400)], [exporta(c, "c3", "analitica-2", 400)]],
+    ):
         ejecutadas = []
         herramienta = c["HERRAMIENTAS"]["customer_export"]
+
         def anota(entorno, _vistas=ejecutadas, **argumentos):
             _vistas.append(argumentos)
             return "ok"
+
         c["HERRAMIENTAS"]["customer_export"] = dict(herramienta, funcion=anota)
         try:
-            ejecucion, entorno = paso_a_paso(c, pasos, lambda ll: {"puerta": "filtro-de-salida", "llamada": ll["id"],
-                                                                   "decision": "aprobar"})
+            ejecucion, entorno = paso_a_paso(
+                c, pasos, lambda ll: {"puerta": "filtro-de-salida", "llamada": ll["id"], "decision": "aprobar"}
+            )
         finally:
             c["HERRAMIENTAS"]["customer_export"] = herramienta
         # Una vez en lo_que_vera (sobre una copia) y otra de verdad; la del id repetido, ninguna.
@@ -598,7 +659,8 @@ def test_un_id_repetido_vuelve_como_no_ejecutado(c):
     assert not ejecutar(pago(c, 1), entorno).get("is_error")
     otra = ejecutar(pago(c, 2, id="p01"), entorno)
     assert otra["is_error"] and otra["content"] == c["NO_EJECUTADA"] + (
-        "el id «p01» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo")
+        "el id «p01» ya se ha usado en esta ejecución: cada llamada lleva uno nuevo"
+    )
     assert len(entorno["lote.txt"].splitlines()) == 1
 
 
@@ -621,22 +683,25 @@ def ejecucion_de_pagos(c):
     return ejecucion_con(c, [pago(c, n) for n in range(1, 13)])
 
 
-@pytest.mark.parametrize("cambia", [
-    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, "4000"),  # umbral escrito como texto
-    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, None),
-    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, True),
-    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, float("nan")),
-    lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, [4000]),
-    lambda r: r["when"].__setitem__("expression", {"or": []}),
-    lambda r: r["when"].__setitem__("expression", {"and": []}),
-    lambda r: r["when"].__setitem__("expression", None),
-    lambda r: r["when"].__setitem__("expression", {"var": "context.run.tools.payment_submit.calls"}),
-    lambda r: r["when"].__setitem__("expression", "siempre"),
-    lambda r: r["when"].pop("expression"),
-    lambda r: r["then"].__setitem__("decision", "Block"),
-    lambda r: r["then"].pop("decision"),
-    lambda r: r.pop("evidence"),
-])
+@pytest.mark.parametrize(
+    "cambia",
+    [
+        lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, "4000"),  # umbral escrito como texto
+        lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, None),
+        lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, True),
+        lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, float("nan")),
+        lambda r: r["when"]["expression"]["and"][1][">="].__setitem__(1, [4000]),
+        lambda r: r["when"].__setitem__("expression", {"or": []}),
+        lambda r: r["when"].__setitem__("expression", {"and": []}),
+        lambda r: r["when"].__setitem__("expression", None),
+        lambda r: r["when"].__setitem__("expression", {"var": "context.run.tools.payment_submit.calls"}),
+        lambda r: r["when"].__setitem__("expression", "siempre"),
+        lambda r: r["when"].pop("expression"),
+        lambda r: r["then"].__setitem__("decision", "Block"),
+        lambda r: r["then"].pop("decision"),
+        lambda r: r.pop("evidence"),
+    ],
+)
 def test_una_regla_mal_escrita_cierra_el_punto_de_control(c, cambia):
     """Con la regla 3 estropeada, main daba allow (o lanzaba): 4620 en doce pagos sin que nadie lo mirase."""
     doc = politica(c)
@@ -652,11 +717,14 @@ def test_un_documento_sin_datos_tambien_se_cierra(c):
     assert registro["decision"] == "block" and registro["policyId"] is None
 
 
-@pytest.mark.parametrize("expresion, esperado", [
-    ({"<=": [{"var": "context.run.tools.nadie.calls"}, 500]}, False),  # un hecho que falta sigue dando falso
-    ({"!": {"var": "context.run.tools.nadie.calls"}}, True),
-    ({"or": [{">": [{"var": "context.run.tools.payment_submit.calls"}, 11]}]}, True),
-])
+@pytest.mark.parametrize(
+    "expresion, esperado",
+    [
+        ({"<=": [{"var": "context.run.tools.nadie.calls"}, 500]}, False),  # un hecho que falta sigue dando falso
+        ({"!": {"var": "context.run.tools.nadie.calls"}}, True),
+        ({"or": [{">": [{"var": "context.run.tools.payment_submit.calls"}, 11]}]}, True),
+    ],
+)
 def test_lo_bien_escrito_se_sigue_evaluando(c, expresion, esperado):
     assert c["evalua"](expresion, c["contexto_de"](ejecucion_de_pagos(c))) is esperado
 
@@ -670,15 +738,18 @@ def en_pausa(c):
     return ejecucion
 
 
-@pytest.mark.parametrize("respuesta", [
-    {"aprobador": "eve", "grupos": "payments_reviewers_lectura", "decision": "aprobar"},  # un texto, no una lista
-    {"aprobador": "eve", "grupos": "xpayments_reviewersx", "decision": "aprobar"},
-    {"aprobador": "eve", "grupos": {"payments_reviewers": False}, "decision": "aprobar"},
-    {"aprobador": "eve", "grupos": None, "decision": "aprobar"},
-    {"aprobador": "eve", "decision": "aprobar"},
-    {"aprobador": "eve", "grupos": ["PAYMENTS_REVIEWERS"], "decision": "aprobar"},
-    "aprobar",
-])
+@pytest.mark.parametrize(
+    "respuesta",
+    [
+        {"aprobador": "eve", "grupos": "payments_reviewers_lectura", "decision": "aprobar"},  # un texto, no una lista
+        {"aprobador": "eve", "grupos": "xpayments_reviewersx", "decision": "aprobar"},
+        {"aprobador": "eve", "grupos": {"payments_reviewers": False}, "decision": "aprobar"},
+        {"aprobador": "eve", "grupos": None, "decision": "aprobar"},
+        {"aprobador": "eve", "decision": "aprobar"},
+        {"aprobador": "eve", "grupos": ["PAYMENTS_REVIEWERS"], "decision": "aprobar"},
+        "aprobar",
+    ],
+)
 def test_una_respuesta_sin_la_lista_del_grupo_no_autoriza(c, respuesta):
     ejecucion = en_pausa(c)
     assert c["resuelve"](ejecucion, respuesta) == "en_pausa"
@@ -695,20 +766,25 @@ def test_sin_grupo_aprobador_nadie_autoriza(c):
 
 def test_quien_es_del_grupo_sigue_aprobando(c):
     ejecucion = en_pausa(c)
-    assert c["resuelve"](ejecucion, {"aprobador": "ana", "grupos": ["x", "payments_reviewers"],
-                                     "decision": "aprobar"}) == "en_curso"
+    assert (
+        c["resuelve"](ejecucion, {"aprobador": "ana", "grupos": ["x", "payments_reviewers"], "decision": "aprobar"})
+        == "en_curso"
+    )
 
 
 # --- El lote sólo recibe lo que los hechos ven (revisión de b3r) -----------------------------------
 
 
-@pytest.mark.parametrize("cambios", [
-    {"beneficiary_id": "bene-2201\npago-x bene-9999 100000"},  # un pago de más, escondido en el beneficiario
-    {"clave_operacion": "pago-01 bene-9999 100000\npago-02"},
-    {"beneficiary_id": "bene 2201"},
-    {"amount": float("inf")},
-    {"amount": float("nan")},
-])
+@pytest.mark.parametrize(
+    "cambios",
+    [
+        {"beneficiary_id": "bene-2201\npago-x bene-9999 100000"},  # un pago de más, escondido en el beneficiario
+        {"clave_operacion": "pago-01 bene-9999 100000\npago-02"},
+        {"beneficiary_id": "bene 2201"},
+        {"amount": float("inf")},
+        {"amount": float("nan")},
+    ],
+)
 def test_un_pago_que_colaria_otra_linea_en_el_lote_no_se_prepara(c, cambios):
     entorno = dict(c["ENTORNO_DE_OPERACIONES"])
     obs = c["ejecutar"](pago(c, 1, **cambios), entorno)
@@ -724,17 +800,21 @@ def test_una_exportacion_con_un_numero_negativo_no_saca_nada(c, registros):
     assert observacion_de(M, "c3")["is_error"] and "customer_export" not in ejecucion["tools"]
 
 
-@pytest.mark.parametrize("cambio", [
-    {"run_fact_numeric_keys": "record_count"},  # un texto: se recorría letra a letra y no cruzaba nada
-    {"run_fact_arg_keys": [["segmento"]]},
-    {"run_fact_arg_keys": None},
-    {"puerta_de_salida": True},
-    {"puerta_de_salida": ""},
-    {"operacion": 7},
-])
+@pytest.mark.parametrize(
+    "cambio",
+    [
+        {"run_fact_numeric_keys": "record_count"},  # un texto: se recorría letra a letra y no cruzaba nada
+        {"run_fact_arg_keys": [["segmento"]]},
+        {"run_fact_arg_keys": None},
+        {"puerta_de_salida": True},
+        {"puerta_de_salida": ""},
+        {"operacion": 7},
+    ],
+)
 def test_un_registro_de_hechos_mal_escrito_falla_al_cargarlo(c, cambio):
     herramientas = dict(c["HERRAMIENTAS_DE_OPERACIONES"])
-    herramientas["customer_export"] = dict(herramientas["customer_export"],
-                                           metadata=dict(herramientas["customer_export"]["metadata"], **cambio))
+    herramientas["customer_export"] = dict(
+        herramientas["customer_export"], metadata=dict(herramientas["customer_export"]["metadata"], **cambio)
+    )
     with pytest.raises(ValueError, match="customer_export"):
         c["registros_de"](herramientas)

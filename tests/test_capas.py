@@ -22,9 +22,27 @@ ESTE = "tests/test_capas.py"
 
 def recoge(opciones: list[str]) -> set[str]:
     """Los ficheros de la muestra de los que pytest recoge alguna prueba con estas opciones."""
-    hecho = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                            *opciones, NAVEGADOR, CALIFICADOR, GUIA, RAPIDA, ESTE],
-                           cwd=RAIZ, capture_output=True, text=True, timeout=300)
+    hecho = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *opciones,
+            NAVEGADOR,
+            CALIFICADOR,
+            GUIA,
+            RAPIDA,
+            ESTE,
+        ],
+        cwd=RAIZ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert hecho.returncode in (0, 5), hecho.stdout + hecho.stderr  # 5: no ha recogido ninguna
     return {linea.split("::")[0] for linea in hecho.stdout.splitlines() if "::" in linea}
 
@@ -33,9 +51,13 @@ def pasos_de_pytest() -> dict[str, list[str]]:
     """{capa: opciones de pytest} de cada paso de .ci/run que llama a ./curso pruebas."""
     pasos = re.findall(r'^paso "([^"]+)" (.+)$', (RAIZ / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     assert "ruff" in dict(pasos)
-    return {capa: [o.strip('"') for o in re.findall(r'"[^"]*"|\S+', orden.removeprefix("./curso pruebas"))
-                  if o != "-q"]  # la muestra se lee de la lista que pytest escribe con un solo -q
-            for capa, orden in pasos if orden.startswith("./curso pruebas")}
+    return {
+        capa: [
+            o.strip('"') for o in re.findall(r'"[^"]*"|\S+', orden.removeprefix("./curso pruebas")) if o != "-q"
+        ]  # la muestra se lee de la lista que pytest escribe con un solo -q
+        for capa, orden in pasos
+        if orden.startswith("./curso pruebas")
+    }
 
 
 def test_cada_paso_de_ci_pasa_su_capa_y_entre_todos_cada_prueba_una_vez():

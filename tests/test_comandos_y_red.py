@@ -29,12 +29,14 @@ def test_la_terminal_lee_la_linea_como_un_shell(g):
 
 def test_lo_que_cambia_una_orden_solo_se_sabe_al_ejecutarla(g):
     e = dict(g["ENTORNO"])
-    for orden, cambios in [("ls; rm lista.txt", ["borra lista.txt"]),
-                           ('sh -c "rm notas.txt"', ["borra notas.txt"]),
-                           ("mv lista.txt compra.txt", ["crea compra.txt", "borra lista.txt"]),
-                           ("echo x >> agenda.txt", ["cambia agenda.txt"]),
-                           ("rm -r recetas", ["borra recetas/tortilla.txt"]),
-                           ("find . -name '*.txt'", [])]:
+    for orden, cambios in [
+        ("ls; rm lista.txt", ["borra lista.txt"]),
+        ('sh -c "rm notas.txt"', ["borra notas.txt"]),
+        ("mv lista.txt compra.txt", ["crea compra.txt", "borra lista.txt"]),
+        ("echo x >> agenda.txt", ["cambia agenda.txt"]),
+        ("rm -r recetas", ["borra recetas/tortilla.txt"]),
+        ("find . -name '*.txt'", []),
+    ]:
         copia = dict(e)
         g["terminal"](copia, orden)
         assert sorted(g["cambios"](e, copia)) == sorted(cambios), orden

@@ -34,6 +34,7 @@ def raiz(tmp_path, monkeypatch):
     def con(texto: str) -> Desafio:
         (tmp_path / "desafios" / "x" / "desafio.toml").write_text(texto, encoding="utf-8")
         return Desafio("x")
+
     return con
 
 
@@ -43,13 +44,16 @@ def test_un_desafio_bueno_trae_sus_valores_y_los_por_omision(raiz):
     assert (d.herramientas, d.datos, d.quitar, d.partida_propia) == (False, (), (), None)
 
 
-@pytest.mark.parametrize("extra, clave", [
-    ('herramienta = true\n', "herramienta"),  # mal escrita: no se toma por el valor por omisión
-    ('herramientas = "false"\n', "herramientas"),  # un texto no es un booleano
-    ('apoderados = "modelo"\n', "apoderados"),
-    ('quitar = ["a", 3]\n', "quitar"),
-    ('modulos = ["harness.py"]\n', "modulos"),  # ya no se escribe: sale de las líneas de carga
-])
+@pytest.mark.parametrize(
+    "extra, clave",
+    [
+        ("herramienta = true\n", "herramienta"),  # mal escrita: no se toma por el valor por omisión
+        ('herramientas = "false"\n', "herramientas"),  # un texto no es un booleano
+        ('apoderados = "modelo"\n', "apoderados"),
+        ('quitar = ["a", 3]\n', "quitar"),
+        ('modulos = ["harness.py"]\n', "modulos"),  # ya no se escribe: sale de las líneas de carga
+    ],
+)
 def test_una_clave_desconocida_o_de_otro_tipo_es_un_error_que_nombra_fichero_y_clave(raiz, extra, clave):
     with pytest.raises(ErrorDeDesafio, match=f"desafios/x/desafio.toml: la clave «{clave}»"):
         raiz(BUENO + extra)
@@ -87,10 +91,13 @@ def test_con_stub_cambia_la_region_por_el_stub_con_su_sangria():
     assert modelo.con_stub(fuente) == f"def f():\n    {modelo.STUB}\n\nx = 2"
 
 
-@pytest.mark.parametrize("fuente, linea", [
-    ("def f():\n    ### BEGIN SOLUTION\n    return 1\n\nx = 2", 2),  # sin cerrar: antes se perdía «x = 2»
-    ("### BEGIN SOLUTION\na = 1\n### BEGIN SOLUTION\nb = 2\n### END SOLUTION", 3),  # una dentro de otra
-])
+@pytest.mark.parametrize(
+    "fuente, linea",
+    [
+        ("def f():\n    ### BEGIN SOLUTION\n    return 1\n\nx = 2", 2),  # sin cerrar: antes se perdía «x = 2»
+        ("### BEGIN SOLUTION\na = 1\n### BEGIN SOLUTION\nb = 2\n### END SOLUTION", 3),  # una dentro de otra
+    ],
+)
 def test_una_region_sin_cerrar_o_anidada_es_un_error_como_en_nbgrader(fuente, linea):
     with pytest.raises(ErrorDeDesafio, match=f"desafios/x/solucion.py, línea {linea}: «### BEGIN SOLUTION»"):
         modelo.con_stub(fuente, "desafios/x/solucion.py")
@@ -101,8 +108,15 @@ def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
 
     desafio = Desafio("compacta")
     original = Desafio.lee
-    monkeypatch.setattr(Desafio, "lee", lambda self, nombre: original(self, nombre).replace(
-        "### END SOLUTION", "") if nombre == "solucion.py" else original(self, nombre))
+    monkeypatch.setattr(
+        Desafio,
+        "lee",
+        lambda self, nombre: (
+            original(self, nombre).replace("### END SOLUTION", "")
+            if nombre == "solucion.py"
+            else original(self, nombre)
+        ),
+    )
     with pytest.raises(ErrorDeDesafio, match="desafios/compacta/solucion.py, línea .*sin su «### END SOLUTION»"):
         fuente.cuaderno_fuente(desafio)
 
@@ -113,8 +127,9 @@ def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
 def test_las_pruebas_son_la_base_y_detras_pruebas_py(raiz):
     """Un solo texto para la página, el cuaderno y el calificador: la base delante; pruebas.py la usa sin definirla."""
     d = raiz(BUENO)
-    (d.carpeta / "pruebas.py").write_text('def prueba_a(banco):\n    exige(False, "no %s", "pasa")\n'
-                                          'PRUEBAS = {"a": (10, prueba_a)}\n', encoding="utf-8")
+    (d.carpeta / "pruebas.py").write_text(
+        'def prueba_a(banco):\n    exige(False, "no %s", "pasa")\nPRUEBAS = {"a": (10, prueba_a)}\n', encoding="utf-8"
+    )
     texto = d.pruebas()
     assert texto.startswith(contrato.BASE.read_text(encoding="utf-8"))
     espacio = {}
@@ -123,13 +138,16 @@ def test_las_pruebas_son_la_base_y_detras_pruebas_py(raiz):
         espacio["comprueba"]("a")
 
 
-@pytest.mark.parametrize("linea, nombre", [
-    ("class Fallo(AssertionError):\n    pass\n", "Fallo"),
-    ("def exige(c, m):\n    pass\n", "exige"),
-    ("oculta = None\n", "oculta"),
-    ("PRUEBA_DE_VARIACIONES = 'otra'\n", "PRUEBA_DE_VARIACIONES"),
-    ("class BancoLocal:\n    pass\n", "BancoLocal"),
-])
+@pytest.mark.parametrize(
+    "linea, nombre",
+    [
+        ("class Fallo(AssertionError):\n    pass\n", "Fallo"),
+        ("def exige(c, m):\n    pass\n", "exige"),
+        ("oculta = None\n", "oculta"),
+        ("PRUEBA_DE_VARIACIONES = 'otra'\n", "PRUEBA_DE_VARIACIONES"),
+        ("class BancoLocal:\n    pass\n", "BancoLocal"),
+    ],
+)
 def test_pruebas_py_no_redefine_lo_de_la_base(raiz, linea, nombre):
     """Un Fallo propio no sería el que atrapa el calificador: redefinir algo de la base es un error que lo dice."""
     d = raiz(BUENO)
@@ -151,7 +169,11 @@ def test_los_nombres_del_contrato_salen_de_la_base():
     espacio = {}
     exec(contrato.BASE.read_text(encoding="utf-8"), espacio)
     assert (contrato.PRUEBAS, contrato.VARIACIONES, contrato.PARTES_OCULTAS, contrato.PRUEBA_DE_VARIACIONES) == (
-        "PRUEBAS", "VARIACIONES", "PARTES_OCULTAS", "variaciones")
+        "PRUEBAS",
+        "VARIACIONES",
+        "PARTES_OCULTAS",
+        "variaciones",
+    )
     assert espacio["PRUEBA_DE_VARIACIONES"] == contrato.PRUEBA_DE_VARIACIONES
     assert issubclass(espacio[contrato.VARIACION_OCULTA], espacio[contrato.FALLO])
     assert {contrato.FALLO, contrato.VARIACION_OCULTA, contrato.BANCO_LOCAL} <= contrato.DE_LA_BASE
@@ -161,7 +183,7 @@ def test_los_nombres_del_contrato_salen_de_la_base():
 def test_ningun_pruebas_py_redefine_la_base(slug):
     """Los once: Fallo, exige y el banco local vienen de la base (y las pruebas cargan)."""
     texto = Desafio(slug).lee("pruebas.py")
-    for nombre in ("class Fallo", "def exige", "def _exige", "def _json(valor):\n    \"\"\"Una copia JSON"):
+    for nombre in ("class Fallo", "def exige", "def _exige", 'def _json(valor):\n    """Una copia JSON'):
         assert nombre not in texto, nombre
     assert Desafio(slug).pruebas()
 

@@ -8,17 +8,27 @@ import re
 from cursos import RAIZ
 from cursos.desafio import CLAVES
 
-GUIAS = [RAIZ / "README.md", RAIZ / "CONTRIBUTING.md", RAIZ / "CHANGELOG.md", RAIZ / "LICENSE-LECCIONES.md",
-         *sorted((RAIZ / "docs").glob("*.md")), RAIZ / "bench" / "RESULTADOS.md"]
+GUIAS = [
+    RAIZ / "README.md",
+    RAIZ / "CONTRIBUTING.md",
+    RAIZ / "CHANGELOG.md",
+    RAIZ / "LICENSE-LECCIONES.md",
+    *sorted((RAIZ / "docs").glob("*.md")),
+    RAIZ / "bench" / "RESULTADOS.md",
+]
 DECISIONES = sorted((RAIZ / "docs" / "decisiones").glob("*.md"))
 CALIFICACIONES = sorted((RAIZ / "desafios").glob("*/CALIFICACION.md"))
 PAGINAS = [*GUIAS, *DECISIONES, *CALIFICACIONES]
 ENLACE = re.compile(r"\]\(([^)\s]+)\)")
 
 # Bytes como mucho: un documento que crece más mezcla géneros (ver docs/decisiones/estructura-documentos-por-genero.md).
-TAMANO_MAXIMO = {"docs/arquitectura.md": 25_000, "docs/autores.md": 22_000, "docs/profesores.md": 16_000,
-                 "bench/RESULTADOS.md": 20_000,
-                 "docs/decisiones/README.md": 12_000}  # el índice: una línea por decisión, no una decisión
+TAMANO_MAXIMO = {
+    "docs/arquitectura.md": 25_000,
+    "docs/autores.md": 22_000,
+    "docs/profesores.md": 16_000,
+    "bench/RESULTADOS.md": 20_000,
+    "docs/decisiones/README.md": 12_000,
+}  # el índice: una línea por decisión, no una decisión
 TAMANO_DE_UNA_GUIA = 8_000  # las demás: README, CONTRIBUTING, alumnos…
 TAMANO_DE_UNA_DECISION = 4_500  # una pantalla, dos como mucho
 # Lo que un documento no puede citar porque no está en el repositorio.
@@ -57,10 +67,14 @@ def test_cada_ruta_del_repositorio_que_citan_las_guias_existe():
 
     Las plantillas (`lecciones/<slug>/…`, `{all,es_ES}`, `test_*.py`) no son rutas: se saltan.
     """
-    citadas = {(pagina.name, ruta) for pagina in PAGINAS
-               for ruta in re.findall(r"`((?:cursos|tests|desafios|lecciones|docs|bench)/[^`\s]*)`",
-                                      pagina.read_text(encoding="utf-8"))
-               if not re.search(r"[<{*]", ruta)}
+    citadas = {
+        (pagina.name, ruta)
+        for pagina in PAGINAS
+        for ruta in re.findall(
+            r"`((?:cursos|tests|desafios|lecciones|docs|bench)/[^`\s]*)`", pagina.read_text(encoding="utf-8")
+        )
+        if not re.search(r"[<{*]", ruta)
+    }
     assert citadas, "las guías citan rutas del repositorio"
     faltan = sorted((pagina, ruta) for pagina, ruta in citadas if not (RAIZ / ruta.rstrip("/")).exists())
     assert not faltan, faltan
@@ -77,8 +91,11 @@ def test_cada_documento_cabe_en_su_genero():
 
 
 def test_ningun_documento_cita_lo_que_no_esta_en_el_repositorio():
-    citas = [f"{p.relative_to(RAIZ)}: «{m.group(0)}»" for p in PAGINAS
-             for m in DE_FUERA.finditer(p.read_text(encoding="utf-8"))]
+    citas = [
+        f"{p.relative_to(RAIZ)}: «{m.group(0)}»"
+        for p in PAGINAS
+        for m in DE_FUERA.finditer(p.read_text(encoding="utf-8"))
+    ]
     assert not citas, citas
 
 
@@ -104,7 +121,10 @@ def test_la_guia_de_autores_dice_las_claves_de_desafio_toml():
 
 def test_cada_clave_de_desafio_toml_se_usa():
     """Una clave que se lee y no se usa engaña a quien la escribe (como la vieja «intocables»)."""
-    atributos = {nodo.attr for fichero in [*(RAIZ / "cursos").rglob("*.py"), *(RAIZ / "desafios").rglob("*.py")]
-                 for nodo in ast.walk(ast.parse(fichero.read_text(encoding="utf-8")))
-                 if isinstance(nodo, ast.Attribute)}
+    atributos = {
+        nodo.attr
+        for fichero in [*(RAIZ / "cursos").rglob("*.py"), *(RAIZ / "desafios").rglob("*.py")]
+        for nodo in ast.walk(ast.parse(fichero.read_text(encoding="utf-8")))
+        if isinstance(nodo, ast.Attribute)
+    }
     assert [clave for clave in CLAVES if clave not in atributos] == []

@@ -24,18 +24,96 @@ CURSO = leer_curso()
 MODULOS = {"un-comando-en-la-terminal": "terminal.py", "la-red": "web.py"}
 
 ORDENES = [
-    "", "   ", "\t", "\n", "cat 'notas.txt", 'cat "notas.txt', "ls\\", "\\", "'", '"', "\0", "ls\0", "sh -c",
-    "sh -c ''", "sh -c 'sh -c \"sh -c ls\"'", "sh -c \"cat 'x\"", "find -name", "find . -name", "head -n",
-    "head -n x notas.txt", "grep", "grep -r", "mv a", "mv", ">", ">>", "| |", "&&", ";", ";;", "ls >", "ls >>",
-    "cat < x", "rm", "rm -x", "ls -Z", "echo {a,b}", "cat *", "cat ~", "# x", "!", "$(", "`", "(", ")", "&",
-    "ls &&", "|| ls", "ls | | wc", "cat notas.txt | head -n", "wc", "wc -l", "cat -", "head", "find . -delete x",
-    "rm -rf .", "ls proyecto/..", "cat ../../etc/passwd", "ls " + "a" * 5000, "c''at notas.txt", "ls\x0b",
+    "",
+    "   ",
+    "\t",
+    "\n",
+    "cat 'notas.txt",
+    'cat "notas.txt',
+    "ls\\",
+    "\\",
+    "'",
+    '"',
+    "\0",
+    "ls\0",
+    "sh -c",
+    "sh -c ''",
+    "sh -c 'sh -c \"sh -c ls\"'",
+    'sh -c "cat \'x"',
+    "find -name",
+    "find . -name",
+    "head -n",
+    "head -n x notas.txt",
+    "grep",
+    "grep -r",
+    "mv a",
+    "mv",
+    ">",
+    ">>",
+    "| |",
+    "&&",
+    ";",
+    ";;",
+    "ls >",
+    "ls >>",
+    "cat < x",
+    "rm",
+    "rm -x",
+    "ls -Z",
+    "echo {a,b}",
+    "cat *",
+    "cat ~",
+    "# x",
+    "!",
+    "$(",
+    "`",
+    "(",
+    ")",
+    "&",
+    "ls &&",
+    "|| ls",
+    "ls | | wc",
+    "cat notas.txt | head -n",
+    "wc",
+    "wc -l",
+    "cat -",
+    "head",
+    "find . -delete x",
+    "rm -rf .",
+    "ls proyecto/..",
+    "cat ../../etc/passwd",
+    "ls " + "a" * 5000,
+    "c''at notas.txt",
+    "ls\x0b",
 ]
 URLS = [
-    "", "   ", "https://[::1", "http://[", "http://]", "https://x:99999/", "https://x:abc/", "::", "http://",
-    "https://", "https:", "//", "https://@", "https://%", "https://[::1]:x/", "https://a..b/", "https://\udcff/",
-    "https://aßets.example/", "https://ｗｉｋｉ。ｅｘａｍｐｌｅ/", "https://\u200b/", "http://0x/", "\0", "https://a\0b/",
-    "https://recetas.example/" + "a" * 5000, "javascript:alert(1)", "https://[v1.x]/", "https://[::1%25eth0]/",
+    "",
+    "   ",
+    "https://[::1",
+    "http://[",
+    "http://]",
+    "https://x:99999/",
+    "https://x:abc/",
+    "::",
+    "http://",
+    "https://",
+    "https:",
+    "//",
+    "https://@",
+    "https://%",
+    "https://[::1]:x/",
+    "https://a..b/",
+    "https://\udcff/",
+    "https://aßets.example/",
+    "https://ｗｉｋｉ。ｅｘａｍｐｌｅ/",
+    "https://\u200b/",
+    "http://0x/",
+    "\0",
+    "https://a\0b/",
+    "https://recetas.example/" + "a" * 5000,
+    "javascript:alert(1)",
+    "https://[v1.x]/",
+    "https://[::1%25eth0]/",
 ]
 # Argumentos y llamadas que no son lo que dice el esquema: el esquema los para antes de la decisión.
 RAROS = [None, 3, 2.5, True, [], ["ls"], {}, {"orden": "ls"}, b"ls"]
@@ -51,14 +129,54 @@ def llamadas() -> list:
     lista += [_llamada("u%d" % n, "pedir", url=u) for n, u in enumerate(URLS)]
     for nombre, argumento in (("terminal", "orden"), ("pedir", "url"), ("leer", "ruta"), ("buscar", "texto")):
         lista += [_llamada("r", nombre, **{argumento: raro}) for raro in RAROS]
-        lista += [_llamada("r", nombre), _llamada("r", nombre, **{argumento: "x", "otro": 1}),
-                  {"type": "tool_use", "id": "r", "name": nombre, "input": "ls"},
-                  {"type": "tool_use", "id": "r", "name": nombre}]
-    lista += [None, "terminal", 3, [], {}, {"type": "tool_use"}, {"type": "tool_use", "id": 1, "name": "terminal"},
-              {"type": "text", "text": "ls"}, _llamada("x", "no-existe", orden="ls")]
+        lista += [
+            _llamada("r", nombre),
+            _llamada("r", nombre, **{argumento: "x", "otro": 1}),
+            {"type": "tool_use", "id": "r", "name": nombre, "input": "ls"},
+            {"type": "tool_use", "id": "r", "name": nombre},
+        ]
+    lista += [
+        None,
+        "terminal",
+        3,
+        [],
+        {},
+        {"type": "tool_use"},
+        {"type": "tool_use", "id": 1, "name": "terminal"},
+        {"type": "text", "text": "ls"},
+        _llamada("x", "no-existe", orden="ls"),
+    ]
     azar = random.Random(3)
-    trozos = ORDENES + URLS + ["'", '"', "\\", " ", "-", "-n", "ls", "cat", "find", "rm", "|", ">", "[", "]", ":",
-                               "@", "%", "#", "?", "/", "sh", "-c", "{", "}"]
+    trozos = (
+        ORDENES
+        + URLS
+        + [
+            "'",
+            '"',
+            "\\",
+            " ",
+            "-",
+            "-n",
+            "ls",
+            "cat",
+            "find",
+            "rm",
+            "|",
+            ">",
+            "[",
+            "]",
+            ":",
+            "@",
+            "%",
+            "#",
+            "?",
+            "/",
+            "sh",
+            "-c",
+            "{",
+            "}",
+        ]
+    )
     for n in range(300):
         texto = "".join(azar.choice(trozos) for _ in range(azar.randint(1, 6)))
         lista += [_llamada("a%d" % n, "terminal", orden=texto), _llamada("b%d" % n, "pedir", url=texto)]
@@ -101,13 +219,13 @@ def test_cada_ejecutar_de_la_leccion_contesta_a_todo(slug, tmp_path):
 def test_la_regresion_de_la_revision(tmp_path):
     """Lo que la revisión vio lanzar: "" y "   " (IndexError), unas comillas sin cerrar (ValueError) y
     https://[::1 (ValueError). Ahora son observaciones que dicen que no se ha ejecutado."""
-    (_, ejecutar), = ejecutares("un-comando-en-la-terminal", tmp_path)[0]
+    ((_, ejecutar),) = ejecutares("un-comando-en-la-terminal", tmp_path)[0]
     for orden in ["", "   ", "cat 'notas.txt", "ls\\"]:
         obs = ejecutar(_llamada("t", "terminal", orden=orden), {})
         assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), obs
     otra = tmp_path / "red"
     otra.mkdir()
-    (_, ejecutar), = ejecutares("la-red", otra)[0]
+    ((_, ejecutar),) = ejecutares("la-red", otra)[0]
     obs = ejecutar(_llamada("p", "pedir", url="https://[::1"), {})
     assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), obs
 
@@ -126,7 +244,7 @@ def test_la_terminal_simulada_no_lanza(tmp_path):
 def test_lo_leido_se_apunta_con_el_entorno_de_la_llamada(tmp_path):
     """buscar lee todos los ficheros del entorno que recibe, no los del entorno de la lección (E): un
     fichero privado que sólo está en este entorno también cuenta como leído."""
-    (_, ejecutar), = ejecutares("la-red", tmp_path)[0]
+    ((_, ejecutar),) = ejecutares("la-red", tmp_path)[0]
     espacio = ejecutar.__globals__
     espacio["EJECUCION"].update(leidos=[], privados=["privado/nuevo.txt"])
     entorno = dict(espacio["E"], **{"privado/nuevo.txt": "clave: 1234"})

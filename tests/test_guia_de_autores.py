@@ -15,10 +15,15 @@ from tests.guia_de_autores import bloques, copia_siguiendo_la_guia, en_la_copia
 # Las rápidas que no son del curso sino de esta copia del repositorio: su guion ./curso y su .venv,
 # su CI, Pyodide descargado y sus documentos (la copia no los trae). Las demás, que recorren todo
 # lo que dice el manifiesto, se pasan en la copia: seguir la guía no deja ninguna en rojo.
-NO_SON_DEL_CURSO = ["tests/test_guion_curso.py", "tests/test_capas.py", "tests/test_laboratorio_pyodide.py",
-                    "tests/test_documentacion.py", "tests/test_javascript.py"]
+NO_SON_DEL_CURSO = [
+    "tests/test_guion_curso.py",
+    "tests/test_capas.py",
+    "tests/test_laboratorio_pyodide.py",
+    "tests/test_documentacion.py",
+    "tests/test_javascript.py",
+]
 
-SIGUE_LA_GUIA = r'''
+SIGUE_LA_GUIA = r"""
 import json, sys
 from pathlib import Path
 
@@ -61,11 +66,11 @@ for alumno, codigo in {"ana": desafio.lee("solucion.py"), "beto": "def saluda(no
 filas = {f["alumno"]: f["puntos"] for f in califica(nbgrader, desafio, plazo=5.0, progreso=False)}
 print(json.dumps({"salidas": salidas, "modulos": [n for n, _ in desafio.modulos()], "puntos": filas,
                   "partida": desafio.partida()}))
-'''
+"""
 
 # El lote de la guía, declarado en su test_saluda.py: lotes() lo encuentra y se califica como en
 # test_lotes.py (entrega_el_lote, con carpetas temporales en lugar del tmp_path_factory de pytest).
-CALIFICA_EL_LOTE = r'''
+CALIFICA_EL_LOTE = r"""
 import json, sys, tempfile
 from pathlib import Path
 
@@ -88,15 +93,29 @@ print(json.dumps({"lotes": sorted(declarados), "puntos": {a: f["puntos"] for a, 
                   "minimo": lote.minimo, "con_puntos": sorted(lote.con_puntos), "editada": EDITADA,
                   "lee_ocultas": alumno, "no_la_encuentra": "No such file or directory" in texto,
                   "desvela": [s for s in secretos if s in texto]}))
-'''
+"""
 
 
 def test_la_guia_trae_todos_los_ficheros_de_una_leccion_y_su_desafio():
     rutas = {ruta for _, ruta, _ in bloques()}
-    assert {"lecciones/saludo/leccion.md", "lecciones/saludo/salidas.toml", "cursos/llm-agents.toml",
-            *(f"desafios/saluda/{f}" for f in ("desafio.toml", "enunciado.md", "solucion.py", "pruebas.py",
-                                                "ocultas.py", "pistas.toml", "CALIFICACION.md")),
-            "tests/calificador/test_saluda.py"} == rutas
+    assert {
+        "lecciones/saludo/leccion.md",
+        "lecciones/saludo/salidas.toml",
+        "cursos/llm-agents.toml",
+        *(
+            f"desafios/saluda/{f}"
+            for f in (
+                "desafio.toml",
+                "enunciado.md",
+                "solucion.py",
+                "pruebas.py",
+                "ocultas.py",
+                "pistas.toml",
+                "CALIFICACION.md",
+            )
+        ),
+        "tests/calificador/test_saluda.py",
+    } == rutas
 
 
 def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califica(tmp_path):

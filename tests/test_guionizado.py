@@ -78,12 +78,15 @@ def test_la_respuesta_es_una_copia(g, guion):
 def test_funciona_sin_el_harness_cargado():
     """guionizado.py se puede cargar solo: entonces enseña los bloques en JSON."""
     from cursos import RAIZ
+
     espacio = {}
     exec((RAIZ / "guionizado.py").read_text(encoding="utf-8"), espacio)
-    assert espacio["primera_diferencia"]([("usuario", [{"type": "text", "text": "a"}])],
-                                         [("usuario", [{"type": "text", "text": "b"}])]) == (
+    assert espacio["primera_diferencia"](
+        [("usuario", [{"type": "text", "text": "a"}])], [("usuario", [{"type": "text", "text": "b"}])]
+    ) == (
         'mensaje 0 (usuario), bloque 0:\n  esperado: {"type": "text", "text": "a"}\n'
-        '  recibido: {"type": "text", "text": "b"}')
+        '  recibido: {"type": "text", "text": "b"}'
+    )
 
 
 def test_un_mensaje_de_texto_no_habla_de_bloques(g):
@@ -91,8 +94,10 @@ def test_un_mensaje_de_texto_no_habla_de_bloques(g):
     modelo = g["ModeloGuionizado"]([{"espera": [("usuario", "¿2 + 2?")], "responde": "4"}])
     with pytest.raises(g["DivergenciaDelGuion"]) as e:
         modelo([("usuario", "¿2 + 3?")])
-    assert str(e.value) == ('turno 1: la conversación no es la del guion. el mensaje 0 (usuario) tiene otro texto:\n'
-                            '  esperado: "¿2 + 2?"\n  recibido: "¿2 + 3?"')
+    assert str(e.value) == (
+        "turno 1: la conversación no es la del guion. el mensaje 0 (usuario) tiene otro texto:\n"
+        '  esperado: "¿2 + 2?"\n  recibido: "¿2 + 3?"'
+    )
     assert "bloque" not in str(e.value)
 
 
@@ -107,12 +112,15 @@ def test_un_mensaje_vacio_que_falta_no_rompe_la_comparacion(g):
     assert diferencia == "falta el mensaje 1 (usuario): (nada)"
 
 
-@pytest.mark.parametrize("M, dice", [
-    ([("usuario", "a"), ("asistente", "b", "c")], "el mensaje 1 no es un par (rol, contenido)"),
-    ([("usuario", "a"), "asistente: b"], 'el mensaje 1 no es un par (rol, contenido): "asistente: b"'),
-    ("usuario: a", "M tiene que ser una lista de mensajes"),
-    (None, "M tiene que ser una lista de mensajes y es (nada)"),
-])
+@pytest.mark.parametrize(
+    "M, dice",
+    [
+        ([("usuario", "a"), ("asistente", "b", "c")], "el mensaje 1 no es un par (rol, contenido)"),
+        ([("usuario", "a"), "asistente: b"], 'el mensaje 1 no es un par (rol, contenido): "asistente: b"'),
+        ("usuario: a", "M tiene que ser una lista de mensajes"),
+        (None, "M tiene que ser una lista de mensajes y es (nada)"),
+    ],
+)
 def test_una_M_mal_formada_es_una_divergencia_y_no_otra_excepcion(g, M, dice):
     """Lo que un harness con fallos mande al modelo se dice con el turno; no sale un ValueError ni un TypeError."""
     modelo = g["ModeloGuionizado"]([{"espera": [("usuario", "a"), ("asistente", "b")], "responde": "c"}])

@@ -30,10 +30,13 @@ def de_la_leccion(slug: str) -> dict[str, ast.FunctionDef]:
     return finales
 
 
-@pytest.mark.parametrize(("slug", "nombres"), [
-    ("los-errores", ["problema_de_llamada", "ejecutar"]),
-    ("la-especificacion", ["ejecutar", "llamadas_de", "texto_de", "bucle"]),
-])
+@pytest.mark.parametrize(
+    ("slug", "nombres"),
+    [
+        ("los-errores", ["problema_de_llamada", "ejecutar"]),
+        ("la-especificacion", ["ejecutar", "llamadas_de", "texto_de", "bucle"]),
+    ],
+)
 def test_las_funciones_finales_son_las_de_harness(slug, nombres):
     harness, leccion = definiciones(HARNESS.read_text(encoding="utf-8")), de_la_leccion(slug)
     for nombre in nombres:
@@ -55,4 +58,4 @@ def test_el_bloque_llega_a_permisos_en_orden():
 
     slugs = [lec.slug for lec in leer_curso().lecciones]
     i = slugs.index("permisos-y-confianza")
-    assert slugs[i - 2:i] == ["los-errores", "la-especificacion"]
+    assert slugs[i - 2 : i] == ["los-errores", "la-especificacion"]

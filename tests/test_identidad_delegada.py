@@ -104,7 +104,10 @@ def test_cada_sesion_queda_ligada_a_su_usuario_incluso_uno_oculto(g):
     try:
         herramientas = {u: g["crear_herramienta_perfil"](u) for u in ("u-100", "u-101", "u-102", "u-404")}
         assert {u: h()["salario_anual"] for u, h in herramientas.items() if u != "u-404"} == {
-            "u-100": 52000, "u-101": 61000, "u-102": 70000}
+            "u-100": 52000,
+            "u-101": 61000,
+            "u-102": 70000,
+        }
         assert herramientas["u-404"]() == {"error": "usuario no encontrado"}
     finally:
         del g["PERFILES"]["u-102"]
@@ -164,9 +167,14 @@ def test_el_tope_del_reembolso_es_inclusivo(g):
 
 def test_el_token_intercambiado_lleva_los_campos_de_rfc_8693(g):
     token = g["intercambiar_token"](g["PETICION"])
-    assert token == {"iss": "https://as.ejemplo.com", "sub": "usuario:38217",
-                     "aud": "https://api.pedidos.ejemplo.com", "act": {"sub": "orquestador-soporte"},
-                     "scope": "pedidos:leer", "exp": 1783000000}
+    assert token == {
+        "iss": "https://as.ejemplo.com",
+        "sub": "usuario:38217",
+        "aud": "https://api.pedidos.ejemplo.com",
+        "act": {"sub": "orquestador-soporte"},
+        "scope": "pedidos:leer",
+        "exp": 1783000000,
+    }
     assert "act" not in g["intercambiar_token"](g["PETICION"], delegacion=False)
 
 
@@ -204,11 +212,13 @@ def test_validar_token(g):
     validar, ahora = g["validar_token"], g["AHORA"]
     bueno = {"iss": g["EMISOR"], "sub": "u", "aud": g["MCP_FACTURACION"], "scope": "a b", "exp": ahora + 1}
     assert validar(bueno, g["MCP_FACTURACION"], "b") is bueno
-    casos = [(dict(bueno, aud=g["MCP_PEDIDOS"]), "token para otra audiencia"),
-             (dict(bueno, exp=ahora), "token caducado"),  # exp es el primer instante en que ya no vale
-             (dict(bueno, iss="https://otro.ejemplo.com"), "emisor desconocido"),
-             (dict(bueno, scope="a"), "falta el alcance b"),
-             ({k: v for k, v in bueno.items() if k != "aud"}, "token para otra audiencia")]
+    casos = [
+        (dict(bueno, aud=g["MCP_PEDIDOS"]), "token para otra audiencia"),
+        (dict(bueno, exp=ahora), "token caducado"),  # exp es el primer instante en que ya no vale
+        (dict(bueno, iss="https://otro.ejemplo.com"), "emisor desconocido"),
+        (dict(bueno, scope="a"), "falta el alcance b"),
+        ({k: v for k, v in bueno.items() if k != "aud"}, "token para otra audiencia"),
+    ]
     for token, motivo in casos:
         with pytest.raises(PermissionError, match=motivo):
             validar(token, g["MCP_FACTURACION"], "b")
@@ -277,8 +287,14 @@ def test_la_clave_de_sesion_segura_sale_de_ejecutar(g, preguntas):
 def test_la_clave_de_los_tokens_sale_de_validar_token(g, preguntas):
     for opcion in preguntas["tokens-de-facturacion"]["opcion"]:
         datos = opcion["token"]
-        token = {"iss": g["EMISOR"], "sub": "usuario:38217", "aud": datos["aud"], "scope": datos["scope"],
-                 "exp": g["AHORA"] + datos["caduca_en"], **({"act": datos["act"]} if "act" in datos else {})}
+        token = {
+            "iss": g["EMISOR"],
+            "sub": "usuario:38217",
+            "aud": datos["aud"],
+            "scope": datos["scope"],
+            "exp": g["AHORA"] + datos["caduca_en"],
+            **({"act": datos["act"]} if "act" in datos else {}),
+        }
         try:
             g["validar_token"](token, g["MCP_FACTURACION"], "facturas:leer")
             aceptado = True
@@ -314,18 +330,57 @@ def corpus_hostil(g):
     ahora = g["AHORA"]
     usuario, orquestador, mcp = g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["TOKEN_MCP_PEDIDOS"]
     para_pedidos = g["intercambiar_token"](g["peticion_de"](usuario, orquestador, g["MCP_PEDIDOS"], "pedidos:leer"))
-    sujetos = [usuario, para_pedidos, dict(usuario, exp=ahora + 5), dict(usuario, scope="pedidos:leer"),
-               dict(usuario, scope=None), dict(usuario, scope=["pedidos:leer"]), dict(usuario, exp=None),
-               {k: v for k, v in usuario.items() if k != "sub"}, dict(usuario, sub=7), dict(usuario, iss="https://x"),
-               dict(usuario, may_act={"sub": "otro"}), dict(usuario, may_act="orquestador-soporte"),
-               dict(usuario, may_act=None), "token", None, {}]
-    actores = [orquestador, mcp, dict(orquestador, exp=ahora), dict(orquestador, aud="orquestador-soporte"),
-               dict(orquestador, iss="https://otro.ejemplo.com"), {k: v for k, v in orquestador.items() if k != "aud"},
-               dict(orquestador, sub=None), None, {"sub": "orquestador-soporte"}]
-    recursos = [g["API_PEDIDOS"], g["MCP_PEDIDOS"], g["MCP_FACTURACION"], "https://evil.ejemplo.com", None, "",
-                ["https://api.pedidos.ejemplo.com"], 5]
-    pedidos = ["pedidos:leer", "pedidos:escribir", "pedidos:leer pedidos:escribir", "pedidos:leer admin",
-               "facturas:leer", "", "   ", None, ["pedidos:leer"], "pedidos:leer pedidos:leer"]
+    sujetos = [
+        usuario,
+        para_pedidos,
+        dict(usuario, exp=ahora + 5),
+        dict(usuario, scope="pedidos:leer"),
+        dict(usuario, scope=None),
+        dict(usuario, scope=["pedidos:leer"]),
+        dict(usuario, exp=None),
+        {k: v for k, v in usuario.items() if k != "sub"},
+        dict(usuario, sub=7),
+        dict(usuario, iss="https://x"),
+        dict(usuario, may_act={"sub": "otro"}),
+        dict(usuario, may_act="orquestador-soporte"),
+        dict(usuario, may_act=None),
+        "token",
+        None,
+        {},
+    ]
+    actores = [
+        orquestador,
+        mcp,
+        dict(orquestador, exp=ahora),
+        dict(orquestador, aud="orquestador-soporte"),
+        dict(orquestador, iss="https://otro.ejemplo.com"),
+        {k: v for k, v in orquestador.items() if k != "aud"},
+        dict(orquestador, sub=None),
+        None,
+        {"sub": "orquestador-soporte"},
+    ]
+    recursos = [
+        g["API_PEDIDOS"],
+        g["MCP_PEDIDOS"],
+        g["MCP_FACTURACION"],
+        "https://evil.ejemplo.com",
+        None,
+        "",
+        ["https://api.pedidos.ejemplo.com"],
+        5,
+    ]
+    pedidos = [
+        "pedidos:leer",
+        "pedidos:escribir",
+        "pedidos:leer pedidos:escribir",
+        "pedidos:leer admin",
+        "facturas:leer",
+        "",
+        "   ",
+        None,
+        ["pedidos:leer"],
+        "pedidos:leer pedidos:leer",
+    ]
     for sujeto in sujetos:
         for actor in actores:
             for recurso in recursos:
@@ -358,8 +413,10 @@ def test_el_salto_del_mcp_no_convierte_leer_en_escribir(g):
     for alcance in ("pedidos:escribir", "pedidos:leer pedidos:escribir"):
         with pytest.raises(PermissionError, match="alcance más amplio que el del token del sujeto: pedidos:escribir"):
             intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], alcance))
-    assert intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], "pedidos:leer"))[
-        "scope"] == "pedidos:leer"
+    assert (
+        intercambia(peticion_de(para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["API_PEDIDOS"], "pedidos:leer"))["scope"]
+        == "pedidos:leer"
+    )
 
 
 @pytest.mark.parametrize("recurso", [None, "", ["https://api.pedidos.ejemplo.com"], 5])
@@ -378,30 +435,41 @@ def test_la_vigencia_nunca_pasa_de_la_del_sujeto(g):
         assert token["exp"] == g["AHORA"] + min(resta, g["VIGENCIA"])
 
 
-@pytest.mark.parametrize("cambio", [
-    {"exp": 1782999400}, {"iss": "https://otro.ejemplo.com"}, {"aud": "orquestador-soporte"}, {"aud": None},
-    {"sub": None}, {"exp": None},
-])
+@pytest.mark.parametrize(
+    "cambio",
+    [
+        {"exp": 1782999400},
+        {"iss": "https://otro.ejemplo.com"},
+        {"aud": "orquestador-soporte"},
+        {"aud": None},
+        {"sub": None},
+        {"exp": None},
+    ],
+)
 def test_el_token_del_actor_se_comprueba(g, cambio):
     actor = dict(g["TOKEN_ORQUESTADOR"], **cambio)
     with pytest.raises(PermissionError, match="token de entrada no válido"):
         g["intercambiar_token"](dict(g["PETICION"], actor_token=actor))
 
 
-@pytest.mark.parametrize("may_act", [{"sub": "servicio-informes"}, "orquestador-soporte", None,
-                                     ["orquestador-soporte"]])
+@pytest.mark.parametrize(
+    "may_act", [{"sub": "servicio-informes"}, "orquestador-soporte", None, ["orquestador-soporte"]]
+)
 def test_un_may_act_que_no_nombra_al_actor_no_deja_actuar(g, may_act):
     sujeto = dict(g["TOKEN_USUARIO"], may_act=may_act)
     with pytest.raises(PermissionError, match="orquestador-soporte no puede actuar por usuario:38217"):
         g["intercambiar_token"](dict(g["PETICION"], subject_token=sujeto))
 
 
-@pytest.mark.parametrize("alcance, motivo", [
-    ("pedidos:leer admin", "alcance más amplio que el del token del sujeto: admin"),
-    ("facturas:leer", "orquestador-soporte no puede pedir facturas:leer para https://api.pedidos.ejemplo.com"),
-    ("", "falta el alcance que se pide"),
-    (None, "falta el alcance que se pide"),
-])
+@pytest.mark.parametrize(
+    "alcance, motivo",
+    [
+        ("pedidos:leer admin", "alcance más amplio que el del token del sujeto: admin"),
+        ("facturas:leer", "orquestador-soporte no puede pedir facturas:leer para https://api.pedidos.ejemplo.com"),
+        ("", "falta el alcance que se pide"),
+        (None, "falta el alcance que se pide"),
+    ],
+)
 def test_el_alcance_que_no_cabe_se_rechaza_con_su_motivo(g, alcance, motivo):
     with pytest.raises(PermissionError, match="^%s$" % motivo):
         g["intercambiar_token"](dict(g["PETICION"], scope=alcance))
@@ -409,8 +477,10 @@ def test_el_alcance_que_no_cabe_se_rechaza_con_su_motivo(g, alcance, motivo):
 
 def test_la_celda_ensena_el_salto_rechazado():
     salidas = (LECCION.carpeta / "salidas.toml").read_text(encoding="utf-8")
-    assert "intercambio para escribir                rechazado · alcance más amplio que el del token del sujeto: " \
-           "pedidos:escribir" in salidas
+    assert (
+        "intercambio para escribir                rechazado · alcance más amplio que el del token del sujeto: "
+        "pedidos:escribir" in salidas
+    )
 
 
 # --- El cierre del curso cubre los tres bloques (revisión, P6) y los nombres no cambian (P10) ---------
@@ -419,21 +489,29 @@ def test_la_celda_ensena_el_salto_rechazado():
 def seccion(texto, titulo):
     inicio = texto.index("## " + titulo)
     fin = texto.find("\n## ", inicio + 3)
-    return texto[inicio:fin if fin > 0 else None]
+    return texto[inicio : fin if fin > 0 else None]
 
 
 def test_el_cierre_nombra_cada_bloque_del_curso_y_lo_que_enseno():
     cierre = seccion(LECCION.fuente.read_text(encoding="utf-8"), "Para cerrar el curso")
     for bloque in CURSO.bloques:
         assert "«%s»" % bloque["titulo"] in cierre, bloque["titulo"]
-    for idea in ("argv", "lanzadores", "copia", "trifecta", "ejecución entera", "lista de destinos",
-                 "filtro de salida", "intercambio"):
+    for idea in (
+        "argv",
+        "lanzadores",
+        "copia",
+        "trifecta",
+        "ejecución entera",
+        "lista de destinos",
+        "filtro de salida",
+        "intercambio",
+    ):
         assert idea in cierre, idea
 
 
 def test_los_limites_del_cierre_incluyen_los_del_bloque_de_comandos_y_red():
     cierre = seccion(LECCION.fuente.read_text(encoding="utf-8"), "Para cerrar el curso")
-    limites = cierre[cierre.index("tiene límites"):]
+    limites = cierre[cierre.index("tiene límites") :]
     assert "un destino permitido también" in limites and "argv" in limites and "copia" in limites
 
 
@@ -448,23 +526,31 @@ def test_el_token_correcto_de_la_pregunta_es_uno_que_el_servidor_emitiria(g):
     """La opción correcta por intercambio existe de verdad; la del servidor de pedidos no se emitiría (P2)."""
     preguntas = {p["id"]: p for p in preguntas_de(LECCION)}
     [opcion] = [o for o in preguntas["tokens-de-facturacion"]["opcion"] if o["correcta"] and "act" in o["token"]]
-    emitido = g["intercambiar_token"](g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"],
-                                                       g["MCP_FACTURACION"], "facturas:leer"))
+    emitido = g["intercambiar_token"](
+        g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["MCP_FACTURACION"], "facturas:leer")
+    )
     assert {k: emitido[k] for k in ("aud", "scope", "act")} == {k: opcion["token"][k] for k in ("aud", "scope", "act")}
-    para_pedidos = g["intercambiar_token"](g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"],
-                                                            g["MCP_PEDIDOS"], "pedidos:leer"))
+    para_pedidos = g["intercambiar_token"](
+        g["peticion_de"](g["TOKEN_USUARIO"], g["TOKEN_ORQUESTADOR"], g["MCP_PEDIDOS"], "pedidos:leer")
+    )
     with pytest.raises(PermissionError):
-        g["intercambiar_token"](g["peticion_de"](para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["MCP_FACTURACION"],
-                                                 "facturas:leer"))
+        g["intercambiar_token"](
+            g["peticion_de"](para_pedidos, g["TOKEN_MCP_PEDIDOS"], g["MCP_FACTURACION"], "facturas:leer")
+        )
     assert "lo correcto" not in json.dumps(preguntas["tokens-de-facturacion"], ensure_ascii=False)
 
 
 # --- Campos a null o de otro tipo: un rechazo, nunca un TypeError (revisión, P13) -------------------------
 
 
-CAMPOS_ROTOS = [({"exp": None}, "token caducado"), ({"exp": "mañana"}, "token caducado"),
-                ({"scope": None}, "falta el alcance b"), ({"scope": ["b"]}, "falta el alcance b"),
-                ({"aud": None}, "token para otra audiencia: None"), ({"iss": None}, "emisor desconocido")]
+CAMPOS_ROTOS = [
+    ({"exp": None}, "token caducado"),
+    ({"exp": "mañana"}, "token caducado"),
+    ({"scope": None}, "falta el alcance b"),
+    ({"scope": ["b"]}, "falta el alcance b"),
+    ({"aud": None}, "token para otra audiencia: None"),
+    ({"iss": None}, "emisor desconocido"),
+]
 
 
 @pytest.mark.parametrize("cambio, motivo", CAMPOS_ROTOS)
@@ -479,6 +565,7 @@ def referencia():
     """El espacio de pruebas del desafío con su solución de referencia."""
     from cursos.calificador.banco import espacio_de_pruebas
     from cursos.desafio import Desafio
+
     desafio = Desafio("identidad-delegada")
     espacio = espacio_de_pruebas(desafio)
     exec(desafio.lee("solucion.py"), espacio)

@@ -19,8 +19,9 @@ def grafo() -> dict[str, set[str]]:
         for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):
             if isinstance(nodo, ast.ImportFrom) and nodo.module and nodo.module.startswith("cursos"):
                 # from cursos.calificador import fuente: el submódulo si lo es, si no el paquete
-                importados |= {f"{nodo.module}.{a.name}" if f"{nodo.module}.{a.name}" in rutas else nodo.module
-                               for a in nodo.names}
+                importados |= {
+                    f"{nodo.module}.{a.name}" if f"{nodo.module}.{a.name}" in rutas else nodo.module for a in nodo.names
+                }
             elif isinstance(nodo, ast.Import):
                 importados |= {a.name for a in nodo.names if a.name.startswith("cursos")}
         aristas[nombre] = {m for m in importados if m in rutas and m != nombre}
@@ -34,7 +35,7 @@ def ciclos(aristas: dict[str, set[str]]) -> list[list[str]]:
         estado[nodo] = "abierto"
         for siguiente in sorted(aristas[nodo]):
             if estado.get(siguiente) == "abierto":
-                encontrados.append(camino[camino.index(siguiente):] + [siguiente])
+                encontrados.append(camino[camino.index(siguiente) :] + [siguiente])
             elif siguiente not in estado:
                 visita(siguiente, camino + [siguiente])
         estado[nodo] = "cerrado"
@@ -59,8 +60,13 @@ def test_ninguna_prueba_importa_otra_prueba():
     culpables = []
     for ruta in (RAIZ / "tests").rglob("*.py"):
         for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):
-            nombres = ([nodo.module or ""] + [a.name for a in nodo.names] if isinstance(nodo, ast.ImportFrom)
-                       else [a.name for a in nodo.names] if isinstance(nodo, ast.Import) else [])
+            nombres = (
+                [nodo.module or ""] + [a.name for a in nodo.names]
+                if isinstance(nodo, ast.ImportFrom)
+                else [a.name for a in nodo.names]
+                if isinstance(nodo, ast.Import)
+                else []
+            )
             if any(n.rsplit(".", 1)[-1].startswith("test_") for n in nombres):
                 culpables.append(f"{ruta.relative_to(RAIZ)}:{nodo.lineno}")
     assert not culpables, culpables

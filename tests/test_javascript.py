@@ -18,8 +18,12 @@ LINT = RAIZ / "tests" / "javascript"
 
 def ficheros_de_javascript() -> list[str]:
     """Todo el JavaScript del repositorio que se sirve o se construye (ni node_modules ni build/)."""
-    return sorted(str(f.relative_to(RAIZ)) for patron in ("*.js", "*.mjs") for f in (RAIZ / "cursos").rglob(patron)
-                  if "node_modules" not in f.parts)
+    return sorted(
+        str(f.relative_to(RAIZ))
+        for patron in ("*.js", "*.mjs")
+        for f in (RAIZ / "cursos").rglob(patron)
+        if "node_modules" not in f.parts
+    )
 
 
 def node() -> str:
@@ -48,14 +52,24 @@ def eslint() -> str:
         npm = shutil.which("npm")
         if not npm:
             pytest.fail("falta npm para instalar ESLint: ./curso pruebas lo instala con apt-get")
-        hecho = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=LINT,
-                               capture_output=True, text=True, timeout=600)
+        hecho = subprocess.run(
+            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+            cwd=LINT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert hecho.returncode == 0, f"npm ci en {LINT} ha fallado:\n{hecho.stdout[-2000:]}{hecho.stderr[-2000:]}"
         sello.write_text(huella)
     return str(LINT / "node_modules" / ".bin" / "eslint")
 
 
 def test_eslint_no_encuentra_nada():
-    hecho = subprocess.run([eslint(), "--config", str(LINT / "eslint.config.mjs"), "--max-warnings", "0",
-                            *ficheros_de_javascript()], cwd=RAIZ, capture_output=True, text=True, timeout=300)
+    hecho = subprocess.run(
+        [eslint(), "--config", str(LINT / "eslint.config.mjs"), "--max-warnings", "0", *ficheros_de_javascript()],
+        cwd=RAIZ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr

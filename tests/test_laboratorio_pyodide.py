@@ -15,7 +15,9 @@ LECCION = leer_curso().leccion("la-propuesta-no-es-el-permiso")
 
 # Ejecuta en Pyodide las celdas de la lección, cada una con su salida capturada, y
 # calcula la evidencia completa del laboratorio con el mismo texto canónico que la referencia.
-PROGRAMA = CELDAS_CON_SALIDAS + """
+PROGRAMA = (
+    CELDAS_CON_SALIDAS
+    + """
 lab = {}
 codigo = {n: open(n, "rb").read() for n in ("harness.py", "laboratorio_puerta.py")}
 for n in codigo:
@@ -24,6 +26,7 @@ evidencia = lab["evidencia"](codigo)
 json.dumps({"salidas": salidas,
             "evidencia": json.dumps(evidencia, ensure_ascii=False, indent=1, sort_keys=True) + "\\n"})
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -36,8 +36,9 @@ def cuadernos(tmp_path_factory):
 def test_la_leccion_se_ejecuta_y_dice_lo_que_afirma(cuadernos, leccion):
     ruta = cuadernos[leccion.slug]
     cuaderno = nbformat.read(ruta, as_version=4)
-    NotebookClient(cuaderno, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(ruta.parent)}}).execute()
+    NotebookClient(
+        cuaderno, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ruta.parent)}}
+    ).execute()
     preparacion, *codigo = [c for c in cuaderno.cells if c.cell_type == "code"]
     assert ETIQUETA_PREPARACION in preparacion.metadata.tags and preparacion.outputs == [], "callada si no falta nada"
     for celda in codigo:
@@ -57,8 +58,9 @@ def test_sin_un_modulo_el_cuaderno_lo_dice_en_espanol(cuadernos, tmp_path):
     for fichero in cuadernos[leccion.slug].parent.iterdir():
         if fichero.name != "harness.py":
             (tmp_path / fichero.name).write_bytes(fichero.read_bytes())
-    cliente = NotebookClient(cuaderno, timeout=120, kernel_name="python3", allow_errors=True,
-                             resources={"metadata": {"path": str(tmp_path)}})
+    cliente = NotebookClient(
+        cuaderno, timeout=120, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(tmp_path)}}
+    )
     cliente.execute()
     [error] = cuaderno.cells[0].outputs
     assert error.ename == "FileNotFoundError"
@@ -74,8 +76,10 @@ CODIGO = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 def test_ningun_cuaderno_tiene_formulas(cuadernos):
     """La aplicación Notebook de JupyterLite va sin MathJax (lite.SOBRAN_EN_EL_CUADERNO): una fórmula
     saldría como texto. Quien escriba una, que quite MathJax de esa lista."""
-    textos = {slug: [c.source for c in nbformat.read(ruta, as_version=4).cells if c.cell_type == "markdown"]
-              for slug, ruta in cuadernos.items()}
+    textos = {
+        slug: [c.source for c in nbformat.read(ruta, as_version=4).cells if c.cell_type == "markdown"]
+        for slug, ruta in cuadernos.items()
+    }
     textos.update({p.parent.name: [p.read_text(encoding="utf-8")] for p in (RAIZ / "desafios").glob("*/*.md")})
     for donde, fuentes in textos.items():
         for fuente in fuentes:

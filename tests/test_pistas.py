@@ -64,16 +64,20 @@ def test_cada_desafio_tiene_pistas_validas(slug):
 
 @pytest.mark.parametrize("slug", desafios())
 def test_ninguna_pista_copia_la_solucion(slug):
-    pistas = [p["texto"] for p in tomllib.loads(
-        (RAIZ / "desafios" / slug / "pistas.toml").read_text(encoding="utf-8"))["pista"]]
+    pistas = [
+        p["texto"]
+        for p in tomllib.loads((RAIZ / "desafios" / slug / "pistas.toml").read_text(encoding="utf-8"))["pista"]
+    ]
     lineas = lineas_de_la_solucion((RAIZ / "desafios" / slug / "solucion.py").read_text(encoding="utf-8"))
     assert lineas, "la solución de referencia no tiene región ### BEGIN SOLUTION"
     assert citadas(pistas, lineas) == []
 
 
 def test_se_nota_una_pista_que_copia_una_linea():
-    fuente = ("def f(x):\n    ### BEGIN SOLUTION\n    if isinstance(x, bool):  # True es un int\n"
-              "        return False\n    return x in (1, 2)\n    ### END SOLUTION\n")
+    fuente = (
+        "def f(x):\n    ### BEGIN SOLUTION\n    if isinstance(x, bool):  # True es un int\n"
+        "        return False\n    return x in (1, 2)\n    ### END SOLUTION\n"
+    )
     lineas = lineas_de_la_solucion(fuente)
     assert lineas == ["if isinstance(x, bool):", "return x in (1, 2)"]
     assert citadas(["Piensa en `isinstance(x, bool)` antes que en el `int`."], lineas) == []  # un trozo no es la línea
@@ -93,7 +97,8 @@ def codigo_que_sigue(slug: str, datos: dict) -> str:
     donde = f"desafios/{slug}/pistas.toml"
     sigue = datos["sigue"]
     assert isinstance(sigue, dict) and set(sigue) == {"codigo"} and isinstance(sigue["codigo"], str), (
-        f"{donde}: [sigue] es una tabla con una sola clave, codigo = \"\"\"…\"\"\" (el código de la celda)")
+        f'{donde}: [sigue] es una tabla con una sola clave, codigo = """…""" (el código de la celda)'
+    )
     comentarios = " ".join(re.findall(r"#(.*)$", sigue["codigo"], re.M))
     usadas = {int(n) for n in re.findall(r"\bpista (\d+)", comentarios)}
     faltan = [n for n in range(1, len(datos["pista"]) + 1) if n not in usadas]
@@ -111,7 +116,8 @@ def test_seguir_las_pistas_saca_la_nota_entera(slug):
     ganados, maximo, fallos = puntos(slug, codigo_que_sigue(slug, datos))
     assert ganados == maximo, (
         f"quien sigue las pistas de {slug} saca {ganados} de {maximo}: alguna pista lleva lejos del "
-        f"enunciado. No pasan: {fallos}")
+        f"enunciado. No pasan: {fallos}"
+    )
 
 
 # Lo que escribía quien seguía las pistas de antes de permiso-en-ejecutar («tiene tres valores
@@ -140,13 +146,16 @@ def test_la_prueba_nota_unas_pistas_que_contradicen_el_enunciado():
     assert (ganados, maximo) == (6, 10) and {"denegar", "nadie", "variaciones"} <= set(fallos)
 
 
-@pytest.mark.parametrize("sigue, motivo", [
-    ('codigo = 3\n', "una sola clave, codigo"),
-    ('codigo = "x = 1"\notro = 2\n', "una sola clave, codigo"),
-    ('codigo = "x = 1  # pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
-    ('codigo = "x = 1  # pista 3 y pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
-    ('codigo = "print(\'pista 2\')  # pista 1"\n', r"no dice dónde usa las pistas \[2\]"),  # fuera de un comentario
-])
+@pytest.mark.parametrize(
+    "sigue, motivo",
+    [
+        ("codigo = 3\n", "una sola clave, codigo"),
+        ('codigo = "x = 1"\notro = 2\n', "una sola clave, codigo"),
+        ('codigo = "x = 1  # pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
+        ('codigo = "x = 1  # pista 3 y pista 1"\n', r"no dice dónde usa las pistas \[2\]"),
+        ("codigo = \"print('pista 2')  # pista 1\"\n", r"no dice dónde usa las pistas \[2\]"),  # fuera de un comentario
+    ],
+)
 def test_un_sigue_mal_escrito_dice_que_corregir(sigue, motivo):
     datos = tomllib.loads('[[pista]]\ntexto = "a"\n[[pista]]\ntexto = "b"\n[sigue]\n' + sigue)
     with pytest.raises(AssertionError, match=motivo):

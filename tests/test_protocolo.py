@@ -33,8 +33,9 @@ def test_los_dos_lados_lo_importan_y_no_repiten_sus_nombres(lado):
     assert "cursos.calificador.caja.protocolo import" in fuente
     arbol = ast.parse(fuente)
     # getattr(mesa, "entorno"): un atributo de la mesa de la prueba, no un mensaje
-    atributos = {n.args[1] for n in ast.walk(arbol)
-                 if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "getattr"}
+    atributos = {
+        n.args[1] for n in ast.walk(arbol) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "getattr"
+    }
     literales = {n.value for n in ast.walk(arbol) if isinstance(n, ast.Constant) and n not in atributos}
     assert not (literales & NOMBRES), f"{lado} escribe a mano nombres del protocolo"
 
@@ -47,18 +48,36 @@ def test_el_programa_del_hijo_lleva_el_protocolo_dentro():
 
 def test_el_hijo_habla_el_protocolo_sin_el_repositorio(tmp_path):
     """Sin aislamiento y con -I -S (como en la caja): arranca, llama y devuelve la excepción con su tipo."""
-    proceso = subprocess.Popen([sys.executable, "-I", "-S", "-c", programa_del_hijo(),
-                                json.dumps({Arranque.CARPETA: str(tmp_path), Arranque.LIMITES: {}})],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd="/", env={})
+    proceso = subprocess.Popen(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            programa_del_hijo(),
+            json.dumps({Arranque.CARPETA: str(tmp_path), Arranque.LIMITES: {}}),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd="/",
+        env={},
+    )
     celdas = ["", "def f(x):\n    if x < 0:\n        raise ValueError('negativo: ' + str(x))\n    return [x, f]"]
-    ordenes = [{Clave.MODULOS: [], Clave.CELDAS: celdas, Clave.FUNCIONES: ["f"]},
-               {Clave.LLAMA: "f", Clave.ARGS: [2], Clave.KWARGS: {}},
-               {Clave.LLAMA: "f", Clave.ARGS: [-1], Clave.KWARGS: {}}]
+    ordenes = [
+        {Clave.MODULOS: [], Clave.CELDAS: celdas, Clave.FUNCIONES: ["f"]},
+        {Clave.LLAMA: "f", Clave.ARGS: [2], Clave.KWARGS: {}},
+        {Clave.LLAMA: "f", Clave.ARGS: [-1], Clave.KWARGS: {}},
+    ]
     salida, _ = proceso.communicate("".join(json.dumps(o) + "\n" for o in ordenes).encode(), timeout=60)
     listo, devuelve, lanza = [json.loads(linea) for linea in salida.splitlines()]
     version = "%d.%d.%d" % sys.version_info[:3]  # el intérprete que ha corrido las celdas, para sus notas
-    assert listo == {Clave.LISTO: True, Clave.ERRORES: [], Clave.DEFINIDAS: ["f"], Clave.SINTAXIS: [],
-                     Clave.VERSION: version}
+    assert listo == {
+        Clave.LISTO: True,
+        Clave.ERRORES: [],
+        Clave.DEFINIDAS: ["f"],
+        Clave.SINTAXIS: [],
+        Clave.VERSION: version,
+    }
     assert devuelve == {Clave.DEVUELVE: [2, {Marca.FUNCION: 0}]} and protocolo.es_funcion(devuelve[Clave.DEVUELVE][1])
     assert lanza == {Clave.EXCEPCION: ["ValueError", "negativo: -1"]}
 

@@ -65,15 +65,17 @@ BLOQUES = [b["slug"] for b in CURSO.bloques]
 TITULOS = {_normal(lec.titulo): lec.slug for lec in CURSO.lecciones}
 TITULOS.update({_corto(lec.titulo): lec.slug for lec in CURSO.lecciones})
 TITULOS_DE_BLOQUE = {_normal(b["titulo"]): "bloque:" + b["slug"] for b in CURSO.bloques}
-TEMAS = sorted(((_normal(tema), lec.slug) for lec in CURSO.lecciones for tema in (*lec.temas, _corto(lec.titulo))),
-               key=lambda par: -len(par[0]))  # el tema más largo que encaje
+TEMAS = sorted(
+    ((_normal(tema), lec.slug) for lec in CURSO.lecciones for tema in (*lec.temas, _corto(lec.titulo))),
+    key=lambda par: -len(par[0]),
+)  # el tema más largo que encaje
 
 ARTICULO = r"(?:el|la|los|las|un|una)\s+[^.,;:«»()\[\]*`]+"
-RELATIVA = re.compile(r"\blecci[oó]n\s+(anterior|siguiente)\b|\b(pr[oó]xima|anterior|siguiente)\s+lecci[oó]n\b",
-                      re.IGNORECASE)
+RELATIVA = re.compile(
+    r"\blecci[oó]n\s+(anterior|siguiente)\b|\b(pr[oó]xima|anterior|siguiente)\s+lecci[oó]n\b", re.IGNORECASE
+)
 APOSICION = re.compile(r"\s*,\s*(?:(?:sobre|de)\s+(" + ARTICULO + r")|«([^«»]+)»)", re.IGNORECASE)
-DE_BLOQUE = re.compile(r"\bbloque\s+(anterior|siguiente)\b|\b(pr[oó]ximo|siguiente|anterior)\s+bloque\b",
-                       re.IGNORECASE)
+DE_BLOQUE = re.compile(r"\bbloque\s+(anterior|siguiente)\b|\b(pr[oó]ximo|siguiente|anterior)\s+bloque\b", re.IGNORECASE)
 TEMA = re.compile(r"\bla\s+lecci[oó]n\s+(?:sobre|de)\s+(" + ARTICULO + ")", re.IGNORECASE)
 ENTRE_COMILLAS = re.compile(r"«([^«»]{2,80})»")
 ANTES_DE_UN_TITULO = re.compile(r"\b(lecci[oó]n|bloque)\s*$", re.IGNORECASE)
@@ -116,14 +118,15 @@ def referencias(slug: str, texto: str) -> list[tuple[str, str | None, str | None
         encontradas.append((m.group(0), destino, None if destino else "no hay ningún bloque %s" % palabra))
     for m in TEMA.finditer(texto):
         destino = por_tema(m.group(1))
-        encontradas.append((m.group(0), destino, None if destino else "ninguna lección del curso trata de «%s»"
-                            % m.group(1).strip()))
+        encontradas.append(
+            (m.group(0), destino, None if destino else "ninguna lección del curso trata de «%s»" % m.group(1).strip())
+        )
     for m in ENTRE_COMILLAS.finditer(texto):
         nombre = _normal(m.group(1))
         destino = TITULOS.get(nombre) or TITULOS_DE_BLOQUE.get(nombre)
         if destino and destino != slug:
             encontradas.append((m.group(0), destino, None))
-        elif not destino and ANTES_DE_UN_TITULO.search(texto[:m.start()]):
+        elif not destino and ANTES_DE_UN_TITULO.search(texto[: m.start()]):
             encontradas.append((m.group(0), None, "ninguna lección ni bloque del curso se llama «%s»" % m.group(1)))
     for frase, destino in FRASES.items():
         encontradas += [(frase, destino, None)] * _normal(texto).count(frase)
@@ -136,8 +139,9 @@ def textos_de(leccion) -> dict[str, str]:
     if leccion.preguntas.exists():
         preguntas = tomllib.loads(leccion.preguntas.read_text(encoding="utf-8")).get("pregunta", [])
         textos["preguntas.toml"] = "\n".join(
-            [p["enunciado"] for p in preguntas] + [o[k] for p in preguntas for o in p["opcion"]
-                                                    for k in ("texto", "explicacion")])
+            [p["enunciado"] for p in preguntas]
+            + [o[k] for p in preguntas for o in p["opcion"] for k in ("texto", "explicacion")]
+        )
     if leccion.desafio:
         textos["enunciado.md"] = (RAIZ / "desafios" / leccion.desafio / "enunciado.md").read_text(encoding="utf-8")
     return textos
@@ -145,8 +149,12 @@ def textos_de(leccion) -> dict[str, str]:
 
 def todas() -> list[tuple[str, str, str, str | None, str | None]]:
     """(lección, fichero, frase, destino, problema) de todo el curso."""
-    return [(lec.slug, fichero, *ref) for lec in CURSO.lecciones
-            for fichero, texto in textos_de(lec).items() for ref in referencias(lec.slug, texto)]
+    return [
+        (lec.slug, fichero, *ref)
+        for lec in CURSO.lecciones
+        for fichero, texto in textos_de(lec).items()
+        for ref in referencias(lec.slug, texto)
+    ]
 
 
 # --- El curso ------------------------------------------------------------------------------
@@ -162,12 +170,17 @@ def problemas_de(slug: str, textos: dict[str, str]) -> list[str]:
                 problemas.append("%s: %s" % (donde, problema))
             elif RELATIVA.fullmatch(frase.strip()) and (slug, destino) not in DICE:
                 # «la lección anterior» a secas sólo es verdad por lo que dice de ella: hay que declararlo.
-                problemas.append("%s apunta a %s: di en DICE qué tiene que contener %s para que la frase sea "
-                                 "verdad" % (donde, destino, destino))
+                problemas.append(
+                    "%s apunta a %s: di en DICE qué tiene que contener %s para que la frase sea "
+                    "verdad" % (donde, destino, destino)
+                )
             else:
                 fuente = CURSO.leccion(destino).fuente.read_text(encoding="utf-8") if destino in ORDEN else ""
-                problemas += ["%s: %s no dice «%s»" % (donde, destino, dicho)
-                              for dicho in DICE.get((slug, destino), []) if dicho not in fuente]
+                problemas += [
+                    "%s: %s no dice «%s»" % (donde, destino, dicho)
+                    for dicho in DICE.get((slug, destino), [])
+                    if dicho not in fuente
+                ]
     return problemas
 
 
@@ -185,7 +198,10 @@ def test_las_anteriores_y_siguientes_escritas_son_vecinas_en_el_manifiesto():
             continue
         paso = -1 if re.search("anterior", frase, re.IGNORECASE) else 1
         assert slugs[slugs.index(origen) + paso] == destino, "%s: «%s» no es %s en el manifiesto" % (
-            origen, frase, destino)
+            origen,
+            frase,
+            destino,
+        )
 
 
 def test_dice_habla_de_lecciones_del_curso():
@@ -196,31 +212,46 @@ def test_dice_habla_de_lecciones_del_curso():
 # --- El lector de referencias, con textos hechos a mano ----------------------------------------
 
 
-@pytest.mark.parametrize("slug, texto, esperado", [
-    ("permisos-y-confianza", "Como en la lección anterior, sin tocar.", [("la-especificacion", None)]),
-    ("las-cuatro-herramientas", "La lección siguiente, sobre los errores, la completa.", [("los-errores", None)]),
-    ("el-primer-agente", "En la próxima\nlección, «Las cuatro herramientas», hay bloques.",
-     [("las-cuatro-herramientas", None), ("las-cuatro-herramientas", None)]),
-    ("permisos-y-confianza", "Lo verá el bloque siguiente.", [("bloque:comandos-y-red", None)]),
-    ("permisos-y-confianza", "Es lo que aprendió en la lección de los errores.", [("los-errores", None)]),
-    ("cadenas-peligrosas", "En «Permisos y confianza» el harness aprendió.", [("permisos-y-confianza", None)]),
-    ("identidad-delegada", "Lo hacía el primer agente del bloque.", [("el-primer-agente", None)]),
-    ("identidad-delegada", "Ni «Cena cancelada.» ni la lección es una referencia.", []),
-])
+@pytest.mark.parametrize(
+    "slug, texto, esperado",
+    [
+        ("permisos-y-confianza", "Como en la lección anterior, sin tocar.", [("la-especificacion", None)]),
+        ("las-cuatro-herramientas", "La lección siguiente, sobre los errores, la completa.", [("los-errores", None)]),
+        (
+            "el-primer-agente",
+            "En la próxima\nlección, «Las cuatro herramientas», hay bloques.",
+            [("las-cuatro-herramientas", None), ("las-cuatro-herramientas", None)],
+        ),
+        ("permisos-y-confianza", "Lo verá el bloque siguiente.", [("bloque:comandos-y-red", None)]),
+        ("permisos-y-confianza", "Es lo que aprendió en la lección de los errores.", [("los-errores", None)]),
+        ("cadenas-peligrosas", "En «Permisos y confianza» el harness aprendió.", [("permisos-y-confianza", None)]),
+        ("identidad-delegada", "Lo hacía el primer agente del bloque.", [("el-primer-agente", None)]),
+        ("identidad-delegada", "Ni «Cena cancelada.» ni la lección es una referencia.", []),
+    ],
+)
 def test_lee_las_referencias_bien_hechas(slug, texto, esperado):
     assert [(destino, problema) for _, destino, problema in referencias(slug, texto)] == esperado
 
 
-@pytest.mark.parametrize("slug, texto, motivo", [
-    ("permisos-y-confianza", "Como vimos en la lección sobre los gatos.", "ninguna lección del curso trata de"),
-    ("permisos-y-confianza", "Como dice la lección «Cadenas peligrosa».", "ninguna lección ni bloque del curso"),
-    ("las-cuatro-herramientas", "La lección siguiente, sobre la memoria, lo arregla.",
-     "pero la lección siguiente es los-errores"),
-    ("el-primer-agente", "Como en la lección anterior.", "no hay ninguna lección anterior"),
-    ("identidad-delegada", "Lo verás en el bloque siguiente.", "no hay ningún bloque siguiente"),
-    ("las-cuatro-herramientas", "En la lección anterior, «Permisos y confianza», se vio.",
-     "pero la lección anterior es el-primer-agente"),
-])
+@pytest.mark.parametrize(
+    "slug, texto, motivo",
+    [
+        ("permisos-y-confianza", "Como vimos en la lección sobre los gatos.", "ninguna lección del curso trata de"),
+        ("permisos-y-confianza", "Como dice la lección «Cadenas peligrosa».", "ninguna lección ni bloque del curso"),
+        (
+            "las-cuatro-herramientas",
+            "La lección siguiente, sobre la memoria, lo arregla.",
+            "pero la lección siguiente es los-errores",
+        ),
+        ("el-primer-agente", "Como en la lección anterior.", "no hay ninguna lección anterior"),
+        ("identidad-delegada", "Lo verás en el bloque siguiente.", "no hay ningún bloque siguiente"),
+        (
+            "las-cuatro-herramientas",
+            "En la lección anterior, «Permisos y confianza», se vio.",
+            "pero la lección anterior es el-primer-agente",
+        ),
+    ],
+)
 def test_una_referencia_a_nada_o_a_otro_sitio_se_dice(slug, texto, motivo):
     problemas = [problema for _, _, problema in referencias(slug, texto) if problema]
     assert problemas and motivo in problemas[0], problemas

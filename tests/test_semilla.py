@@ -5,7 +5,6 @@ carga difieren de la página original (open en vez de open_url). La lección deb
 contenerlas sin cambios, y deben producir lo que dice la prosa.
 """
 
-
 import pytest
 
 from cursos.manifiesto import leer_curso
@@ -29,12 +28,14 @@ def test_la_leccion_trae_las_celdas_de_la_semilla():
 def test_la_traza_sin_permisos(salidas):
     espacio, (salida, _) = salidas
     M = espacio["M"]
-    llamadas = [b for _, contenido in M[2:] if isinstance(contenido, list) for b in contenido
-                if b["type"] == "tool_use"]
+    llamadas = [
+        b for _, contenido in M[2:] if isinstance(contenido, list) for b in contenido if b["type"] == "tool_use"
+    ]
     observaciones = [b for _, contenido in M[2:] for b in contenido if b["type"] == "tool_result"]
     assert [ll["id"] for ll in llamadas] == ["t1", "t2", "t3", "t4"]
     assert len(observaciones) == 4 and not any(o.get("is_error") for o in observaciones), (
-        "el harness sin permisos ejecuta las cuatro llamadas")
+        "el harness sin permisos ejecuta las cuatro llamadas"
+    )
     assert "Asistente: el usuario ha cancelado la cena" in observaciones[0]["content"]
     assert espacio["motivo"] == "fin"
     assert "nota" not in espacio["final"], "el texto final no dice nada de la nota"
@@ -45,11 +46,15 @@ def test_la_traza_sin_permisos(salidas):
 
 def test_la_tabla_de_permisos(salidas):
     espacio, _ = salidas
-    tabla = {ll["id"]: (espacio["permiso"](ll), espacio["permiso"](ll, espacio["SOLO_LECTURA"]))
-             for ll in espacio["LLAMADAS"]}
+    tabla = {
+        ll["id"]: (espacio["permiso"](ll), espacio["permiso"](ll, espacio["SOLO_LECTURA"]))
+        for ll in espacio["LLAMADAS"]
+    }
     assert tabla == {
-        "t1": ("permitir", "permitir"), "t2": ("permitir", "permitir"),
-        "t3": ("preguntar", "denegar"), "t4": ("preguntar", "denegar"),
+        "t1": ("permitir", "permitir"),
+        "t2": ("permitir", "permitir"),
+        "t3": ("preguntar", "denegar"),
+        "t4": ("preguntar", "denegar"),
         "t5": ("denegar", "denegar"),
     }
 

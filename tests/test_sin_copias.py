@@ -40,8 +40,7 @@ PERMITIDAS = [
     "no se ha ejecutado: el usuario no lo ha permitido",
     "no se ha ejecutado: permiso denegado",
     # títulos y autores de las lecturas
-    "Not what you've signed up for: Compromising Real-World LLM-Integrated Applications with Indirect "
-    "Prompt Injection",
+    "Not what you've signed up for: Compromising Real-World LLM-Integrated Applications with Indirect Prompt Injection",
     "The lethal trifecta for AI agents: private data, untrusted content, and external communication",
     "Debenedetti, Shumailov, Fan, Hayes, Carlini, Fabian, Kern, Shi, Terzis y Tramèr",
     "OWASP Top 10 for Agentic Applications for 2026",
@@ -90,8 +89,8 @@ def sin_permitidas(ps: list[str]) -> list[str | None]:
     for frase in PERMITIDAS:
         fp = palabras(frase)
         for i in range(len(ps) - len(fp) + 1):
-            if ps[i:i + len(fp)] == fp:
-                resultado[i:i + len(fp)] = [None] * len(fp)
+            if ps[i : i + len(fp)] == fp:
+                resultado[i : i + len(fp)] = [None] * len(fp)
     return resultado
 
 
@@ -100,10 +99,10 @@ def copias(texto: str, semillas: set[str]) -> list[str]:
     ps = sin_permitidas(palabras(texto))
     encontradas, i = [], 0
     while i <= len(ps) - N:
-        tira = ps[i:i + N]
+        tira = ps[i : i + N]
         if None not in tira and huella(tira) in semillas:
             j = i + N
-            while j < len(ps) and ps[j] is not None and huella(ps[j - N + 1:j + 1]) in semillas:
+            while j < len(ps) and ps[j] is not None and huella(ps[j - N + 1 : j + 1]) in semillas:
                 j += 1
             encontradas.append(" ".join(ps[i:j]))
             i = j
@@ -113,8 +112,12 @@ def copias(texto: str, semillas: set[str]) -> list[str]:
 
 
 def ficheros() -> list[str]:
-    rutas = [*sorted((RAIZ / "lecciones").glob("*/leccion.md")), *sorted((RAIZ / "lecciones").glob("*/preguntas.toml")),
-             *sorted((RAIZ / "desafios").glob("*/enunciado.md")), *sorted((RAIZ / "desafios").glob("*/pistas.toml"))]
+    rutas = [
+        *sorted((RAIZ / "lecciones").glob("*/leccion.md")),
+        *sorted((RAIZ / "lecciones").glob("*/preguntas.toml")),
+        *sorted((RAIZ / "desafios").glob("*/enunciado.md")),
+        *sorted((RAIZ / "desafios").glob("*/pistas.toml")),
+    ]
     return [str(r.relative_to(RAIZ)) for r in rutas]
 
 
@@ -123,14 +126,20 @@ def semillas() -> set[str]:
     return set(HUELLAS.read_text(encoding="utf-8").split())
 
 
-@pytest.mark.parametrize("fichero", [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason="pendiente"))
-                                     if f in PENDIENTES else f for f in ficheros()])
+@pytest.mark.parametrize(
+    "fichero",
+    [
+        pytest.param(f, marks=pytest.mark.xfail(strict=True, reason="pendiente")) if f in PENDIENTES else f
+        for f in ficheros()
+    ],
+)
 def test_la_prosa_no_copia_las_semillas(fichero, semillas):
     encontradas = copias(prosa(RAIZ / fichero), semillas)
     assert not encontradas, (
         f"{fichero} copia de una semilla {len(encontradas)} tiras de {N} o más palabras; escríbelas con "
         "palabras propias (si es un dato o un mensaje exacto, va en `…` o en PERMITIDAS):\n  "
-        + "\n  ".join(encontradas))
+        + "\n  ".join(encontradas)
+    )
 
 
 def test_la_prueba_ve_una_frase_copiada_y_no_los_datos_ni_el_codigo(semillas):
@@ -140,8 +149,16 @@ def test_la_prueba_ve_una_frase_copiada_y_no_los_datos_ni_el_codigo(semillas):
     assert copias("Lo que el modelo cuenta al acabar no dice lo que ha cambiado en el entorno.", semillas) == []
     datos = "El usuario pide: «Añade a lista.txt lo que falta para el salmorejo.» Y nada más."
     assert copias(datos, semillas) == []
-    assert copias(sin_codigo("Antes:\n```python\nSALMOREJO = ('Tritura los tomates con el ajo y añade "
-                             "el pan y lo demás')\n```\nDespués."), semillas) == []
+    assert (
+        copias(
+            sin_codigo(
+                "Antes:\n```python\nSALMOREJO = ('Tritura los tomates con el ajo y añade "
+                "el pan y lo demás')\n```\nDespués."
+            ),
+            semillas,
+        )
+        == []
+    )
 
 
 def test_las_huellas_son_de_tiras_de_ocho_palabras(semillas):
@@ -153,7 +170,7 @@ def escribe_huellas(carpeta: Path) -> None:
     todas = set()
     for semilla in sorted(carpeta.iterdir()):
         ps = palabras(semilla.read_text(encoding="utf-8"))
-        todas |= {huella(ps[i:i + N]) for i in range(len(ps) - N + 1)}
+        todas |= {huella(ps[i : i + N]) for i in range(len(ps) - N + 1)}
     HUELLAS.write_text("\n".join(sorted(todas)) + "\n", encoding="utf-8")
     print(f"{len(todas)} huellas en {HUELLAS.relative_to(RAIZ)}")
 

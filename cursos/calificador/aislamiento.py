@@ -31,8 +31,10 @@ from pathlib import Path
 from cursos import RAIZ
 from cursos.calificador.caja.protocolo import Arranque, Clave
 
-IMPORTA_PROTOCOLO = ("from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Interprete, "
-                     "Marca, Pide  # PROTOCOLO\n")
+IMPORTA_PROTOCOLO = (
+    "from cursos.calificador.caja.protocolo import ENTORNO, SIN_CPU, Arranque, Clave, Interprete, "
+    "Marca, Pide  # PROTOCOLO\n"
+)
 
 
 def programa_del_hijo() -> str:
@@ -74,8 +76,7 @@ ESPACIOS = ["--pid", "--fork", "--kill-child", "--net", "--mount", "--ipc", "--u
 # tampoco se vea. /dev/shm aparte: /dev se queda (dev/null, dev/urandom).
 A_LA_VISTA = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc", "sys"}
 TAPAR_DENTRO = ["/dev/shm"]
-LIMITES = {"RLIMIT_AS": 1 << 30, "RLIMIT_FSIZE": 1 << 20, "RLIMIT_NOFILE": 64,
-           "RLIMIT_CORE": 0}
+LIMITES = {"RLIMIT_AS": 1 << 30, "RLIMIT_FSIZE": 1 << 20, "RLIMIT_NOFILE": 64, "RLIMIT_CORE": 0}
 # Cuenta por usuario (nobody, el de todos los hijos a la vez): con 1 GB cada uno, 16 procesos
 # son como mucho 16 GB aunque una entrega haga fork; un hijo normal usa uno.
 LIMITE_PROCESOS = {"RLIMIT_NPROC": 16}
@@ -84,8 +85,10 @@ LIMITE_PROCESOS = {"RLIMIT_NPROC": 16}
 def carpetas_a_tapar() -> list[str]:
     """Cada carpeta de / que no está A_LA_VISTA (los enlaces, como /bin → usr/bin, no se tocan)."""
     raiz = Path("/")
-    return sorted({str(p) for p in raiz.iterdir()
-                   if p.name not in A_LA_VISTA and p.is_dir() and not p.is_symlink()} | set(TAPAR_DENTRO))
+    return sorted(
+        {str(p) for p in raiz.iterdir() if p.name not in A_LA_VISTA and p.is_dir() and not p.is_symlink()}
+        | set(TAPAR_DENTRO)
+    )
 
 
 @dataclass
@@ -102,9 +105,11 @@ class Aislamiento:
     def describe(self) -> str:
         con = f" El código del alumno corre con {self.interprete}." if self.interprete else ""
         if not self.faltan:
-            return ("aislamiento completo: un usuario sin privilegios propio de cada entrega, sin red, espacios "
-                    "de procesos, montajes e IPC propios, carpetas con datos tapadas, llavero del núcleo cerrado, "
-                    "límites de CPU, memoria, ficheros y procesos." + con)
+            return (
+                "aislamiento completo: un usuario sin privilegios propio de cada entrega, sin red, espacios "
+                "de procesos, montajes e IPC propios, carpetas con datos tapadas, llavero del núcleo cerrado, "
+                "límites de CPU, memoria, ficheros y procesos." + con
+            )
         return "aislamiento PARCIAL, falta: " + "; ".join(self.faltan) + "." + con
 
     def con_pyodide(self) -> bool:
@@ -160,9 +165,14 @@ class Aislamiento:
             carpeta = config[Arranque.CARPETA] = tempfile.mkdtemp(prefix="calificador-")
         proceso = subprocess.Popen(
             [*self.prefijo, self.python, "-I", "-S", "-c", HIJO, json.dumps(config)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True, cwd="/",  # el hijo pasa el canal a los descriptores 3 y 4
-            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+            cwd="/",  # el hijo pasa el canal a los descriptores 3 y 4
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        )
         proceso.carpeta = carpeta
         proceso.cpu = cpu  # su RLIMIT_CPU blando: quien lo agota ha gastado su CPU, muera como muera
         return proceso
@@ -208,8 +218,7 @@ def _tapar(python: str, extra: list[Path]) -> list[str]:
     """Las carpetas que se tapan, sin tocar las que llevan al intérprete."""
     interprete = os.path.realpath(python)
     carpetas = set(carpetas_a_tapar()) | {str(p.resolve()) for p in extra} | {str(RAIZ)}
-    return sorted(c for c in carpetas
-                  if not (interprete + "/").startswith(c.rstrip("/") + "/") and c != "/")
+    return sorted(c for c in carpetas if not (interprete + "/").startswith(c.rstrip("/") + "/") and c != "/")
 
 
 @functools.cache
@@ -233,12 +242,20 @@ def _con_interprete(config: dict) -> tuple[dict, str, list[str]]:
     try:
         pyodide = interprete(HIJO, visible_desde_la_caja)
     except SinInterprete as e:
-        return config, f"el Python de esta máquina ({sys.version.split()[0]})", [
-            f"el Python del navegador (Pyodide bajo Node): {e}; el código del alumno corre con el Python de esta "
-            "máquina, y lo que sólo existe en el 3.14 del navegador no califica"]
+        return (
+            config,
+            f"el Python de esta máquina ({sys.version.split()[0]})",
+            [
+                f"el Python del navegador (Pyodide bajo Node): {e}; el código del alumno corre con el Python de esta "
+                "máquina, y lo que sólo existe en el 3.14 del navegador no califica"
+            ],
+        )
     limites = {k: v for k, v in config[Arranque.LIMITES].items() if k != "RLIMIT_AS"}
-    return ({**config, Arranque.LIMITES: {**limites, **MEMORIA_PYODIDE}, Arranque.INTERPRETE: pyodide.config()},
-            f"el Python del navegador (Pyodide {pyodide.version} bajo Node)", [])
+    return (
+        {**config, Arranque.LIMITES: {**limites, **MEMORIA_PYODIDE}, Arranque.INTERPRETE: pyodide.config()},
+        f"el Python del navegador (Pyodide {pyodide.version} bajo Node)",
+        [],
+    )
 
 
 def candidatos(extra: tuple[Path, ...] = (), pyodide: bool = True) -> list[Aislamiento]:
@@ -246,24 +263,35 @@ def candidatos(extra: tuple[Path, ...] = (), pyodide: bool = True) -> list[Aisla
     lista = []
     es_root = hasattr(os, "geteuid") and os.geteuid() == 0
     python = _python_para_nobody() if es_root else None
-    interprete = _con_interprete if pyodide else lambda c: (c, f"el Python de esta máquina ({sys.version.split()[0]})",
-                                                            [])
+    interprete = (
+        _con_interprete if pyodide else lambda c: (c, f"el Python de esta máquina ({sys.version.split()[0]})", [])
+    )
     if es_root and python and _unshare_disponible(False):
-        config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: {**LIMITES, **LIMITE_PROCESOS},
-                  Arranque.UID: NOBODY, Arranque.GID: NOBODY}
+        config = {
+            Arranque.TAPAR: _tapar(python, list(extra)),
+            Arranque.LIMITES: {**LIMITES, **LIMITE_PROCESOS},
+            Arranque.UID: NOBODY,
+            Arranque.GID: NOBODY,
+        }
         config, cual, falta = interprete(config)
         lista.append(Aislamiento(["unshare", *ESPACIOS], python, config, falta, cual))
     python = python or sys._base_executable
-    faltan = ["usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
-              "el código del alumno corre con tu usuario"]
+    faltan = [
+        "usuario propio (hace falta root y un Python que nobody pueda ejecutar): "
+        "el código del alumno corre con tu usuario"
+    ]
     limites = {**LIMITES, **_procesos_de_mas(64)}
     if sys.platform.startswith("linux") and _unshare_disponible(True):
         config = {Arranque.TAPAR: _tapar(python, list(extra)), Arranque.LIMITES: limites}
         config, cual, falta = interprete(config)
-        lista.append(Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config,
-                                 faltan + falta, cual))
-    faltan = [*faltan, "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
-              "ficheros y sus procesos con setsid pueden sobrevivir"]
+        lista.append(
+            Aislamiento(["unshare", "--user", "--map-root-user", *ESPACIOS], python, config, faltan + falta, cual)
+        )
+    faltan = [
+        *faltan,
+        "espacios de nombres (sin unshare aquí, p. ej. macOS): el alumno tiene red, ve tus "
+        "ficheros y sus procesos con setsid pueden sobrevivir",
+    ]
     config, cual, falta = interprete({Arranque.LIMITES: limites})
     lista.append(Aislamiento([], python, config, faltan + falta, cual))
     return lista

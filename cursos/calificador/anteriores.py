@@ -64,8 +64,9 @@ def restaura(carpeta: Path, curso: CursoNbgrader, slug: str, alumno: str, versio
         raise SinAnterior(f"{alumno} no tiene entregas anteriores guardadas en {carpeta / ANTERIORES}/")
     elegida = hay[-1] if version is None else next((p for p in hay if p.name == version), None)
     if elegida is None:
-        raise SinAnterior(f"no hay una entrega anterior «{version}» de {alumno}; las que hay: "
-                          f"{', '.join(p.name for p in hay)}")
+        raise SinAnterior(
+            f"no hay una entrega anterior «{version}» de {alumno}; las que hay: {', '.join(p.name for p in hay)}"
+        )
     lineas = []
     if any(p.name != ANTERIORES for p in carpeta.iterdir()):
         guardada, notas = guarda(carpeta, curso, slug, alumno)
@@ -78,8 +79,9 @@ def restaura(carpeta: Path, curso: CursoNbgrader, slug: str, alumno: str, versio
         shutil.move(str(ruta), carpeta / ruta.name)
     elegida.rmdir()
     (carpeta / AVISOS).unlink(missing_ok=True)  # los avisos eran de la que se sustituyó
-    lineas.append(" ".join(filter(None, ["restaurada la entrega de", alumno, _cuando(carpeta),
-                                         f"(versión {elegida.name})"])))
+    lineas.append(
+        " ".join(filter(None, ["restaurada la entrega de", alumno, _cuando(carpeta), f"(versión {elegida.name})"]))
+    )
     if notas and libro.pon_notas_a_mano(curso, slug, alumno, notas):
         lineas.append(f"y sus notas del libro: {libro.describe_notas_a_mano(notas)}")
     return lineas

@@ -81,9 +81,15 @@ class Tipo(enum.StrEnum):
 
 
 # Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
-QUE_PASO = {Tipo.CPU: "tiempo de CPU agotado", Tipo.RELOJ: "tiempo de reloj agotado",
-            Tipo.CAIDA: "tu código se ha caído", Tipo.RECHAZO: "rechazado", Tipo.RESULTADO: "resultado incorrecto",
-            Tipo.VARIACION: "resultado incorrecto", Tipo.FALTA: "falta la solución"}
+QUE_PASO = {
+    Tipo.CPU: "tiempo de CPU agotado",
+    Tipo.RELOJ: "tiempo de reloj agotado",
+    Tipo.CAIDA: "tu código se ha caído",
+    Tipo.RECHAZO: "rechazado",
+    Tipo.RESULTADO: "resultado incorrecto",
+    Tipo.VARIACION: "resultado incorrecto",
+    Tipo.FALTA: "falta la solución",
+}
 # Los tipos cuyo texto escribe sólo este lado (el plazo, la caída, qué función falta, cuál variación
 # y su pista), sin citar al alumno: se enseñan también de una parte oculta. Uno nuevo no está aquí
 # hasta que se decida: mientras, de una parte oculta se dice sólo que no pasa.
@@ -111,8 +117,12 @@ class NoDefinida(BaseException):
 
 @functools.cache
 def _compilados(desafio: Desafio, modulos: tuple[tuple[str, str], ...], partida: str) -> tuple:
-    fuentes = [*modulos, ("partida", _partida_sin_cargas(partida)),
-               ("pruebas.py", desafio.pruebas()), ("ocultas.py", desafio.lee("ocultas.py"))]
+    fuentes = [
+        *modulos,
+        ("partida", _partida_sin_cargas(partida)),
+        ("pruebas.py", desafio.pruebas()),
+        ("ocultas.py", desafio.lee("ocultas.py")),
+    ]
     return tuple(compile(fuente, nombre, "exec") for nombre, fuente in fuentes)
 
 
@@ -177,7 +187,7 @@ class Hijo:
             if not select.select([], [fd], [], self._queda())[1]:
                 continue
             try:
-                datos = datos[os.write(fd, datos):]
+                datos = datos[os.write(fd, datos) :]
             except BlockingIOError:
                 continue
             except OSError:
@@ -186,9 +196,11 @@ class Hijo:
     def _queda(self) -> float:
         queda = self.limite - time.monotonic()
         if queda <= 0:
-            raise SinReloj("ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
-                           "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
-                           % (reloj(self.plazo, self.aislamiento), self.plazo))
+            raise SinReloj(
+                "ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
+                "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
+                % (reloj(self.plazo, self.aislamiento), self.plazo)
+            )
         return queda
 
     def _terminado(self) -> SinRespuesta:
@@ -254,10 +266,11 @@ def _sintaxis(celdas, version) -> list[str]:
     for celda in celdas[:5] if isinstance(celdas, list) else []:
         if not (isinstance(celda, list) and len(celda) == 3 and isinstance(celda[0], int) and celda[0] > 0):
             continue
-        notas.append("tu celda de código %d no es Python válido para el calificador, que usa el mismo Python %s "
-                     "que el navegador, ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no "
-                     "cuenta" % (celda[0], version, str(celda[1])[:200], celda[2] if isinstance(celda[2], int)
-                                 else "?"))
+        notas.append(
+            "tu celda de código %d no es Python válido para el calificador, que usa el mismo Python %s "
+            "que el navegador, ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no "
+            "cuenta" % (celda[0], version, str(celda[1])[:200], celda[2] if isinstance(celda[2], int) else "?")
+        )
     return notas
 
 
@@ -279,8 +292,7 @@ class BancoRemoto:
     Sin mesa instalada, el alumno no recibe ni datos, ni apoderados, ni herramientas.
     """
 
-    def __init__(self, aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
-                 plazo: float):
+    def __init__(self, aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float):
         self.aislamiento, self.desafio, self.entrega = aislamiento, desafio, entrega
         self.partida, self.modulos = espacio["__partida__"], espacio["__modulos__"]
         self.plazo, self.limite = plazo, time.monotonic() + reloj(plazo, aislamiento)
@@ -297,8 +309,11 @@ class BancoRemoto:
             if self.arranques >= MAXIMO_ARRANQUES:
                 raise Caida("el proceso de tu código ha terminado %d veces" % self.arranques)
             self.arranques += 1
-            inicio = {Clave.MODULOS: self.modulos, Clave.CELDAS: [self.partida, *self.entrega.celdas],
-                      Clave.FUNCIONES: list(self.desafio.funciones)}
+            inicio = {
+                Clave.MODULOS: self.modulos,
+                Clave.CELDAS: [self.partida, *self.entrega.celdas],
+                Clave.FUNCIONES: list(self.desafio.funciones),
+            }
             try:
                 self.hijo = Hijo(self.aislamiento, inicio, self.limite, self.plazo)
             except (SinCPU, SinReloj) as e:
@@ -328,18 +343,22 @@ class BancoRemoto:
 
         nombre: el de una función de su código, o la marca de una que ha devuelto.
         """
+
         def remota(*args, **kwargs):
             self._exige_definida(nombre)
             return self.llama(nombre, list(args), kwargs)
+
         remota.__name__ = nombre if isinstance(nombre, str) else Marca.FUNCION
         return remota
 
     def _orden(self, nombre, args: list, kwargs: dict) -> dict:
         """La orden para el hijo: el entorno de la mesa viaja como una marca, y con ella datos y apoderados."""
         entorno = getattr(self.mesa, "entorno", None)
-        orden = {Clave.LLAMA: nombre,
-                 Clave.ARGS: [ENTORNO if a is entorno and entorno is not None else a for a in args],
-                 Clave.KWARGS: kwargs}
+        orden = {
+            Clave.LLAMA: nombre,
+            Clave.ARGS: [ENTORNO if a is entorno and entorno is not None else a for a in args],
+            Clave.KWARGS: kwargs,
+        }
         if self.mesa is not None:
             orden[Clave.DATOS] = {n: getattr(self.mesa, n) for n in self.desafio.datos}
             orden[Clave.APODERADOS] = list(self.desafio.apoderados)
@@ -359,8 +378,10 @@ class BancoRemoto:
 
     def _exige_definida(self, nombre) -> None:
         if isinstance(nombre, str) and nombre not in self._hijo().definidas:
-            raise NoDefinida("tu código no define «%s»: después de correr tus celdas no hay ninguna función "
-                             "(ni otro llamable) con ese nombre que no sea la del código de partida" % nombre)
+            raise NoDefinida(
+                "tu código no define «%s»: después de correr tus celdas no hay ninguna función "
+                "(ni otro llamable) con ese nombre que no sea la del código de partida" % nombre
+            )
 
     def llama_con_argumentos(self, nombre, args: list):
         """(lo que devuelve, cómo han quedado sus argumentos): para funciones que cambian lo que reciben.
@@ -411,8 +432,12 @@ class BancoRemoto:
         try:
             if mesa is not None and que == Pide.APODERADO and nombre in self.desafio.apoderados:
                 return {Clave.VALOR: getattr(mesa, nombre)(*args, **kwargs)}
-            if mesa is not None and que == Pide.HERRAMIENTA and self.desafio.herramientas \
-                    and nombre in mesa.herramientas:
+            if (
+                mesa is not None
+                and que == Pide.HERRAMIENTA
+                and self.desafio.herramientas
+                and nombre in mesa.herramientas
+            ):
                 return {Clave.VALOR: self._herramienta(mesa, nombre, args, kwargs)}
             if mesa is not None and que == Pide.ENTORNO and isinstance(getattr(mesa, "entorno", None), dict):
                 return {Clave.VALOR: _lee_entorno(mesa.entorno, nombre, args)}
@@ -420,8 +445,12 @@ class BancoRemoto:
         except SinRespuesta:
             raise
         except Exception as e:
-            return {Clave.LANZA: [type(e).__name__, [a if isinstance(a, (str, int, float)) else str(a)[:500]
-                                                 for a in e.args]]}
+            return {
+                Clave.LANZA: [
+                    type(e).__name__,
+                    [a if isinstance(a, (str, int, float)) else str(a)[:500] for a in e.args],
+                ]
+            }
 
     def _herramienta(self, mesa, nombre: str, args: list, kwargs: dict):
         """La función de la herramienta sobre el entorno de la mesa, con los argumentos como en la lección.
@@ -438,8 +467,10 @@ class BancoRemoto:
         enlazados.arguments[primero] = mesa.entorno
         cota = cota_de_respuesta(nombre, mesa.entorno, enlazados.arguments)
         if cota > MAXIMO_RESPUESTA:
-            raise Rechazo("la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
-                          "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20))
+            raise Rechazo(
+                "la respuesta de «%s» podría ocupar %.1f MB y el máximo es %d MB: este lado no la "
+                "construye" % (nombre, cota / 2**20, MAXIMO_RESPUESTA >> 20)
+            )
         return funcion(*enlazados.args, **enlazados.kwargs)
 
 
@@ -480,8 +511,9 @@ def _lee_entorno(entorno: dict, operacion, args: list):
             raise KeyError(args[0])
         return entorno[args[0]]
     if operacion in (Pide.CLAVES, Pide.TODO):
-        tamano = sum(len(r) + (len(c) if operacion == Pide.TODO and isinstance(c, str) else 0)
-                     for r, c in entorno.items())
+        tamano = sum(
+            len(r) + (len(c) if operacion == Pide.TODO and isinstance(c, str) else 0) for r, c in entorno.items()
+        )
         if tamano > MAXIMO_RESPUESTA:
             raise Rechazo("el entorno ocupa más de %d MB: este lado no lo copia" % (MAXIMO_RESPUESTA >> 20))
         return list(entorno) if operacion == Pide.CLAVES else dict(entorno)
@@ -503,18 +535,28 @@ def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
 
 def _tipo_y_texto(valor) -> tuple[str, str]:
     """[tipo, texto] de la excepción del alumno; si no llega así (alguien escribe en el canal), todo es texto."""
-    if isinstance(valor, list) and len(valor) == 2 and all(isinstance(v, str) for v in valor) \
-            and valor[0].isidentifier():
-        return valor[0], valor[1][:max(0, 498 - len(valor[0]))]  # 500 en total con «tipo: », como siempre
+    if (
+        isinstance(valor, list)
+        and len(valor) == 2
+        and all(isinstance(v, str) for v in valor)
+        and valor[0].isidentifier()
+    ):
+        return valor[0], valor[1][: max(0, 498 - len(valor[0]))]  # 500 en total con «tipo: », como siempre
     return "Excepcion", str(valor)[:500]
 
 
 OCULTO = "una parte oculta de esta prueba no pasa (lo que tu código ha dicho en ella no se muestra: la desvelaría)"
 
 
-def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega,
-                  plazo: float = PLAZO, avisos: list | None = None, estado: dict | None = None
-                  ) -> dict[str, str | None]:
+def corre_pruebas(
+    aislamiento: Aislamiento,
+    desafio: Desafio,
+    espacio: dict,
+    entrega: Entrega,
+    plazo: float = PLAZO,
+    avisos: list | None = None,
+    estado: dict | None = None,
+) -> dict[str, str | None]:
     """{prueba: None si pasa, o qué ha pasado y por qué no}, con las funciones del alumno aisladas.
 
     En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse. En estado, si
@@ -531,12 +573,22 @@ def corre_pruebas(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, ent
     partes = espacio.pop(contrato.PARTES_OCULTAS, None)
     if not partes:
         resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
-        return {n: _motivo(_sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r)
-                for n, r in resultados.items()}
+        return {
+            n: _motivo(_sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r) for n, r in resultados.items()
+        }
     try:
         cargar = {}
-        visibles = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado,
-                               saltar={contrato.PRUEBA_DE_VARIACIONES}, cargar=cargar)
+        visibles = _una_pasada(
+            aislamiento,
+            desafio,
+            espacio,
+            entrega,
+            plazo,
+            avisos,
+            estado,
+            saltar={contrato.PRUEBA_DE_VARIACIONES},
+            cargar=cargar,
+        )
         espacio[contrato.PARTES_OCULTAS] = partes
         enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado, cargar=cargar)
     finally:
@@ -555,9 +607,17 @@ def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
     return Resultado(Tipo.RESULTADO, OCULTO)
 
 
-def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float,
-                avisos: list | None, estado: dict | None, saltar=frozenset(), cargar: dict | None = None
-                ) -> dict[str, Resultado | None]:
+def _una_pasada(
+    aislamiento: Aislamiento,
+    desafio: Desafio,
+    espacio: dict,
+    entrega: Entrega,
+    plazo: float,
+    avisos: list | None,
+    estado: dict | None,
+    saltar=frozenset(),
+    cargar: dict | None = None,
+) -> dict[str, Resultado | None]:
     """Las pruebas con un proceso nuevo. cargar: compartido entre pasadas; si al cargar se agotó el tiempo
     en una, la siguiente no vuelve a arrancar el proceso (se cobra una vez)."""
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
@@ -585,8 +645,11 @@ def _una_pasada(aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entre
             except NoDefinida as e:
                 resultados[nombre] = Resultado(Tipo.FALTA, str(e))
             except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
-                resultados[nombre] = Resultado(Tipo.RESULTADO, "tu código ha devuelto o lanzado algo que la prueba "
-                                               "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]))
+                resultados[nombre] = Resultado(
+                    Tipo.RESULTADO,
+                    "tu código ha devuelto o lanzado algo que la prueba "
+                    "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]),
+                )
     finally:
         banco.cierra()
         cargar["sin_tiempo"] = banco.al_cargar

@@ -61,8 +61,11 @@ def carpetas_de_entrega(rutas: Carpetas, desafio: Desafio) -> list[tuple[str, Pa
     carpetas = []
     for alumno, carpeta in rutas.entregas(desafio.slug):
         if escribible(alumno) != alumno:  # el libro de notas no puede guardar ese nombre
-            print(f"» se salta {escribible(alumno)!r}: el nombre de la carpeta no es UTF-8 válido; "
-                  "renómbrala con el identificador del alumno y vuelve a calificar", file=sys.stderr)
+            print(
+                f"» se salta {escribible(alumno)!r}: el nombre de la carpeta no es UTF-8 válido; "
+                "renómbrala con el identificador del alumno y vuelve a calificar",
+                file=sys.stderr,
+            )
             continue
         carpetas.append((alumno, carpeta))
     return carpetas
@@ -78,25 +81,30 @@ def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio, raiz: Path) -> Path:
     for n in range(len(relativa.parts), 0, -1):
         ruta = raiz.joinpath(*relativa.parts[:n])
         if ruta.is_symlink():
-            raise EntregaInvalida(f"la carpeta {ruta.name} es un enlace simbólico, no una carpeta: entrega "
-                                  "una copia del cuaderno")
+            raise EntregaInvalida(
+                f"la carpeta {ruta.name} es un enlace simbólico, no una carpeta: entrega una copia del cuaderno"
+            )
     cuadernos = sorted(p for p in carpeta.glob("*.ipynb") if p.is_file() or p.is_symlink())
     if not cuadernos:
         raise EntregaInvalida("la carpeta de la entrega no tiene ningún cuaderno .ipynb")
     if len(cuadernos) > 1:
-        raise EntregaInvalida("la carpeta de la entrega tiene %d cuadernos (%s) y no se sabe cuál calificar: "
-                              "deja sólo el que entregas" % (len(cuadernos), ", ".join(p.name for p in cuadernos)))
+        raise EntregaInvalida(
+            "la carpeta de la entrega tiene %d cuadernos (%s) y no se sabe cuál calificar: "
+            "deja sólo el que entregas" % (len(cuadernos), ", ".join(p.name for p in cuadernos))
+        )
     ruta = cuadernos[0]
     if ruta.is_symlink():
         raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero: entrega una copia")
     if os.path.realpath(ruta) != os.path.join(os.path.realpath(raiz), relativa, ruta.name):
-        raise EntregaInvalida("la ruta del cuaderno pasa por un enlace simbólico y sale de submitted/: entrega "
-                              "una copia del cuaderno")
+        raise EntregaInvalida(
+            "la ruta del cuaderno pasa por un enlace simbólico y sale de submitted/: entrega una copia del cuaderno"
+        )
     return ruta
 
 
-def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
-                 plazo: float, rutas: Carpetas) -> Calificacion:
+def califica_una(
+    desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path, plazo: float, rutas: Carpetas
+) -> Calificacion:
     pruebas = list(desafio.puntos())
     try:
         repartido = rutas.del_desafio("release", desafio.slug) / desafio.cuaderno
@@ -125,8 +133,12 @@ def califica_una(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpet
 def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
     if mensaje is None:
         return nbformat.v4.new_output("stream", name="stdout", text=f"✔ {nombre}: {puntos} de {puntos} puntos\n")
-    return nbformat.v4.new_output("error", ename="Fallo", evalue=f"✘ {nombre}: {mensaje}", traceback=[
-        f"✘ {nombre} (0 de {puntos} puntos): {mensaje}"])
+    return nbformat.v4.new_output(
+        "error",
+        ename="Fallo",
+        evalue=f"✘ {nombre}: {mensaje}",
+        traceback=[f"✘ {nombre} (0 de {puntos} puntos): {mensaje}"],
+    )
 
 
 @functools.cache
@@ -152,8 +164,7 @@ def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> No
             celda.outputs = [_salida(prueba, c.resultados[prueba], puntos[prueba])]
     if c.solucion is None:
         # El motivo puede citar lo que trae la entrega (p. ej. su cell_type): escapado, no HTML.
-        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(
-            f"**Entrega no calificable: {texto_plano(c.motivo)}.**"))
+        cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Entrega no calificable: {texto_plano(c.motivo)}.**"))
     for nota in reversed(c.notas):
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Nota del calificador:** {texto_plano(nota)}."))
     destino = rutas.de_alumno("autograded", c.alumno, desafio.slug)
@@ -165,8 +176,13 @@ def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> No
 
 def fila(c: Calificacion, puntos: dict[str, int]) -> dict:
     obtenidos = {p: (puntos[p] if m is None else 0) for p, m in c.resultados.items()}
-    return {"alumno": c.alumno, "puntos": sum(obtenidos.values()), "maximo": sum(puntos.values()),
-            "motivo": c.motivo, **obtenidos}
+    return {
+        "alumno": c.alumno,
+        "puntos": sum(obtenidos.values()),
+        "maximo": sum(puntos.values()),
+        "motivo": c.motivo,
+        **obtenidos,
+    }
 
 
 # Lo que el alumno puede meter en un texto y no se debe escribir tal cual: secuencias ANSI (pintan
@@ -195,7 +211,7 @@ def limpio(texto: str | None) -> str | None:
     """Un motivo que se puede escribir siempre: escribible, sin controles y con tope."""
     if texto is None:
         return None
-    texto = escribible(texto[:4 * MAXIMO_MENSAJE])  # recortar antes: limpiar 16 MB cuesta
+    texto = escribible(texto[: 4 * MAXIMO_MENSAJE])  # recortar antes: limpiar 16 MB cuesta
     # Un motivo es una línea: un salto de línea del alumno no puede dibujar otra («✔ … puntos»).
     texto = sin_controles(re.sub(r"\r\n|\r|\n|\t", " ⏎ ", texto))
     return texto if len(texto) <= MAXIMO_MENSAJE else texto[:MAXIMO_MENSAJE] + "… (recortado)"
@@ -245,8 +261,9 @@ class _Turnos:
 TURNOS = _Turnos()
 
 
-def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path,
-                        plazo: float, rutas: Carpetas) -> Calificacion:
+def califica_sin_fallar(
+    desafio: Desafio, aislamiento: Aislamiento, alumno: str, carpeta: Path, plazo: float, rutas: Carpetas
+) -> Calificacion:
     """La calificación de un alumno, pase lo que pase; con los textos limpios antes de salir de aquí.
 
     Si se le acabó el reloj sin agotar su CPU (la máquina estaba ocupada, o su código espera),
@@ -258,8 +275,14 @@ def califica_sin_fallar(desafio: Desafio, aislamiento: Aislamiento, alumno: str,
         if c.reloj:
             c.motivo = (c.motivo + " (calificada otra vez, sola, y se ha vuelto a acabar el reloj)").lstrip()
     # Lo que dice el alumno (sus excepciones, sus valores) acaba en estos textos.
-    return Calificacion(c.alumno, {p: limpio(m) for p, m in c.resultados.items()}, limpio(c.motivo),
-                        sin_controles(escribible(c.solucion)), tuple(limpio(n) for n in c.notas), c.reloj)
+    return Calificacion(
+        c.alumno,
+        {p: limpio(m) for p, m in c.resultados.items()},
+        limpio(c.motivo),
+        sin_controles(escribible(c.solucion)),
+        tuple(limpio(n) for n in c.notas),
+        c.reloj,
+    )
 
 
 def _intenta(desafio, aislamiento, alumno, carpeta, plazo, rutas, turno) -> Calificacion:
@@ -275,28 +298,42 @@ class ErrorDeCalificacion(ErrorDelCurso):
     """No se puede calificar lo pedido; el mensaje dice qué hacer."""
 
 
-def _elige(rutas: Carpetas, desafio: Desafio, carpetas: list[tuple[str, Path]], conocidos: set[str],
-           alumno: str | None, anadir_alumnos: bool) -> list[tuple[str, Path]]:
+def _elige(
+    rutas: Carpetas,
+    desafio: Desafio,
+    carpetas: list[tuple[str, Path]],
+    conocidos: set[str],
+    alumno: str | None,
+    anadir_alumnos: bool,
+) -> list[tuple[str, Path]]:
     """Las entregas que se califican: la de --alumno, y sólo de alumnos del libro si el libro tiene lista."""
     if alumno is not None:
         carpetas = [(a, c) for a, c in carpetas if a == alumno]
         if not carpetas:
-            raise ErrorDeCalificacion(f"no hay entrega de «{alumno}» en "
-                                      f"{rutas.de_alumno('submitted', alumno, desafio.slug)}/: revisa el "
-                                      "identificador (o recógela antes)")
+            raise ErrorDeCalificacion(
+                f"no hay entrega de «{alumno}» en "
+                f"{rutas.de_alumno('submitted', alumno, desafio.slug)}/: revisa el "
+                "identificador (o recógela antes)"
+            )
     if not conocidos:
         if carpetas:
-            print(f"» el libro no tenía alumnos: se añaden los {len(carpetas)} de {rutas.nombre('submitted')}/. "
-                  "A partir de ahora sólo se califica a los del libro (añade otros con `nbgrader db student add` o "
-                  "--anadir-alumnos)", file=sys.stderr)
+            print(
+                f"» el libro no tenía alumnos: se añaden los {len(carpetas)} de {rutas.nombre('submitted')}/. "
+                "A partir de ahora sólo se califica a los del libro (añade otros con `nbgrader db student add` o "
+                "--anadir-alumnos)",
+                file=sys.stderr,
+            )
         return carpetas
     fuera = [a for a, _ in carpetas if a not in conocidos]
     if fuera and not anadir_alumnos:
         for a in fuera:
-            print(f"» «{a}» no está en la lista de alumnos del libro: no se califica. Si es un error de nombre, "
-                  f"renombra su carpeta en {rutas.nombre('submitted')}/; si es un alumno nuevo, "
-                  f"`nbgrader db student add {a}` o "
-                  "./curso calificar --anadir-alumnos", file=sys.stderr)
+            print(
+                f"» «{a}» no está en la lista de alumnos del libro: no se califica. Si es un error de nombre, "
+                f"renombra su carpeta en {rutas.nombre('submitted')}/; si es un alumno nuevo, "
+                f"`nbgrader db student add {a}` o "
+                "./curso calificar --anadir-alumnos",
+                file=sys.stderr,
+            )
         return [(a, c) for a, c in carpetas if a in conocidos]
     return carpetas
 
@@ -311,8 +348,9 @@ def _copia_hora(rutas: Carpetas, desafio: Desafio, alumno: str, carpeta: Path) -
         destino.unlink()
 
 
-def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Calificacion,
-           carpeta: Path) -> tuple[dict, bool]:
+def _anota(
+    gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Calificacion, carpeta: Path
+) -> tuple[dict, bool]:
     """Al libro, y de vuelta (la fila del libro, con las notas manuales y la penalización; True).
 
     Si el libro no la acepta: (la fila calculada aquí, que dice por qué; False).
@@ -322,8 +360,9 @@ def _anota(gradebook, curso: CursoNbgrader, penalizador, desafio: Desafio, c: Ca
     hora, aviso = hora_de_entrega(carpeta)
     motivo = "; ".join(filter(None, [aviso, c.motivo]))
     try:
-        libro.anota(gradebook, desafio, c.alumno, {p: f[p] for p in puntos}, hora=hora, motivo=motivo,
-                    penalizador=penalizador)
+        libro.anota(
+            gradebook, desafio, c.alumno, {p: f[p] for p in puntos}, hora=hora, motivo=motivo, penalizador=penalizador
+        )
         return libro.fila(gradebook, desafio, c.alumno), True
     except Exception as e:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
         print(f"» {c.alumno}: no se ha podido anotar en el libro ({type(e).__name__}: {e})", file=sys.stderr)
@@ -334,15 +373,25 @@ def _sin_carpeta(f: dict, desafio: Desafio) -> dict:
     """Una nota del libro cuya entrega ya no está en submitted/: se conserva, y se dice."""
     if f["motivo"] == libro.SIN_ENTREGA:
         return f
-    print(f"» {f['alumno']}: su entrega de {desafio.slug} ya no está en submitted/ (¿movida o borrada?); "
-          "el libro conserva la nota de la última calificación", file=sys.stderr)
-    return {**f, "motivo": "su entrega ya no está en submitted/: es la nota de la última calificación. "
-            + f["motivo"]}
+    print(
+        f"» {f['alumno']}: su entrega de {desafio.slug} ya no está en submitted/ (¿movida o borrada?); "
+        "el libro conserva la nota de la última calificación",
+        file=sys.stderr,
+    )
+    return {**f, "motivo": "su entrega ya no está en submitted/: es la nota de la última calificación. " + f["motivo"]}
 
 
-def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progreso=True,
-             a_la_vez: int = A_LA_VEZ, alumno: str | None = None, anadir_alumnos: bool = False,
-             pyodide: bool = True, reserva: int = RESERVA) -> list[dict]:
+def califica(
+    curso_nbgrader: Path,
+    desafio: Desafio,
+    plazo: float = PLAZO,
+    progreso=True,
+    a_la_vez: int = A_LA_VEZ,
+    alumno: str | None = None,
+    anadir_alumnos: bool = False,
+    pyodide: bool = True,
+    reserva: int = RESERVA,
+) -> list[dict]:
     """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
 
     Varias entregas a la vez (cada una con su proceso y su espacio de pruebas): casi todo el
@@ -372,10 +421,12 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
         en_curso = informe.CsvPorAlumno(carpeta_csv / f"{desafio.slug}.en-curso.csv", list(desafio.puntos()))
         sin_libro, inicio = {}, time.monotonic()
         with aislamiento.con_reserva(reserva), ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
-            calificaciones = hilos.map(lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo, rutas),
-                                       carpetas)
-            for c in tqdm(calificaciones, total=len(carpetas), desc="Calificando", unit="entrega",
-                          disable=not progreso):
+            calificaciones = hilos.map(
+                lambda ac: califica_sin_fallar(desafio, aislamiento, *ac, plazo, rutas), carpetas
+            )
+            for c in tqdm(
+                calificaciones, total=len(carpetas), desc="Calificando", unit="entrega", disable=not progreso
+            ):
                 f, anotada = _anota(gradebook, curso, penalizador, desafio, c, de_quien[c.alumno])
                 if not anotada:
                     sin_libro[c.alumno] = f
@@ -383,25 +434,38 @@ def califica(curso_nbgrader: Path, desafio: Desafio, plazo: float = PLAZO, progr
                     escribe_calificado(rutas, desafio, c)
                     _copia_hora(rutas, desafio, c.alumno, de_quien[c.alumno])
                     # Con los comentarios de formgrader que ya estén en el libro (recalificar no los quita).
-                    comentarios = (retroalimentacion.comentarios_del_libro(gradebook, desafio, c.alumno)
-                                   if anotada else None)
+                    comentarios = (
+                        retroalimentacion.comentarios_del_libro(gradebook, desafio, c.alumno) if anotada else None
+                    )
                     retroalimentacion.escribe(rutas, desafio, f, c.resultados, c.solucion, comentarios)
                 except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
-                    print(f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",
-                          file=sys.stderr)
+                    print(
+                        f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",
+                        file=sys.stderr,
+                    )
                 en_curso.anade(f)
         en_curso.cierra()
         segundos = time.monotonic() - inicio
-        filas = {f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
-                 for f in libro.tabla(gradebook, desafio)}
+        filas = {
+            f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
+            for f in libro.tabla(gradebook, desafio)
+        }
     filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
     _informa(curso_nbgrader, rutas, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
     en_curso.ruta.unlink(missing_ok=True)
     return filas
 
 
-def _informa(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio, filas: list[dict], puntos: dict[str, int],
-             segundos: float, calificadas: int, db_url: str) -> None:
+def _informa(
+    curso_nbgrader: Path,
+    rutas: Carpetas,
+    desafio: Desafio,
+    filas: list[dict],
+    puntos: dict[str, int],
+    segundos: float,
+    calificadas: int,
+    db_url: str,
+) -> None:
     carpeta = curso_nbgrader / "calificaciones"
     carpeta.mkdir(exist_ok=True)
     pruebas = list(puntos)
@@ -409,13 +473,16 @@ def _informa(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio, filas: lis
     print(informe.resumen(filas, pruebas, puntos))
     hay = bool(informe.entregadas(filas))
     if hay:
-        informe.grafica(carpeta / f"{desafio.slug}.png", filas, pruebas, puntos,
-                        f"{desafio.slug}: alumnos que no pasan cada prueba")
+        informe.grafica(
+            carpeta / f"{desafio.slug}.png", filas, pruebas, puntos, f"{desafio.slug}: alumnos que no pasan cada prueba"
+        )
     if calificadas:
         print(f"{calificadas} calificadas en {segundos:.2f} s, {segundos / calificadas:.3f} s por entrega.")
     else:
         print(f"No hay entregas que calificar en {rutas.de_alumno('submitted', '<alumno>', desafio.slug)}/.")
     libro_visible = db_url.removeprefix("sqlite:///") if db_url.startswith("sqlite:///") else "el servidor de db_url"
-    print(f"CSV{' y gráfica' if hay else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if hay else ''}; "
-          f"notas en {libro_visible}; devolución en español en {rutas.raiz / rutas.nombre('feedback')}/ "
-          f"(repártela con `nbgrader release_feedback {desafio.slug}`)")
+    print(
+        f"CSV{' y gráfica' if hay else ''} en {carpeta}/{desafio.slug}.csv{' y .png' if hay else ''}; "
+        f"notas en {libro_visible}; devolución en español en {rutas.raiz / rutas.nombre('feedback')}/ "
+        f"(repártela con `nbgrader release_feedback {desafio.slug}`)"
+    )

@@ -52,8 +52,9 @@ class Carpetas:
         califica los rechaza con su motivo en vez de saltarlos en silencio.
         """
         patron = self.de_alumno("submitted", "*", slug).relative_to(self.raiz)
-        lector = re.compile(re.escape(patron.as_posix()).replace(r"\*", "(?P<alumno>[^/]+)", 1)
-                            .replace(r"\*", "(?P=alumno)"))
+        lector = re.compile(
+            re.escape(patron.as_posix()).replace(r"\*", "(?P<alumno>[^/]+)", 1).replace(r"\*", "(?P=alumno)")
+        )
         halladas = []
         for ruta in _expande(self.raiz, patron.parts):
             hallado = lector.fullmatch(ruta.relative_to(self.raiz).as_posix())
@@ -70,6 +71,7 @@ def _expande(raiz: Path, partes: tuple[str, ...]) -> list[Path]:
         if "*" not in parte:
             rutas = [r / parte for r in rutas]
             continue
-        rutas = [hijo for r in rutas if r.is_dir()
-                 for hijo in sorted(r.iterdir()) if fnmatch.fnmatchcase(hijo.name, parte)]
+        rutas = [
+            hijo for r in rutas if r.is_dir() for hijo in sorted(r.iterdir()) if fnmatch.fnmatchcase(hijo.name, parte)
+        ]
     return rutas

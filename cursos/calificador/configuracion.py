@@ -21,20 +21,25 @@ from cursos.errores import ErrorDelCurso
 
 CONFIG = "nbgrader_config.py"
 PROPIA = "nbgrader_config_curso.py"
-TEXTO_PROPIO = f'''# Generado por `./curso desafio`: lo que necesitan los desafíos del curso «Agentes LLM».
+TEXTO_PROPIO = f"""# Generado por `./curso desafio`: lo que necesitan los desafíos del curso «Agentes LLM».
 # Lo carga nbgrader_config.py; se reescribe en cada `./curso desafio`: tus ajustes, en nbgrader_config.py.
 c = get_config()  # noqa: F821
 c.ClearSolutions.code_stub = {{"python": {STUB!r}}}
 c.ClearSolutions.text_stub = "Escribe aquí tu respuesta."
-'''
-CARGA = (f"\n# Añadido por `./curso desafio` (los desafíos del curso necesitan {PROPIA}; no lo quites):\n"
-         f"load_subconfig({PROPIA!r})  # noqa: F821\n")
-NUEVA = '''# Configuración de nbgrader de este curso: es tuya (course_id, retrasos, intercambio, db_url…).
+"""
+CARGA = (
+    f"\n# Añadido por `./curso desafio` (los desafíos del curso necesitan {PROPIA}; no lo quites):\n"
+    f"load_subconfig({PROPIA!r})  # noqa: F821\n"
+)
+NUEVA = (
+    """# Configuración de nbgrader de este curso: es tuya (course_id, retrasos, intercambio, db_url…).
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "llm-agents"
 # Política de retrasos de nbgrader: "none" (sin penalización) o "zero" (un 0 si llega tarde).
 # c.LateSubmissionPlugin.penalty_method = "zero"
-''' + CARGA
+"""
+    + CARGA
+)
 
 
 class ErrorDeConfiguracion(ErrorDelCurso):
@@ -68,8 +73,8 @@ def lee(curso: Path):
                 config.merge(PyFileConfigLoader(CONFIG, path=carpeta).load_config())
             except Exception as e:
                 raise ErrorDeConfiguracion(
-                    f"no se puede leer {Path(carpeta) / CONFIG} ({type(e).__name__}: {e}); "
-                    "corrígelo y vuelve a probar") from None
+                    f"no se puede leer {Path(carpeta) / CONFIG} ({type(e).__name__}: {e}); corrígelo y vuelve a probar"
+                ) from None
     return config
 
 
@@ -129,7 +134,8 @@ class CursoNbgrader:
                 f"no se puede cargar el plugin de retrasos «{clase}» de {self.carpeta / CONFIG} "
                 f"({type(e).__name__}: {primera}); ponlo en la carpeta del curso (p. ej. "
                 f"{self.carpeta / 'penalizacion.py'} para «penalizacion.Clase») o instálalo en el Python de "
-                "./curso, y vuelve a probar") from None
+                "./curso, y vuelve a probar"
+            ) from None
         return asignador
 
 
@@ -137,8 +143,11 @@ class CursoNbgrader:
 # (para no repetir --nbgrader y --desafio en cada orden) y la zona horaria del curso. En
 # profesor.toml, en la raíz del repositorio (fuera de git), o donde diga CURSO_PROFESOR.
 AJUSTES = "profesor.toml"
-CLAVES_DE_AJUSTES = {"nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
-                     "desafio": "el desafío por omisión", "zona_horaria": "p. ej. «Europe/Madrid»"}
+CLAVES_DE_AJUSTES = {
+    "nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
+    "desafio": "el desafío por omisión",
+    "zona_horaria": "p. ej. «Europe/Madrid»",
+}
 
 
 def ruta_de_ajustes() -> Path:
@@ -162,8 +171,10 @@ def ajustes() -> dict:
         raise ErrorDeConfiguracion(f"{ruta} no es TOML válido ({e}): corrígelo") from None
     for clave, valor in datos.items():
         if clave not in CLAVES_DE_AJUSTES:
-            raise ErrorDeConfiguracion(f"{ruta}: la clave «{clave}» no existe; las que hay son: "
-                                       + ", ".join(f"{k} ({v})" for k, v in CLAVES_DE_AJUSTES.items()))
+            raise ErrorDeConfiguracion(
+                f"{ruta}: la clave «{clave}» no existe; las que hay son: "
+                + ", ".join(f"{k} ({v})" for k, v in CLAVES_DE_AJUSTES.items())
+            )
         if not isinstance(valor, str) or not valor.strip():
             raise ErrorDeConfiguracion(f"{ruta}: «{clave}» tiene que ser un texto ({CLAVES_DE_AJUSTES[clave]})")
     return datos

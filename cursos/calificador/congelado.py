@@ -33,8 +33,9 @@ def repartido(carpeta: Path, desafio: Desafio) -> Repartido:
 @functools.cache
 def _lee(carpeta: Path, cuaderno: str, nombres: tuple[str, ...], _versiones: tuple[int, ...]) -> Repartido:
     celdas = json.loads((carpeta / cuaderno).read_text(encoding="utf-8"))["cells"]
-    fuente = next(c["source"] for c in celdas if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-                  == CELDA_PARTIDA)
+    fuente = next(
+        c["source"] for c in celdas if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == CELDA_PARTIDA
+    )
     partida = fuente if isinstance(fuente, str) else "".join(fuente)
     modulos = tuple((n, (carpeta / n).read_text(encoding="utf-8")) for n in nombres)
     return Repartido(modulos, partida)

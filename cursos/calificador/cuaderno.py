@@ -57,24 +57,32 @@ def _grade_id(celda: dict) -> str | None:
 def lee_json(ruta: Path) -> dict:
     tamano = ruta.stat().st_size
     if tamano > MAXIMO_BYTES:
-        raise EntregaInvalida("el cuaderno ocupa %.1f MB y el máximo es %d MB: borra las salidas "
-                              "grandes y vuelve a entregarlo" % (tamano / 2**20, MAXIMO_BYTES // 2**20))
+        raise EntregaInvalida(
+            "el cuaderno ocupa %.1f MB y el máximo es %d MB: borra las salidas "
+            "grandes y vuelve a entregarlo" % (tamano / 2**20, MAXIMO_BYTES // 2**20)
+        )
     try:
         texto = ruta.read_bytes().decode("utf-8")
     except UnicodeDecodeError as e:
-        raise EntregaInvalida("el cuaderno no está en UTF-8 (byte %d): guárdalo otra vez desde Jupyter"
-                              % e.start) from None
+        raise EntregaInvalida(
+            "el cuaderno no está en UTF-8 (byte %d): guárdalo otra vez desde Jupyter" % e.start
+        ) from None
     if not texto.strip():
         raise EntregaInvalida("el fichero está vacío: la subida no terminó; que el alumno lo entregue otra vez")
     try:
         datos = json.loads(texto)
     except json.JSONDecodeError as e:  # su mensaje es inglés («Unterminated string…»): dónde, en español
-        raise EntregaInvalida("el cuaderno no es JSON válido (se corta o se estropea en la línea %d, columna %d): "
-                              "no es un .ipynb que Jupyter pueda abrir" % (e.lineno, e.colno)) from None
+        raise EntregaInvalida(
+            "el cuaderno no es JSON válido (se corta o se estropea en la línea %d, columna %d): "
+            "no es un .ipynb que Jupyter pueda abrir" % (e.lineno, e.colno)
+        ) from None
     except (ValueError, RecursionError):  # un entero de miles de cifras, un anidamiento sin fin
         raise EntregaInvalida("el cuaderno no es JSON válido: no es un .ipynb que Jupyter pueda abrir") from None
-    if not isinstance(datos, dict) or not isinstance(datos.get("cells"), list) or \
-            not all(isinstance(c, dict) for c in datos["cells"]):
+    if (
+        not isinstance(datos, dict)
+        or not isinstance(datos.get("cells"), list)
+        or not all(isinstance(c, dict) for c in datos["cells"])
+    ):
         raise EntregaInvalida("el fichero es JSON pero no un cuaderno: no tiene una lista de celdas")
     return datos
 
@@ -85,9 +93,11 @@ def _repetidas(celdas: list[dict]) -> None:
     for celda in celdas:
         gid = _grade_id(celda)
         if gid in vistos:
-            raise EntregaInvalida("la celda «%s» está repetida (dos celdas con el mismo grade_id en sus "
-                                  "metadatos): deja sólo una, o descarga el desafío otra vez y copia tu "
-                                  "solución" % gid)
+            raise EntregaInvalida(
+                "la celda «%s» está repetida (dos celdas con el mismo grade_id en sus "
+                "metadatos): deja sólo una, o descarga el desafío otra vez y copia tu "
+                "solución" % gid
+            )
         if gid is not None:
             vistos.add(gid)
 
@@ -102,8 +112,12 @@ def _restauradas(fijas: tuple, celdas: list[dict]) -> list[str]:
     cambiadas, anterior = [], -1
     for gid, tipo, fuente in fijas:
         celda = celdas[posiciones[gid]] if gid in posiciones else None
-        if celda is None or celda.get("cell_type") != tipo or _fuente(celda).strip() != fuente.strip() \
-                or posiciones[gid] < anterior:
+        if (
+            celda is None
+            or celda.get("cell_type") != tipo
+            or _fuente(celda).strip() != fuente.strip()
+            or posiciones[gid] < anterior
+        ):
             cambiadas.append(gid)
         if celda is not None:
             anterior = max(anterior, posiciones[gid])
@@ -116,8 +130,9 @@ def nota_de_restauradas(cambiadas: list[str]) -> str:
         que = "la celda bloqueada %s se había borrado, editado o movido" % nombres
     else:
         que = "las celdas bloqueadas %s se habían borrado, editado o movido" % nombres
-    return que + (": se ha restaurado como en el enunciado (igual que hace nbgrader) y tu entrega se "
-                  "califica normalmente")
+    return que + (
+        ": se ha restaurado como en el enunciado (igual que hace nbgrader) y tu entrega se califica normalmente"
+    )
 
 
 def _python(fuente: str, presupuesto: list[int]) -> str | None:
@@ -158,17 +173,23 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     ids_fijas = {gid for gid, _, _ in fijas}
     solucion = [c for c in celdas if _grade_id(c) == desafio.celda_solucion]
     if not solucion or solucion[0].get("cell_type") != "code":
-        raise EntregaInvalida("falta la celda de la solución («%s»): se ha borrado, cambiado de tipo o le han "
-                              "quitado sus metadatos; descarga el desafío otra vez y copia tu solución"
-                              % desafio.celda_solucion)
+        raise EntregaInvalida(
+            "falta la celda de la solución («%s»): se ha borrado, cambiado de tipo o le han "
+            "quitado sus metadatos; descarga el desafío otra vez y copia tu solución" % desafio.celda_solucion
+        )
     notas = []
     cambiadas = _restauradas(fijas, celdas)
     if cambiadas:
         notas.append(nota_de_restauradas(cambiadas))
     # Una celda bloqueada copiada sin sus metadatos (p. ej. pegada desde otro cuaderno) no es código del alumno.
     copias = {fuente.strip() for gid, tipo, fuente in fijas if tipo == "code"}
-    originales = [_fuente(c) for c in celdas if c.get("cell_type") == "code" and _grade_id(c) not in ids_fijas
-                  and (_grade_id(c) is not None or _fuente(c).strip() not in copias)]
+    originales = [
+        _fuente(c)
+        for c in celdas
+        if c.get("cell_type") == "code"
+        and _grade_id(c) not in ids_fijas
+        and (_grade_id(c) is not None or _fuente(c).strip() not in copias)
+    ]
     if sum(map(len, originales)) > MAXIMO_CODIGO:
         raise EntregaInvalida("tu código ocupa más de %d caracteres" % MAXIMO_CODIGO)
     fuente_solucion = _fuente(solucion[0])
@@ -178,8 +199,10 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     for n, fuente in enumerate(originales, 1):
         python = _python(fuente, presupuesto)
         if python is None:
-            notas.append("tu celda de código %d es muy larga para tantas órdenes de IPython (!, %%, ?): no se ha "
-                         "ejecutado y lo que define no cuenta. Pon las órdenes en una celda aparte, corta" % n)
+            notas.append(
+                "tu celda de código %d es muy larga para tantas órdenes de IPython (!, %%, ?): no se ha "
+                "ejecutado y lo que define no cuenta. Pon las órdenes en una celda aparte, corta" % n
+            )
             python = ""  # la celda sigue contando (las demás conservan su número), vacía
         codigo.append(python)
     return Entrega(codigo, fuente_solucion, notas)

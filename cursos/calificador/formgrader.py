@@ -41,12 +41,21 @@ def _jupyter_server_extension_points():
 
 def orden_de_jupyter(carpeta: Path, puerto: int) -> list[str]:
     """JupyterLab en la carpeta del curso, con formgrader y esta extensión (la de `./curso formgrader`)."""
-    return [sys.executable, "-m", "jupyter", "lab", f"--port={puerto}", "--ip=127.0.0.1",
-            f"--ServerApp.root_dir={carpeta}", f"--ServerApp.jpserver_extensions={EXTENSION}=True",
-            "--LabApp.default_url=/formgrader"]  # se abre en formgrader; JupyterLab sigue en /lab
+    return [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        f"--port={puerto}",
+        "--ip=127.0.0.1",
+        f"--ServerApp.root_dir={carpeta}",
+        f"--ServerApp.jpserver_extensions={EXTENSION}=True",
+        "--LabApp.default_url=/formgrader",
+    ]  # se abre en formgrader; JupyterLab sigue en /lab
 
 
 # Las cuentas, desde el libro: las mismas funciones que escriben el CSV.
+
 
 def _columna(final: float, maximo: float, penalizacion: float = 0, extra: float = 0) -> dict:
     return {"texto": nota_en_texto(final, maximo, penalizacion, extra), "orden": final / maximo if maximo else 0.0}
@@ -65,8 +74,12 @@ def _partes(entrada: dict, prefijo: str = "") -> dict:
 def _de_entregas(entregas: list, maximo: float) -> dict:
     """La columna de nota de una o varias entregas (SubmittedAssignment o SubmittedNotebook)."""
     cuadernos = [nb for e in entregas for nb in getattr(e, "notebooks", [e])]  # un cuaderno es el suyo
-    return _columna(sum(nota_final(e) for e in entregas), maximo,
-                    sum(e.late_submission_penalty or 0 for e in entregas), credito_extra(cuadernos))
+    return _columna(
+        sum(nota_final(e) for e in entregas),
+        maximo,
+        sum(e.late_submission_penalty or 0 for e in entregas),
+        credito_extra(cuadernos),
+    )
 
 
 def _media(entregas: list, maximo: float) -> dict:
@@ -102,9 +115,11 @@ def anota_desafio(libro: Gradebook, entrada: dict) -> None:
 
 def anota_cuaderno_del_desafio(desafio: str):
     """Un cuaderno de un desafío, con la media de sus entregas (Manual Grading, un desafío)."""
+
     def anota(libro: Gradebook, entrada: dict) -> None:
         entregas = libro.notebook_submissions(entrada["name"], desafio)
         entrada[CAMPO] = {"avg_score": _media(entregas, entrada["max_score"]), **_partes(entrada, "avg_")}
+
     return anota
 
 
@@ -154,9 +169,15 @@ function ordenDelCurso(modelo, columna, deNbgrader) {
 """ % {"campo": CAMPO}
 TEXTO = re.compile(r'this\.\$(\w+)\.text\((\w+) \+ " / " \+ (\w+)\);')
 ORDEN = re.compile(r'this\.\$(\w+)\.attr\("data-order", (\w+) / (\w+)\);')
-PAGINAS = ("manage_submissions", "gradebook_notebook_submissions", "manage_students",
-           "manage_students_assignments", "manage_students_notebook_submissions", "gradebook_assignments",
-           "gradebook_notebooks")
+PAGINAS = (
+    "manage_submissions",
+    "gradebook_notebook_submissions",
+    "manage_students",
+    "manage_students_assignments",
+    "manage_students_notebook_submissions",
+    "gradebook_assignments",
+    "gradebook_notebooks",
+)
 
 
 def _de_nbgrader(pagina: str) -> str:
@@ -233,14 +254,20 @@ class NotaDeLaEntrega(BaseApiHandler):
 RUTAS = [
     (r"/formgrader/api/submissions/([^/]+)", _con_nota(apihandlers.SubmissionCollectionHandler, anota_entrega)),
     (r"/formgrader/api/submission/([^/]+)/([^/]+)", _con_nota(apihandlers.SubmissionHandler, anota_entrega)),
-    (r"/formgrader/api/submitted_notebooks/([^/]+)/([^/]+)",
-     _con_nota(apihandlers.SubmittedNotebookCollectionHandler, anota_cuaderno)),
+    (
+        r"/formgrader/api/submitted_notebooks/([^/]+)/([^/]+)",
+        _con_nota(apihandlers.SubmittedNotebookCollectionHandler, anota_cuaderno),
+    ),
     (r"/formgrader/api/students", _con_nota(apihandlers.StudentCollectionHandler, anota_alumno)),
     (r"/formgrader/api/student/([^/]+)", _con_nota(apihandlers.StudentHandler, anota_alumno)),
-    (r"/formgrader/api/student_submissions/([^/]+)",
-     _con_nota(apihandlers.StudentSubmissionCollectionHandler, anota_entrega)),
-    (r"/formgrader/api/student_notebook_submissions/([^/]+)/([^/]+)",
-     _con_nota(apihandlers.StudentNotebookSubmissionCollectionHandler, anota_cuaderno)),
+    (
+        r"/formgrader/api/student_submissions/([^/]+)",
+        _con_nota(apihandlers.StudentSubmissionCollectionHandler, anota_entrega),
+    ),
+    (
+        r"/formgrader/api/student_notebook_submissions/([^/]+)/([^/]+)",
+        _con_nota(apihandlers.StudentNotebookSubmissionCollectionHandler, anota_cuaderno),
+    ),
     (r"/formgrader/api/assignments", _con_nota(apihandlers.AssignmentCollectionHandler, anota_desafio)),
     (r"/formgrader/api/assignment/([^/]+)", _con_nota(apihandlers.AssignmentHandler, anota_desafio)),
     (r"/formgrader/api/notebooks/([^/]+)", NotebooksConNota),

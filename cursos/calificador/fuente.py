@@ -23,11 +23,13 @@ CELDA_PRUEBAS = "pruebas"
 PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<nombre>
 # El calificador corre el código del alumno con el mismo Python que la página y JupyterLite
 # (Pyodide, 3.14: interprete.py), sin paquetes: sólo la biblioteca estándar.
-AVISO_PYTHON = ("El calificador corre tu código con el mismo Python que el navegador (Pyodide, Python 3.14), "
-                "sólo con la biblioteca estándar: `numpy` y los demás paquetes no están. `display`, "
-                "`IPython.display`, `%%writefile` y `%run` funcionan; las órdenes `!` no hacen nada e `input()` "
-                "no puede leer nada (lanza `EOFError`). Lo que devuelven tus funciones llega a las pruebas como "
-                "JSON: una tupla cuenta como la lista que representa.")
+AVISO_PYTHON = (
+    "El calificador corre tu código con el mismo Python que el navegador (Pyodide, Python 3.14), "
+    "sólo con la biblioteca estándar: `numpy` y los demás paquetes no están. `display`, "
+    "`IPython.display`, `%%writefile` y `%run` funcionan; las órdenes `!` no hacen nada e `input()` "
+    "no puede leer nada (lanza `EOFError`). Lo que devuelven tus funciones llega a las pruebas como "
+    "JSON: una tupla cuenta como la lista que representa."
+)
 
 
 def id_de_prueba(nombre: str) -> str:
@@ -41,8 +43,14 @@ def prueba_del_id(grade_id: str) -> str | None:
 
 
 def _meta(grade_id: str, *, solucion=False, nota=False, puntos=0) -> dict:
-    meta = {"grade": nota, "solution": solucion, "locked": not solucion, "grade_id": grade_id,
-            "schema_version": 3, "task": False}
+    meta = {
+        "grade": nota,
+        "solution": solucion,
+        "locked": not solucion,
+        "grade_id": grade_id,
+        "schema_version": 3,
+        "task": False,
+    }
     if nota:
         meta["points"] = puntos
     return {"nbgrader": meta, "editable": solucion, "deletable": False}
@@ -66,8 +74,12 @@ def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool) -> str:
         return f'comprueba("{nombre}")'
     if not ocultas:
         return desafio.aviso_ocultas.rstrip("\n")
-    return (desafio.aviso_ocultas + "### BEGIN HIDDEN TESTS\n" + desafio.lee("ocultas.py").rstrip("\n")
-            + f'\ncomprueba("{nombre}", {contrato.VARIACIONES})\n### END HIDDEN TESTS')
+    return (
+        desafio.aviso_ocultas
+        + "### BEGIN HIDDEN TESTS\n"
+        + desafio.lee("ocultas.py").rstrip("\n")
+        + f'\ncomprueba("{nombre}", {contrato.VARIACIONES})\n### END HIDDEN TESTS'
+    )
 
 
 def _lista(nombres: tuple[str, ...]) -> str:
@@ -82,8 +94,12 @@ def por_completar(desafio: Desafio) -> tuple[str, ...]:
     """
     fuente = desafio.lee("solucion.py")
     lineas = fuente.splitlines()
-    con_region = {n.name for n in ast.walk(ast.parse(fuente)) if isinstance(n, ast.FunctionDef)
-                  and any("### BEGIN SOLUTION" in linea for linea in lineas[n.lineno - 1:n.end_lineno])}
+    con_region = {
+        n.name
+        for n in ast.walk(ast.parse(fuente))
+        if isinstance(n, ast.FunctionDef)
+        and any("### BEGIN SOLUTION" in linea for linea in lineas[n.lineno - 1 : n.end_lineno])
+    }
     return tuple(f for f in desafio.funciones if f in con_region) or desafio.funciones
 
 
@@ -94,17 +110,24 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     celdas = [
         _texto(desafio.lee("enunciado.md"), "enunciado"),
         _codigo(desafio.partida(), "partida"),
-        _texto(f"### Tu solución\n\nCompleta {_lista(por_completar(desafio))} en la celda siguiente y pasa "
-               "las pruebas de abajo. " + AVISO_PYTHON, "tu-solucion"),
+        _texto(
+            f"### Tu solución\n\nCompleta {_lista(por_completar(desafio))} en la celda siguiente y pasa "
+            "las pruebas de abajo. " + AVISO_PYTHON,
+            "tu-solucion",
+        ),
         _codigo(desafio.lee("solucion.py"), desafio.celda_solucion, solucion=True),
-        _texto("### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
-               "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "
-               "calificador, con las mismas pruebas, fuera de tu cuaderno.", "las-pruebas"),
+        _texto(
+            "### Las pruebas\n\nLa primera celda carga las pruebas; cada una de las siguientes pasa "
+            "una y dice qué ha pasado. Aquí te orientan; la nota la pone el "
+            "calificador, con las mismas pruebas, fuera de tu cuaderno.",
+            "las-pruebas",
+        ),
         _codigo(desafio.pruebas(), CELDA_PRUEBAS),
     ]
     for nombre, puntos in desafio.puntos().items():
-        celdas.append(_codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), id_de_prueba(nombre),
-                              nota=True, puntos=puntos))
+        celdas.append(
+            _codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), id_de_prueba(nombre), nota=True, puntos=puntos)
+        )
     cuaderno = nbformat.v4.new_notebook(cells=celdas)
     cuaderno.metadata["kernelspec"] = KERNEL
     cuaderno.metadata["language_info"] = {"name": "python"}
@@ -135,8 +158,11 @@ def _fijas_de(ruta: Path, _version: int) -> tuple[tuple[str, str, str], ...]:
 
 
 def _fijas(cuaderno) -> tuple[tuple[str, str, str], ...]:
-    return tuple((c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source) for c in cuaderno.cells
-                 if c.metadata.get("nbgrader", {}).get("locked"))
+    return tuple(
+        (c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source)
+        for c in cuaderno.cells
+        if c.metadata.get("nbgrader", {}).get("locked")
+    )
 
 
 def _ficheros_de_la_fuente(desafio: Desafio) -> dict[str, str]:
@@ -190,8 +216,10 @@ def cambios_del_reparto(desafio: Desafio, curso_nbgrader: Path) -> list[str] | N
         return None
     fuente = rutas.del_desafio("source", desafio.slug)
     if not fuente.is_dir():
-        return [f"hay {rutas.nombre('release')}/{desafio.slug}/ pero no {rutas.nombre('source')}/{desafio.slug}/ "
-                "con qué compararlo"]
+        return [
+            f"hay {rutas.nombre('release')}/{desafio.slug}/ pero no {rutas.nombre('source')}/{desafio.slug}/ "
+            "con qué compararlo"
+        ]
     cambios = []
     for nombre, nuevo in _ficheros_de_la_fuente(desafio).items():
         ruta = fuente / nombre
@@ -253,8 +281,12 @@ def genera_version_del_alumno(desafio: Desafio, curso_nbgrader: Path, forzar: bo
         return release  # ya está repartido, igual: nada que hacer
     escribe_fuente(desafio, curso_nbgrader)
     con_herramientas_del_venv()
-    hecho = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", desafio.slug,
-                            "--force", "--log-level=ERROR"], cwd=curso_nbgrader, capture_output=True, text=True)
+    hecho = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_assignment", desafio.slug, "--force", "--log-level=ERROR"],
+        cwd=curso_nbgrader,
+        capture_output=True,
+        text=True,
+    )
     if hecho.returncode != 0:
         lineas = [linea for linea in (hecho.stderr + hecho.stdout).splitlines() if linea.strip()]
         raise ErrorDeReparto(f"nbgrader generate_assignment ha fallado: {(lineas or ['sin mensaje'])[-1].strip()}")

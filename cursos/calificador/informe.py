@@ -88,9 +88,11 @@ def resumen(filas: list[dict], pruebas: list[str], puntos: dict[str, int]) -> st
     suspensos = suspensos_por_prueba(filas, pruebas, puntos)
     maximo = sum(puntos.values())
     enteras = sum(1 for f in filas if f["puntos"] == maximo)
-    lineas = [f"{cuantos(len(filas), 'entrega')}; {enteras} con la nota entera ({cuantos(maximo, 'punto')})"
-              + (f"; {cuantos(sin, 'alumno')} del libro sin entrega." if sin else "."),
-              "Alumnos que no pasan cada prueba:"]
+    lineas = [
+        f"{cuantos(len(filas), 'entrega')}; {enteras} con la nota entera ({cuantos(maximo, 'punto')})"
+        + (f"; {cuantos(sin, 'alumno')} del libro sin entrega." if sin else "."),
+        "Alumnos que no pasan cada prueba:",
+    ]
     ancho = max(map(len, pruebas))
     for p in pruebas:
         lineas.append(f"  {p:<{ancho}}  {suspensos[p]:>4}  {'█' * round(40 * suspensos[p] / max(len(filas), 1))}")

@@ -25,14 +25,27 @@ from cursos.calificador.caja.protocolo import Interprete as Claves
 from cursos.errores import ErrorDelCurso
 
 CAJA = Path(__file__).parent / "caja"
-NUCLEO = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-          "package.json")
+NUCLEO = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
 # Sólo el compilador rápido de WebAssembly: arrancar cuesta ~40 % menos CPU (se cobra al alumno).
 # Y cada función de WebAssembly se compila (y se valida: es el Pyodide fijado) cuando se llama por
 # primera vez, y el JavaScript de Pyodide, que casi sólo corre al arrancar, no se optimiza: otro
 # ~13 % menos (bench/arranque.py). El código del alumno corre en WebAssembly, no en JavaScript.
-OPCIONES_NODE = ["--liftoff-only", "--wasm-lazy-compilation", "--wasm-lazy-validation", "--no-opt", "--no-sparkplug",
-                 "--v8-pool-size=1", "--no-warnings"]
+OPCIONES_NODE = [
+    "--liftoff-only",
+    "--wasm-lazy-compilation",
+    "--wasm-lazy-validation",
+    "--no-opt",
+    "--no-sparkplug",
+    "--v8-pool-size=1",
+    "--no-warnings",
+]
 
 
 @dataclass(frozen=True)
@@ -43,8 +56,12 @@ class Interprete:
     instantanea: str  # el nombre del fichero en carpeta
 
     def config(self) -> dict:
-        return {Claves.NODE: self.node, Claves.CARPETA: str(self.carpeta), Claves.OPCIONES: OPCIONES_NODE,
-                Claves.INSTANTANEA: self.instantanea}
+        return {
+            Claves.NODE: self.node,
+            Claves.CARPETA: str(self.carpeta),
+            Claves.OPCIONES: OPCIONES_NODE,
+            Claves.INSTANTANEA: self.instantanea,
+        }
 
 
 class SinInterprete(ErrorDelCurso):
@@ -57,8 +74,10 @@ def _node(visible) -> str:
         raise SinInterprete("no hay node (apt-get install nodejs)")
     real = os.path.realpath(node)
     if not visible(real):
-        raise SinInterprete(f"{real} no se ve desde la caja del alumno (tiene que estar en /usr o /bin y "
-                            "ser legible por todos): instala el node de la distribución")
+        raise SinInterprete(
+            f"{real} no se ve desde la caja del alumno (tiene que estar en /usr o /bin y "
+            "ser legible por todos): instala el node de la distribución"
+        )
     return real
 
 
@@ -101,8 +120,13 @@ def _instantanea(carpeta: Path, node: str, programa: str) -> str:
     with tempfile.TemporaryDirectory(prefix="instantanea-", dir=carpeta) as obra:
         hijo, hecha = Path(obra) / "hijo.py", Path(obra) / nombre
         hijo.write_text(programa, encoding="utf-8")
-        hecho = subprocess.run([node, *OPCIONES_NODE, str(carpeta / "lanzador.mjs"), str(carpeta), "--instantanea",
-                                str(hijo), str(hecha)], capture_output=True, text=True, timeout=300, cwd=obra)
+        hecho = subprocess.run(
+            [node, *OPCIONES_NODE, str(carpeta / "lanzador.mjs"), str(carpeta), "--instantanea", str(hijo), str(hecha)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=obra,
+        )
         if hecho.returncode != 0 or not hecha.is_file():
             raise SinInterprete("no se ha podido hacer la instantánea de Pyodide: " + hecho.stderr[-500:])
         hecha.chmod(0o644)

@@ -49,26 +49,34 @@ def abre(curso: CursoNbgrader, desafio: Desafio) -> Gradebook:
     """El libro del curso, abierto una vez por calificación (abrirlo cuesta medio segundo)."""
     local = curso.libro_local
     if local is not None and not local.exists():
-        raise LibroSinDesafio(f"no hay libro de notas en {local}: reparte antes el desafío con "
-                              f"{_orden(curso.carpeta, desafio)}")
+        raise LibroSinDesafio(
+            f"no hay libro de notas en {local}: reparte antes el desafío con {_orden(curso.carpeta, desafio)}"
+        )
     con_herramientas_del_venv()
     try:
         libro = Gradebook(curso.db_url, curso.course_id or "default_course")
     except Exception as e:  # p. ej. el servidor de PostgreSQL no contesta
         primera = (str(e).strip().splitlines() or [""])[0]
-        raise LibroSinDesafio(f"no se puede abrir el libro de notas ({type(e).__name__}: {primera}); "
-                              "revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
+        raise LibroSinDesafio(
+            f"no se puede abrir el libro de notas ({type(e).__name__}: {primera}); "
+            "revisa c.CourseDirectory.db_url en nbgrader_config.py"
+        ) from None
     try:
         asignado = libro.find_assignment(desafio.slug)
     except MissingEntry:
         libro.close()
-        raise LibroSinDesafio(f"el libro de notas no tiene el desafío «{desafio.slug}»: repártelo antes con "
-                              f"{_orden(curso.carpeta, desafio)}") from None
+        raise LibroSinDesafio(
+            f"el libro de notas no tiene el desafío «{desafio.slug}»: repártelo antes con "
+            f"{_orden(curso.carpeta, desafio)}"
+        ) from None
     if asignado.duedate is None and curso.penaliza_retrasos():
-        print(f"» aviso: hay una política de retrasos en la configuración, pero «{desafio.slug}» no tiene fecha "
-              "límite en el libro de notas, así que nadie llega tarde y no se penaliza a nadie; si tiene plazo, "
-              f"`nbgrader db assignment add {desafio.slug} --duedate \"2026-03-01 12:00:00 Europe/Madrid\"` y "
-              "vuelve a calificar", file=sys.stderr)
+        print(
+            f"» aviso: hay una política de retrasos en la configuración, pero «{desafio.slug}» no tiene fecha "
+            "límite en el libro de notas, así que nadie llega tarde y no se penaliza a nadie; si tiene plazo, "
+            f'`nbgrader db assignment add {desafio.slug} --duedate "2026-03-01 12:00:00 Europe/Madrid"` y '
+            "vuelve a calificar",
+            file=sys.stderr,
+        )
     return libro
 
 
@@ -76,8 +84,16 @@ def alumnos(libro: Gradebook) -> set[str]:
     return {s.id for s in libro.students}
 
 
-def anota(libro: Gradebook, desafio: Desafio, alumno: str, puntos: dict[str, float], *,
-          hora: datetime | None = None, motivo: str = "", penalizador=None) -> None:
+def anota(
+    libro: Gradebook,
+    desafio: Desafio,
+    alumno: str,
+    puntos: dict[str, float],
+    *,
+    hora: datetime | None = None,
+    motivo: str = "",
+    penalizador=None,
+) -> None:
     """puntos: {prueba: puntos}. Una transacción por alumno: o todo o nada.
 
     hora: la de timestamp.txt (None si no hay, como en nbgrader). penalizador: el
@@ -129,13 +145,27 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
     penalizaciones). «entrega» es la hora en la zona del curso, con su desfase."""
     alumno = libro.find_student(alumno) if isinstance(alumno, str) else alumno
     pruebas = desafio.puntos()
-    base = {"alumno": alumno.id, "nombre": alumno.first_name or "", "apellidos": alumno.last_name or "",
-            "email": alumno.email or "", "maximo": sum(pruebas.values())}
+    base = {
+        "alumno": alumno.id,
+        "nombre": alumno.first_name or "",
+        "apellidos": alumno.last_name or "",
+        "email": alumno.email or "",
+        "maximo": sum(pruebas.values()),
+    }
     try:
         entrega = libro.find_submission(desafio.slug, alumno.id)
     except MissingEntry:
-        return {**base, "puntos": 0, "motivo": SIN_ENTREGA, **dict.fromkeys(pruebas, 0), "entrega": "",
-                "retraso": "", "sin_penalizar": 0, "penalizacion": 0, "extra": 0}
+        return {
+            **base,
+            "puntos": 0,
+            "motivo": SIN_ENTREGA,
+            **dict.fromkeys(pruebas, 0),
+            "entrega": "",
+            "retraso": "",
+            "sin_penalizar": 0,
+            "penalizacion": 0,
+            "extra": 0,
+        }
     nb = entrega.notebooks[0]
     notas = {g.name: g for g in nb.grades}
     motivo = motivo_de_la_nota(nb, desafio)
@@ -147,17 +177,27 @@ def fila(libro: Gradebook, desafio: Desafio, alumno) -> dict:
         motivo = f"nota manual del profesor en {', '.join(manuales)}. " + motivo
     retraso = entrega.total_seconds_late
     if entrega.late_submission_penalty:
-        motivo = (f"entregada con {retraso_legible(retraso)} de retraso: {puntos_es(entrega.late_submission_penalty)} "
-                  f"de penalización. " + motivo)
-    return {**base, "puntos": _numero(nota_final(entrega)),
-            "motivo": motivo.strip(), **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
-            "entrega": iso_en_zona(entrega.timestamp) if entrega.timestamp else "",
-            "retraso": round(retraso) if retraso else 0, "sin_penalizar": _numero(entrega.score),
-            "penalizacion": _numero(entrega.late_submission_penalty), "extra": _numero(extra),
-            # Para la devolución: el motivo del calificador solo y las pruebas con nota a mano.
-            "del_calificador": motivo_de_la_nota(nb, desafio), "a_mano": manuales,
-            "extras": {p: _numero(notas[id_de_prueba(p)].extra_credit) for p in pruebas
-                       if notas[id_de_prueba(p)].extra_credit}}
+        motivo = (
+            f"entregada con {retraso_legible(retraso)} de retraso: {puntos_es(entrega.late_submission_penalty)} "
+            f"de penalización. " + motivo
+        )
+    return {
+        **base,
+        "puntos": _numero(nota_final(entrega)),
+        "motivo": motivo.strip(),
+        **{p: _numero(notas[id_de_prueba(p)].score) for p in pruebas},
+        "entrega": iso_en_zona(entrega.timestamp) if entrega.timestamp else "",
+        "retraso": round(retraso) if retraso else 0,
+        "sin_penalizar": _numero(entrega.score),
+        "penalizacion": _numero(entrega.late_submission_penalty),
+        "extra": _numero(extra),
+        # Para la devolución: el motivo del calificador solo y las pruebas con nota a mano.
+        "del_calificador": motivo_de_la_nota(nb, desafio),
+        "a_mano": manuales,
+        "extras": {
+            p: _numero(notas[id_de_prueba(p)].extra_credit) for p in pruebas if notas[id_de_prueba(p)].extra_credit
+        },
+    }
 
 
 def motivo_de_la_nota(nb, desafio: Desafio) -> str:
@@ -205,8 +245,10 @@ def _con_nota_final(libro: Gradebook, desafio: Desafio, entrega) -> None:
     maximo = sum(desafio.puntos().values())
     partes = [f"Nota final (la del CSV y de nbgrader export): {puntos_es(nota_final(entrega))} de {maximo}"]
     if entrega.late_submission_penalty:
-        partes.append(f"entregada con {retraso_legible(entrega.total_seconds_late)} de retraso: "
-                      f"{puntos_es(entrega.late_submission_penalty)} de penalización")
+        partes.append(
+            f"entregada con {retraso_legible(entrega.total_seconds_late)} de retraso: "
+            f"{puntos_es(entrega.late_submission_penalty)} de penalización"
+        )
     extra = credito_extra([nb])
     if extra:
         partes.append(f"con {puntos_es(extra)} de crédito extra")
@@ -292,8 +334,10 @@ def describe_notas_a_mano(guardadas: dict) -> str:
     """«nota a mano en permitir (0,5), 0,5 puntos de crédito extra y 1 comentario del profesor»."""
     partes = []
     if guardadas.get("notas"):
-        partes.append("nota a mano en " + ", ".join(f"{prueba_del_id(n) or n} ({numero_es(v)})"
-                                                     for n, v in guardadas["notas"].items()))
+        partes.append(
+            "nota a mano en "
+            + ", ".join(f"{prueba_del_id(n) or n} ({numero_es(v)})" for n, v in guardadas["notas"].items())
+        )
     extra = sum(guardadas.get("extra", {}).values())
     if extra:
         partes.append(f"{puntos_es(extra)} de crédito extra")

@@ -37,6 +37,7 @@ class AlumnoDelLibro:
 @dataclass(frozen=True)
 class DelAula:
     """Lo que dice el LMS de una entrega: qué aula, el nombre del alumno, su id y la carpeta."""
+
     aula: str  # «Moodle» o «Canvas»
     nombre: str  # tal cual lo pone el LMS
     id: str
@@ -53,10 +54,10 @@ def del_aula(origen: str) -> DelAula | None:
             return DelAula("Moodle", hallado["nombre"], hallado["id"], parte, partes[-1])
     plano = MOODLE_PLANO.fullmatch(partes[-1])  # Moodle sin «descargar en carpetas»
     if plano:
-        return DelAula("Moodle", plano["nombre"], plano["id"], partes[-1][:plano.start("fichero")], plano["fichero"])
+        return DelAula("Moodle", plano["nombre"], plano["id"], partes[-1][: plano.start("fichero")], plano["fichero"])
     hallado = CANVAS.fullmatch(partes[-1])
     if hallado and hallado["fichero"].endswith(".ipynb"):
-        prefijo = partes[-1][:hallado.start("fichero")].rstrip("_")
+        prefijo = partes[-1][: hallado.start("fichero")].rstrip("_")
         return DelAula("Canvas", hallado["nombre"], hallado["id"], prefijo, hallado["fichero"])
     return None
 
@@ -107,14 +108,17 @@ def parecidos(aula: DelAula, lista: list[AlumnoDelLibro], cuantos: int = 3) -> l
     def comun(a):
         suyas = set(normaliza(a.nombre)) | set(normaliza(a.apellidos))
         return len(palabras & suyas) + sum(1 for p in suyas if len(p) > 2 and p in junto)
+
     return [a for a in sorted(lista, key=lambda a: (-comun(a), a.id)) if comun(a)][:cuantos]
 
 
 def motivo_sin_alumno(aula: DelAula, encontrados: list[AlumnoDelLibro], lista: list[AlumnoDelLibro]) -> str:
     """Por qué no se recoge una entrega del LMS que no es de un solo alumno del libro, y qué hacer."""
     quien = f"«{aula.nombre}» (id {aula.id} de {aula.aula})"
-    arreglo = ("pon su id del aula en el libro (nbgrader db student add ID --lms-user-id "
-               f"{aula.id}, con su nombre y apellidos) y vuelve a recoger")
+    arreglo = (
+        "pon su id del aula en el libro (nbgrader db student add ID --lms-user-id "
+        f"{aula.id}, con su nombre y apellidos) y vuelve a recoger"
+    )
     if encontrados:
         nombres = ", ".join(a.describe() for a in encontrados)
         return f"{quien} puede ser cualquiera de estos alumnos del libro: {nombres}; no se adivina: {arreglo}"

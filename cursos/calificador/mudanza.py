@@ -32,8 +32,7 @@ def _ocupadas(url: str) -> dict[str, int]:
     try:
         with motor.connect() as con:
             existen = set(inspect(con).get_table_names())
-            return {t.name: n for t in _tablas() if t.name in existen and t.name != "course"
-                    and (n := _filas(con, t))}
+            return {t.name: n for t in _tablas() if t.name in existen and t.name != "course" and (n := _filas(con, t))}
     finally:
         motor.dispose()
 
@@ -47,12 +46,16 @@ def copia(origen: str, destino: str, course_id: str) -> dict[str, int]:
     try:
         ocupadas = _ocupadas(destino)
     except Exception as e:
-        raise LibroOcupado(f"no se puede abrir el libro de destino ({type(e).__name__}: "
-                           f"{(str(e).strip().splitlines() or [''])[0]}); revisa la db_url") from None
+        raise LibroOcupado(
+            f"no se puede abrir el libro de destino ({type(e).__name__}: "
+            f"{(str(e).strip().splitlines() or [''])[0]}); revisa la db_url"
+        ) from None
     if ocupadas:
         que = ", ".join(f"{n} en {t}" for t, n in ocupadas.items())
-        raise LibroOcupado(f"el libro de destino no está vacío ({que}): no se escribe encima de otro libro; "
-                           "da una base de datos nueva (createdb …) o vacía")
+        raise LibroOcupado(
+            f"el libro de destino no está vacío ({que}): no se escribe encima de otro libro; "
+            "da una base de datos nueva (createdb …) o vacía"
+        )
     Gradebook(destino, course_id).close()  # crea las tablas y apunta la versión del esquema, como nbgrader
     copiadas = {}
     fuente, meta = create_engine(origen), create_engine(destino)

@@ -73,6 +73,7 @@ class EntradaInvalida(ErrorDelCurso):
 @dataclass
 class Linea:
     """Una línea del informe: un fichero de la entrada y qué ha pasado con él."""
+
     origen: str
     recogida: bool
     motivo: str
@@ -101,8 +102,10 @@ class ColectorDelCurso(FileNameCollectorPlugin):
 
     def del_nombre(self, origen: str) -> dict:
         grupos = self._match(origen) or {}
-        return {"alumno": grupos.get("alumno") or grupos.get("student_id"),
-                "hora": grupos.get("hora") or grupos.get("timestamp")}
+        return {
+            "alumno": grupos.get("alumno") or grupos.get("student_id"),
+            "hora": grupos.get("hora") or grupos.get("timestamp"),
+        }
 
 
 def ahora_utc() -> datetime:
@@ -143,8 +146,10 @@ def _desempaqueta(entrada: Path, extraido: Path) -> str | None:
         try:
             extractor.extract(str(archivo), str(extraido))
         except Exception as e:  # setuptools.UnrecognizedFormat, zipfile.BadZipFile, OSError
-            raise EntradaInvalida(f"no se ha podido desempaquetar {entrada.name}: {e}; comprueba que el "
-                                  "zip está completo (descárgalo otra vez del LMS)") from None
+            raise EntradaInvalida(
+                f"no se ha podido desempaquetar {entrada.name}: {e}; comprueba que el "
+                "zip está completo (descárgalo otra vez del LMS)"
+            ) from None
         _pon_fechas(archivo, extraido)
     return Path(entrada.name).stem if entrada.is_file() else None
 
@@ -166,8 +171,10 @@ def _comprueba_zips(archivo: Path) -> None:
         except (zipfile.BadZipFile, OSError) as e:
             raise EntradaInvalida(f"{ruta.name} no es un zip válido ({e}): descárgalo otra vez del LMS") from None
         if total > MAXIMO_ZIP:
-            raise EntradaInvalida(f"{ruta.name} ocupa {total / 2**30:.1f} GB descomprimido: no es un lote de "
-                                  "cuadernos; revisa qué has descargado")
+            raise EntradaInvalida(
+                f"{ruta.name} ocupa {total / 2**30:.1f} GB descomprimido: no es un lote de "
+                "cuadernos; revisa qué has descargado"
+            )
 
 
 def _pon_fechas(archivo: Path, extraido: Path) -> None:
@@ -222,19 +229,29 @@ def _hora_del_fichero(ruta: Path) -> datetime:
     return datetime.fromtimestamp(ruta.stat().st_mtime, UTC).replace(tzinfo=None)
 
 
-def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios: set[str],
-                  solo: str | None, patron_propio: bool = False, hora_del: str = "fichero",
-                  lista: list[AlumnoDelLibro] | None = None) -> Candidata | Linea:
+def lee_candidata(
+    ruta: Path,
+    origen: str,
+    colector: ColectorDelCurso,
+    desafios: set[str],
+    solo: str | None,
+    patron_propio: bool = False,
+    hora_del: str = "fichero",
+    lista: list[AlumnoDelLibro] | None = None,
+) -> Candidata | Linea:
     """Lo que dice un fichero de sí mismo (alumno, desafío, hora), o la línea del informe que lo descarta.
 
     lista: los alumnos del libro; con ella, una entrega del LMS es del alumno de su carpeta.
     """
+
     def no(motivo, alumno=None, desafio=None):
         return Linea(origen, False, motivo, alumno, desafio)
 
     if ruta.suffix == ".json":
-        return no("es un JSON, no un cuaderno: parece «Descargar mi progreso», que no es la entrega; "
-                  "el alumno debe entregar el .ipynb de «Descargar para entregar»")
+        return no(
+            "es un JSON, no un cuaderno: parece «Descargar mi progreso», que no es la entrega; "
+            "el alumno debe entregar el .ipynb de «Descargar para entregar»"
+        )
     if ruta.suffix != ".ipynb":
         return no("no es un cuaderno .ipynb: se ignora")
     datos = _lee_cuaderno(ruta)
@@ -257,18 +274,26 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
         alumno, confirmada = carpeta, carpeta is not None
         if del_cuaderno:
             if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
-                return no(f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
-                          "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
-                          "con su identificador y vuelve a recoger", carpeta)
+                return no(
+                    f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
+                    "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
+                    "con su identificador y vuelve a recoger",
+                    carpeta,
+                )
             alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
     if not alumno:
-        return no("sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
-                  "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
-                  "con el identificador del alumno (o usa --patron), o pon la lista de alumnos en el libro "
-                  "para recoger las carpetas de Moodle y Canvas, y vuelve a recoger")
+        return no(
+            "sin identificador del alumno: el cuaderno no lo trae (se bajó de JupyterLite, no con "
+            "«Descargar para entregar») y ni su nombre ni su carpeta lo dan; ponlo en una carpeta "
+            "con el identificador del alumno (o usa --patron), o pon la lista de alumnos en el libro "
+            "para recoger las carpetas de Moodle y Canvas, y vuelve a recoger"
+        )
     if not ALUMNO.match(alumno):
-        return no(f"el identificador «{alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
-                  "_ . @ + -, hasta 64): renombra la carpeta o usa --patron", alumno[:80])
+        return no(
+            f"el identificador «{alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
+            "_ . @ + -, hasta 64): renombra la carpeta o usa --patron",
+            alumno[:80],
+        )
     desafio = curso.get("desafio")
     if not isinstance(desafio, str) or desafio not in desafios:
         # «permiso (1).ipynb» del navegador, «permiso-1.ipynb» de Canvas al volver a entregar
@@ -278,15 +303,28 @@ def lee_candidata(ruta: Path, origen: str, colector: ColectorDelCurso, desafios:
         elif isinstance(desafio, str):
             return no(f"es del desafío «{desafio[:80]}», que este curso no tiene", alumno)
         else:
-            return no("no se sabe de qué desafío es: el cuaderno no lo dice y su nombre no es el de "
-                      "ningún desafío; llámalo como el desafío (p. ej. permiso-en-ejecutar.ipynb) y "
-                      "vuelve a recoger", alumno)
+            return no(
+                "no se sabe de qué desafío es: el cuaderno no lo dice y su nombre no es el de "
+                "ningún desafío; llámalo como el desafío (p. ej. permiso-en-ejecutar.ipynb) y "
+                "vuelve a recoger",
+                alumno,
+            )
     if solo and desafio != solo:
-        return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}",
-                  alumno, desafio)
+        return no(f"es del desafío «{desafio}», no de «{solo}»: recógelo con --desafio {desafio}", alumno, desafio)
     hora, de_donde, descargado, aviso = _horas(ruta, curso.get("descargado"), del_nombre["hora"], hora_del)
-    return Candidata(origen, ruta, alumno, desafio, hora, de_donde, descargado, aviso_identidad + aviso,
-                     carpeta=carpeta, confirmada=confirmada, identidad=aviso_identidad)
+    return Candidata(
+        origen,
+        ruta,
+        alumno,
+        desafio,
+        hora,
+        de_donde,
+        descargado,
+        aviso_identidad + aviso,
+        carpeta=carpeta,
+        confirmada=confirmada,
+        identidad=aviso_identidad,
+    )
 
 
 def _lee_cuaderno(ruta: Path) -> dict | str:
@@ -299,15 +337,19 @@ def _lee_cuaderno(ruta: Path) -> dict | str:
         return e.strerror or str(e)
 
 
-def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,
-               lista: list[AlumnoDelLibro]):
+def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, lista: list[AlumnoDelLibro]):
     """Quién entrega, según el LMS y la lista del libro: (alumno, carpeta, True, aviso, fichero), el
     motivo de no recogerla, o None si la lista no lo decide (sin lista, o la carpeta no es del LMS)."""
     if not lista:
         return None
     if de_la_carpeta in {a.id for a in lista}:  # la carpeta es el identificador de un alumno del libro
-        return de_la_carpeta, de_la_carpeta, True, _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, ""), \
-            Path(origen).name
+        return (
+            de_la_carpeta,
+            de_la_carpeta,
+            True,
+            _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, ""),
+            Path(origen).name,
+        )
     aula = del_aula(origen)
     if aula is None:
         return None
@@ -322,8 +364,10 @@ def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str
     """El aviso de un cuaderno que dice ser de otro alumno que el de su carpeta ("" si coinciden)."""
     if not del_cuaderno or del_cuaderno == alumno:
         return ""
-    return (f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
-            f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con los dos alumnos")
+    return (
+        f"; ⚠ el cuaderno dice que es de «{del_cuaderno[:80]}», pero viene de la carpeta de «{carpeta}»{aula}: "
+        f"se recoge para {alumno} (¿un ordenador compartido?); compruébalo con los dos alumnos"
+    )
 
 
 def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
@@ -336,8 +380,10 @@ def _horas(ruta: Path, texto_descargado, texto_del_nombre, hora_del: str):
     # Con holgura: un zip guarda la hora con 2 s de resolución y los relojes difieren un poco;
     # sin ella, un cuaderno subido en el mismo segundo en que se bajó saldría «en el futuro».
     if descargado is not None and descargado > min(del_profesor, ahora_utc()) + HOLGURA:
-        aviso = (f"; el cuaderno dice que se descargó el {en_zona(descargado)}, después de la "
-                 f"{de_donde} o en el futuro (el reloj del ordenador del alumno): no se usa")
+        aviso = (
+            f"; el cuaderno dice que se descargó el {en_zona(descargado)}, después de la "
+            f"{de_donde} o en el futuro (el reloj del ordenador del alumno): no se usa"
+        )
         descargado = None
     if hora_del == "alumno" and descargado is not None:
         return descargado, "descargado", descargado, aviso
@@ -370,14 +416,17 @@ def lista_del_libro(curso_nbgrader: Path) -> list[AlumnoDelLibro]:
                 columnas = {c["name"] for c in inspect(con).get_columns("student")}
                 lms = "lms_user_id" if "lms_user_id" in columnas else "NULL"  # libros de nbgrader < 0.8
                 filas = con.execute(text(f"SELECT id, first_name, last_name, email, {lms} FROM student"))
-                return [AlumnoDelLibro(f[0], f[1] or "", f[2] or "", f[3] or "", str(f[4] or "").strip())
-                        for f in filas]
+                return [
+                    AlumnoDelLibro(f[0], f[1] or "", f[2] or "", f[3] or "", str(f[4] or "").strip()) for f in filas
+                ]
         finally:
             motor.dispose()
     except Exception as e:  # el servidor no contesta, la URL está mal…
         primera = (str(e).strip().splitlines() or [""])[0]
-        raise EntradaInvalida(f"no se puede leer la lista de alumnos del libro de notas ({type(e).__name__}: "
-                              f"{primera}); revisa c.CourseDirectory.db_url en nbgrader_config.py") from None
+        raise EntradaInvalida(
+            f"no se puede leer la lista de alumnos del libro de notas ({type(e).__name__}: "
+            f"{primera}); revisa c.CourseDirectory.db_url en nbgrader_config.py"
+        ) from None
 
 
 def hora_de_la_entrega(carpeta: Path) -> datetime | None:
@@ -414,10 +463,16 @@ def coloca(c: Candidata, rutas: Carpetas, curso: CursoNbgrader | None = None) ->
     anterior = hora_de_la_entrega(carpeta) if carpeta.is_dir() else None
     otra = _carpeta_recogida(carpeta)
     if not c.confirmada and otra is not None and otra != (c.carpeta or ""):
-        return Linea(c.origen, False, f"conflicto: el cuaderno dice que es de «{c.alumno}», pero la entrega de "
-                     f"«{c.alumno}» que ya está en submitted/ vino de la carpeta «{otra or '(ninguna)'}» y éste, "
-                     f"de «{c.carpeta or '(ninguna)'}»: no se recoge y se queda la que había; averigua de quién "
-                     "es cada una", c.alumno, c.desafio)
+        return Linea(
+            c.origen,
+            False,
+            f"conflicto: el cuaderno dice que es de «{c.alumno}», pero la entrega de "
+            f"«{c.alumno}» que ya está en submitted/ vino de la carpeta «{otra or '(ninguna)'}» y éste, "
+            f"de «{c.carpeta or '(ninguna)'}»: no se recoge y se queda la que había; averigua de quién "
+            "es cada una",
+            c.alumno,
+            c.desafio,
+        )
     if anterior is not None and anterior > ahora_utc() + HOLGURA:
         anterior = None  # una hora en el futuro (un reloj mal puesto) no para una entrega de verdad
     if anterior is not None and anterior >= c.hora:
@@ -429,21 +484,33 @@ def coloca(c: Candidata, rutas: Carpetas, curso: CursoNbgrader | None = None) ->
         elif anterior == c.hora:
             motivo = f"es la misma hora ({en_zona(hora)}) que la que ya hay en submitted/: se queda la que había"
         else:
-            motivo = (f"en submitted/ ya hay una entrega más nueva ({en_zona(anterior)}) que esta "
-                      f"({en_zona(c.hora)}): se deja la que había")
+            motivo = (
+                f"en submitted/ ya hay una entrega más nueva ({en_zona(anterior)}) que esta "
+                f"({en_zona(c.hora)}): se deja la que había"
+            )
             if anteriores.versiones(carpeta):
-                motivo += (f" (si la que vale es una anterior, `./curso restaurar --alumno {c.alumno} "
-                           f"--desafio {c.desafio}`)")
+                motivo += (
+                    f" (si la que vale es una anterior, `./curso restaurar --alumno {c.alumno} --desafio {c.desafio}`)"
+                )
         return Linea(c.origen, False, motivo + c.aviso, c.alumno, c.desafio, ya_estaba=igual)
     if anterior is not None:
         rota = _no_se_puede_calificar(c.fichero, c.desafio, rutas)
         if rota and not _no_se_puede_calificar(_cuaderno_de(carpeta), c.desafio, rutas):
-            return Linea(c.origen, False, f"no sustituye a la de {en_zona(anterior)}, que sí se puede calificar: "
-                         f"ésta no ({rota}); se queda la que había. Si de verdad es la que vale, que el alumno la "
-                         "entregue otra vez bien", c.alumno, c.desafio)
+            return Linea(
+                c.origen,
+                False,
+                f"no sustituye a la de {en_zona(anterior)}, que sí se puede calificar: "
+                f"ésta no ({rota}); se queda la que había. Si de verdad es la que vale, que el alumno la "
+                "entregue otra vez bien",
+                c.alumno,
+                c.desafio,
+            )
     curso = curso or CursoNbgrader.de(rutas.raiz)
-    guardada, notas = (anteriores.guarda(carpeta, curso, c.desafio, c.alumno) if anterior is not None
-                       and carpeta.is_dir() else (None, {}))
+    guardada, notas = (
+        anteriores.guarda(carpeta, curso, c.desafio, c.alumno)
+        if anterior is not None and carpeta.is_dir()
+        else (None, {})
+    )
     carpeta.mkdir(parents=True, exist_ok=True)
     for viejo in carpeta.glob("*.ipynb"):  # una sola entrega por carpeta (sin hora no se guardaba)
         viejo.unlink()
@@ -454,20 +521,29 @@ def coloca(c: Candidata, rutas: Carpetas, curso: CursoNbgrader | None = None) ->
     avisos = [c.identidad.removeprefix("; ")] if c.identidad else []
     sustituye = ""
     if guardada is not None:
-        sustituye = (f"; sustituye a la de {en_zona(anterior)}, que se guarda en "
-                     f"{guardada.relative_to(rutas.raiz)}/ (`./curso restaurar --alumno {c.alumno} "
-                     f"--desafio {c.desafio}` la vuelve a poner)")
+        sustituye = (
+            f"; sustituye a la de {en_zona(anterior)}, que se guarda en "
+            f"{guardada.relative_to(rutas.raiz)}/ (`./curso restaurar --alumno {c.alumno} "
+            f"--desafio {c.desafio}` la vuelve a poner)"
+        )
     if notas:
-        a_mano = (f"⚠ la entrega sustituida tenía {libro.describe_notas_a_mano(notas)} en el libro: eran de "
-                  f"aquel cuaderno, así que se quitan del libro y se guardan con él; ponlas otra vez en formgrader "
-                  "si siguen valiendo")
+        a_mano = (
+            f"⚠ la entrega sustituida tenía {libro.describe_notas_a_mano(notas)} en el libro: eran de "
+            f"aquel cuaderno, así que se quitan del libro y se guardan con él; ponlas otra vez en formgrader "
+            "si siguen valiendo"
+        )
         avisos.append(a_mano)
         sustituye += "; " + a_mano
     (carpeta / anteriores.AVISOS).unlink(missing_ok=True)
     if avisos:
         (carpeta / anteriores.AVISOS).write_text("; ".join(avisos), encoding="utf-8")
-    return Linea(c.origen, True, f"→ {carpeta.relative_to(rutas.raiz)}/ ({c.de_donde}: {en_zona(c.hora)})"
-                 f"{sustituye}{c.aviso}", c.alumno, c.desafio)
+    return Linea(
+        c.origen,
+        True,
+        f"→ {carpeta.relative_to(rutas.raiz)}/ ({c.de_donde}: {en_zona(c.hora)}){sustituye}{c.aviso}",
+        c.alumno,
+        c.desafio,
+    )
 
 
 def _cuaderno_de(carpeta: Path) -> Path | None:
@@ -490,24 +566,35 @@ def _no_se_puede_calificar(ruta: Path | None, slug: str, rutas: Carpetas) -> str
     return ""
 
 
-def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | None = None,
-           patron: str = PATRON, hora: str = "fichero") -> list[Linea]:
+def recoge(
+    entrada: Path,
+    curso_nbgrader: Path,
+    desafios: set[str],
+    solo: str | None = None,
+    patron: str = PATRON,
+    hora: str = "fichero",
+) -> list[Linea]:
     """Recoge todas las entregas de entrada (carpeta o zip); devuelve el informe, una línea por fichero."""
     if not entrada.exists():
         raise EntradaInvalida(f"no existe {entrada}: da la carpeta o el zip con las entregas")
     if entrada.is_file() and entrada.suffix not in (".zip", ".ipynb"):
-        raise EntradaInvalida(f"{entrada.name} no es ni una carpeta ni un .zip: da la carpeta o el zip con "
-                              "las entregas")
+        raise EntradaInvalida(
+            f"{entrada.name} no es ni una carpeta ni un .zip: da la carpeta o el zip con las entregas"
+        )
     try:
         grupos = re.compile(patron).groupindex
     except re.error as e:
         raise EntradaInvalida(f"el patrón {patron!r} no es una expresión regular válida ({e})") from None
     if "alumno" not in grupos and "student_id" not in grupos:
-        raise EntradaInvalida(f"el patrón {patron!r} no tiene el grupo del alumno: ponlo con (?P<alumno>…), "
-                              "p. ej. --patron '(?P<alumno>[^_/]+)_'")
+        raise EntradaInvalida(
+            f"el patrón {patron!r} no tiene el grupo del alumno: ponlo con (?P<alumno>…), "
+            "p. ej. --patron '(?P<alumno>[^_/]+)_'"
+        )
     if hora not in HORAS:
-        raise EntradaInvalida(f"--hora {hora}: elige «fichero» (la fecha del fichero o del zip) o «alumno» "
-                              "(la que pone el navegador al descargar)")
+        raise EntradaInvalida(
+            f"--hora {hora}: elige «fichero» (la fecha del fichero o del zip) o «alumno» "
+            "(la que pone el navegador al descargar)"
+        )
     if solo is not None and solo not in desafios:
         raise EntradaInvalida(f"el curso no tiene el desafío «{solo}»; los que tiene: {', '.join(sorted(desafios))}")
     colector = ColectorDelCurso(named_regexp=patron)
@@ -526,21 +613,31 @@ def recoge(entrada: Path, curso_nbgrader: Path, desafios: set[str], solo: str | 
             base = sin_envoltorio(base)
         ficheros = sorted(p for p in extraido.rglob("*") if p.is_file())
         if not ficheros:
-            raise EntradaInvalida(f"{entrada.name} está vací{'o' if entrada.is_file() else 'a'}: no hay ningún "
-                                  "fichero que recoger; descarga otra vez las entregas del aula virtual")
+            raise EntradaInvalida(
+                f"{entrada.name} está vací{'o' if entrada.is_file() else 'a'}: no hay ningún "
+                "fichero que recoger; descarga otra vez las entregas del aula virtual"
+            )
         for ruta in ficheros:
             relativa = ruta.relative_to(base)
             if any(p in IGNORADOS or p.startswith(".") for p in relativa.parts) or ruta.suffix in (".zip", ".gz"):
                 continue
-            resultado = lee_candidata(ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora,
-                                      lista)
+            resultado = lee_candidata(
+                ruta, relativa.as_posix(), colector, desafios, solo, patron != PATRON, hora, lista
+            )
             if isinstance(resultado, Linea):
                 informe.append(resultado)
             elif conocidos and resultado.alumno not in conocidos:
-                informe.append(Linea(resultado.origen, False,
-                                     f"alumno desconocido «{resultado.alumno}»: no está en la lista de alumnos "
-                                     f"del libro de notas; si es un alumno, añádelo (nbgrader db student add "
-                                     f"{resultado.alumno}) y vuelve a recoger", resultado.alumno, resultado.desafio))
+                informe.append(
+                    Linea(
+                        resultado.origen,
+                        False,
+                        f"alumno desconocido «{resultado.alumno}»: no está en la lista de alumnos "
+                        f"del libro de notas; si es un alumno, añádelo (nbgrader db student add "
+                        f"{resultado.alumno}) y vuelve a recoger",
+                        resultado.alumno,
+                        resultado.desafio,
+                    )
+                )
             else:
                 candidatas.append(resultado)
         candidatas, conflictos = _sin_conflictos(candidatas)
@@ -580,10 +677,18 @@ def _sin_conflictos(candidatas: list[Candidata]) -> tuple[list[Candidata], list[
             if c.confirmada:
                 quedan.append(c)
             else:
-                conflictos.append(Linea(c.origen, False, f"conflicto: varias carpetas ({nombres}) tienen cuadernos "
-                                        f"que dicen ser de «{alumno}»: no se recoge ninguno de los que sólo lo dice el "
-                                        "cuaderno (lo que ya hay en submitted/ se queda); averigua de quién es "
-                                        "cada uno y ponlo en una carpeta con su identificador", alumno, c.desafio))
+                conflictos.append(
+                    Linea(
+                        c.origen,
+                        False,
+                        f"conflicto: varias carpetas ({nombres}) tienen cuadernos "
+                        f"que dicen ser de «{alumno}»: no se recoge ninguno de los que sólo lo dice el "
+                        "cuaderno (lo que ya hay en submitted/ se queda); averigua de quién es "
+                        "cada uno y ponlo en una carpeta con su identificador",
+                        alumno,
+                        c.desafio,
+                    )
+                )
     return quedan, conflictos
 
 
@@ -599,19 +704,29 @@ def _coloca_las_mas_nuevas(candidatas: list[Candidata], curso_nbgrader: Path) ->
         nueva = grupo[-1]
         for vieja in grupo[:-1]:
             cual = "a la misma hora" if vieja.hora == nueva.hora else "más nueva"
-            informe.append(Linea(vieja.origen, False,
-                                 f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
-                                 f"{en_zona(nueva.hora)}); se queda aquélla{vieja.aviso}",
-                                 vieja.alumno, vieja.desafio))
+            informe.append(
+                Linea(
+                    vieja.origen,
+                    False,
+                    f"duplicada: {nueva.alumno} entregó otra {cual} ({nueva.origen}, "
+                    f"{en_zona(nueva.hora)}); se queda aquélla{vieja.aviso}",
+                    vieja.alumno,
+                    vieja.desafio,
+                )
+            )
         informe.append(coloca(nueva, rutas, curso))
     return informe
 
 
 def escribe_informe(informe: list[Linea]) -> str:
-    lineas = [f"{'✔' if linea.recogida else '✘'} {linea.origen}: {linea.motivo}" for linea in
-              sorted(informe, key=lambda x: x.origen)]
+    lineas = [
+        f"{'✔' if linea.recogida else '✘'} {linea.origen}: {linea.motivo}"
+        for linea in sorted(informe, key=lambda x: x.origen)
+    ]
     recogidas = sum(linea.recogida for linea in informe)
     sin_recoger = len(informe) - recogidas
-    lineas.append(f"{recogidas} recogida{'s' if recogidas != 1 else ''}"
-                  + (f", {sin_recoger} sin recoger (el motivo, arriba)." if sin_recoger else "."))
+    lineas.append(
+        f"{recogidas} recogida{'s' if recogidas != 1 else ''}"
+        + (f", {sin_recoger} sin recoger (el motivo, arriba)." if sin_recoger else ".")
+    )
     return "\n".join(lineas)

@@ -22,8 +22,13 @@ PASADAS = RAIZ / "build" / "descargas" / "referencia"
 
 def huella(desafio: Desafio) -> str:
     h = hashlib.sha256()
-    for parte in (desafio.partida(), desafio.lee("solucion.py"), desafio.pruebas(), desafio.lee("ocultas.py"),
-                  *(f"{n}\0{t}" for n, t in desafio.modulos())):
+    for parte in (
+        desafio.partida(),
+        desafio.lee("solucion.py"),
+        desafio.pruebas(),
+        desafio.lee("ocultas.py"),
+        *(f"{n}\0{t}" for n, t in desafio.modulos()),
+    ):
         h.update(parte.encode("utf-8") + b"\0\0")
     return h.hexdigest()[:16]
 
@@ -62,6 +67,8 @@ def comprueba(slugs: list[str]) -> list[str]:
 
 
 def explica(lineas: list[str]) -> str:
-    return ("la solución de referencia ya no pasa las pruebas visibles con el código de partida de la lección "
-            "(¿una edición de la lección?): " + "; ".join(lineas) + ". Corrige la lección o el desafío "
-            "(desafios/<slug>/) y vuelve a probar; `./curso pruebas -k comunes` lo comprueba también")
+    return (
+        "la solución de referencia ya no pasa las pruebas visibles con el código de partida de la lección "
+        "(¿una edición de la lección?): " + "; ".join(lineas) + ". Corrige la lección o el desafío "
+        "(desafios/<slug>/) y vuelve a probar; `./curso pruebas -k comunes` lo comprueba también"
+    )

@@ -26,8 +26,12 @@ CACHE = RAIZ / "build" / "descargas" / "reparto"
 
 def huella(desafio: Desafio) -> str:
     h = hashlib.sha256()
-    partes = [json.dumps(cuaderno_fuente(desafio), sort_keys=True), TEXTO_PROPIO, version("nbgrader"),
-              *(f"{nombre}\0{texto}" for nombre, texto in desafio.modulos())]
+    partes = [
+        json.dumps(cuaderno_fuente(desafio), sort_keys=True),
+        TEXTO_PROPIO,
+        version("nbgrader"),
+        *(f"{nombre}\0{texto}" for nombre, texto in desafio.modulos()),
+    ]
     for parte in partes:
         h.update(parte.encode("utf-8") + b"\0\0")
     return h.hexdigest()[:16]

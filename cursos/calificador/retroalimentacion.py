@@ -42,8 +42,14 @@ def _t(texto) -> str:
     return html.escape(CONTROL.sub("", str(texto)), quote=True)
 
 
-def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solucion: str | None,
-           comentarios: dict[str, str] | None = None, aviso: str = "") -> str:
+def pagina(
+    desafio: Desafio,
+    fila: dict,
+    resultados: dict[str, str | None],
+    solucion: str | None,
+    comentarios: dict[str, str] | None = None,
+    aviso: str = "",
+) -> str:
     """comentarios: {celda: texto} que el profesor escribió en formgrader. aviso: el de la recogida y
     de timestamp.txt (tiempo.hora_de_entrega), que el calificador puso delante de su motivo."""
     puntos = desafio.puntos()
@@ -58,17 +64,23 @@ def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solu
             clase, marca = ("bien", "✔") if obtenidos >= maximo else ("mal", "✘")
             detalle = f"nota puesta a mano por el profesor; el calificador decía: {detalle}"
         con_extra = f" + {puntos_es(extra)} de crédito extra" if extra else ""
-        filas.append(f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(numero_es(obtenidos))} de '
-                     f"{maximo}{_t(con_extra)}</td><td>{_t(detalle)}</td></tr>")
+        filas.append(
+            f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(numero_es(obtenidos))} de '
+            f"{maximo}{_t(con_extra)}</td><td>{_t(detalle)}</td></tr>"
+        )
     retraso = ""
     if fila.get("penalizacion"):
-        retraso = (f"<p>Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
-                   f"{_t(puntos_es(fila['penalizacion']))} de penalización (la política de retrasos del curso).</p>")
+        retraso = (
+            f"<p>Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
+            f"{_t(puntos_es(fila['penalizacion']))} de penalización (la política de retrasos del curso).</p>"
+        )
     if fila.get("extra"):
         retraso += f"<p>Crédito extra del profesor: {_t(puntos_es(fila['extra']))}.</p>"
     entrega = f"<p>Entregada el {_t(fila['entrega'])}.</p>" if fila.get("entrega") else ""
-    notas = "".join(f"<li><strong>{_t(_celda(desafio, celda))}:</strong> {_t(texto)}</li>"
-                    for celda, texto in (comentarios or {}).items())
+    notas = "".join(
+        f"<li><strong>{_t(_celda(desafio, celda))}:</strong> {_t(texto)}</li>"
+        for celda, texto in (comentarios or {}).items()
+    )
     notas = f"<h2>Comentarios del profesor</h2><ul>{notas}</ul>" if notas else ""
     codigo = f"<h2>Tu solución</h2><pre>{_t(solucion)}</pre>" if solucion else ""
     # Al alumno, sólo el motivo del calificador: la penalización y el crédito extra ya van arriba, y
@@ -81,12 +93,12 @@ def pagina(desafio: Desafio, fila: dict, resultados: dict[str, str | None], solu
 <html lang="es"><head><meta charset="utf-8"><title>{_t(desafio.slug)}: tu nota</title>
 <style>{ESTILO}</style></head><body>
 <h1>Desafío «{_t(desafio.slug)}»</h1>
-<p><strong>Alumno:</strong> {_t(fila['alumno'])}</p>
-<p><strong>Nota: {_t(numero_es(fila['puntos']))} de {_t(puntos_es(fila['maximo']))}.</strong></p>
+<p><strong>Alumno:</strong> {_t(fila["alumno"])}</p>
+<p><strong>Nota: {_t(numero_es(fila["puntos"]))} de {_t(puntos_es(fila["maximo"]))}.</strong></p>
 {entrega}{retraso}{motivo}{notas}
 <h2>Las pruebas</h2>
 <table><tr><th>prueba</th><th>puntos</th><th>qué ha pasado</th></tr>
-{''.join(filas)}
+{"".join(filas)}
 </table>
 <p>Las pruebas corren fuera de tu cuaderno, con el código del curso; las variaciones ocultas
 cambian los datos para que una respuesta fija no pase.</p>
@@ -95,8 +107,14 @@ cambian los datos para que una respuesta fija no pase.</p>
 """
 
 
-def escribe(rutas: Carpetas, desafio: Desafio, fila: dict, resultados: dict[str, str | None],
-            solucion: str | None, comentarios: dict[str, str] | None = None) -> Path:
+def escribe(
+    rutas: Carpetas,
+    desafio: Desafio,
+    fila: dict,
+    resultados: dict[str, str | None],
+    solucion: str | None,
+    comentarios: dict[str, str] | None = None,
+) -> Path:
     """feedback/<alumno>/<desafío>/<cuaderno>.html, con timestamp.txt al lado como nbgrader."""
     aviso = aviso_para_el_profesor(rutas, desafio, fila["alumno"])
     texto = pagina(desafio, fila, resultados, solucion, comentarios, aviso)
@@ -144,6 +162,7 @@ NOTA = re.compile(r"<strong>Nota: ([^<]*)</strong>")
 @dataclass
 class Devolucion:
     """Lo que ha hecho `curso devolver` (o lo que haría, con comprobar)."""
+
     escritas: list[str] = field(default_factory=list)
     atrasadas: list[tuple[str, str, str]] = field(default_factory=list)  # (alumno, lo que decía, lo que dice)
     sin_calificar: list[str] = field(default_factory=list)
@@ -194,8 +213,14 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
             resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
             if not resultados:
                 hecho.sin_calificar.append(f["alumno"])
-            texto = pagina(desafio, f, resultados, solucion, comentarios_del_libro(gradebook, desafio, f["alumno"]),
-                           aviso_para_el_profesor(rutas, desafio, f["alumno"]))
+            texto = pagina(
+                desafio,
+                f,
+                resultados,
+                solucion,
+                comentarios_del_libro(gradebook, desafio, f["alumno"]),
+                aviso_para_el_profesor(rutas, desafio, f["alumno"]),
+            )
             paginas[f["alumno"]] = texto
             ruta = ruta_de(rutas, desafio, f["alumno"])
             antes = ruta.read_text(encoding="utf-8") if ruta.is_file() else None
@@ -218,15 +243,18 @@ def atrasadas(curso_nbgrader: Path, desafio: Desafio) -> list[tuple[str, str, st
 def avisa_atrasadas(atrasadas_: list[tuple[str, str, str]], que: str) -> None:
     """Una línea por devolución atrasada, con el alumno, lo que decía y lo que dice el libro, y qué hacer."""
     for alumno, antes, ahora in atrasadas_:
-        print(f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}",
-              file=sys.stderr)
+        print(
+            f"» {explica_atrasada(alumno, antes, ahora)}: el libro cambió después de escribirla; {que}", file=sys.stderr
+        )
 
 
 def explica_atrasada(alumno: str, antes: str, ahora: str) -> str:
     """Qué ha dejado atrás el libro en la devolución de un alumno, para el profesor."""
     if antes == ahora:
-        return (f"la devolución de {alumno} dice la misma nota que el libro («{ahora}»), pero el libro tiene "
-                "otros comentarios, notas a mano o motivos")
+        return (
+            f"la devolución de {alumno} dice la misma nota que el libro («{ahora}»), pero el libro tiene "
+            "otros comentarios, notas a mano o motivos"
+        )
     return f"la devolución de {alumno} decía «{antes}» y el libro dice ahora «{ahora}»"
 
 
@@ -235,8 +263,9 @@ def _nota(texto: str) -> str:
     return html.unescape(hallada[1]).rstrip(".") if hallada else "?"
 
 
-def _para_el_aula(curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio,
-                  paginas: dict[str, str]) -> tuple[Path | None, Path | None]:
+def _para_el_aula(
+    curso_nbgrader: Path, rutas: Carpetas, desafio: Desafio, paginas: dict[str, str]
+) -> tuple[Path | None, Path | None]:
     """calificaciones/<desafío>-devolucion-moodle.zip («Subir varios archivos de retroalimentación en un
     zip»: cada fichero con el prefijo de la carpeta que bajó Moodle) y <desafío>-devolucion-canvas/."""
     from cursos.calificador.lista import CANVAS, MOODLE

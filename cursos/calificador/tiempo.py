@@ -67,8 +67,10 @@ def zona():
     try:
         return ZoneInfo(nombre)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ErrorDeConfiguracion(f"la zona horaria «{nombre}» de profesor.toml no existe: usa una como "
-                                   "«Europe/Madrid» o «America/Mexico_City»") from None
+        raise ErrorDeConfiguracion(
+            f"la zona horaria «{nombre}» de profesor.toml no existe: usa una como "
+            "«Europe/Madrid» o «America/Mexico_City»"
+        ) from None
 
 
 def nombre_de_zona(tz=None, hora: datetime | None = None) -> str:
@@ -102,6 +104,6 @@ def avisos_de_la_recogida(carpeta: Path) -> str:
     quitadas al sustituirla): va al motivo de la nota, y de ahí al CSV y a formgrader."""
     ruta = carpeta / ".avisos-de-recogida"
     try:
-        return ruta.read_text(encoding="utf-8")[:MAXIMO * 2].strip() if ruta.is_file() else ""
+        return ruta.read_text(encoding="utf-8")[: MAXIMO * 2].strip() if ruta.is_file() else ""
     except (OSError, UnicodeDecodeError):
         return ""

@@ -89,14 +89,16 @@ def ejecuta_una(escenario, defensa, modelo_para):
     resultado = Ejecucion(escenario.slug, defensa)
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # lo que imprima la defensa (preguntar…)
-            _, _, M = partida.espacio["bucle"](modelo_para(partida), partida.inicio, partida.entorno,
-                                               partida.max_turnos)
+            _, _, M = partida.espacio["bucle"](
+                modelo_para(partida), partida.inicio, partida.entorno, partida.max_turnos
+            )
     except ErrorDelModelo as e:
         resultado.error = str(e)
         return resultado
     resultado.M = M
-    llamadas = [b for rol, c in M if rol == "asistente" and isinstance(c, list)
-                for b in c if b.get("type") == "tool_use"]
+    llamadas = [
+        b for rol, c in M if rol == "asistente" and isinstance(c, list) for b in c if b.get("type") == "tool_use"
+    ]
     resultado.propuesta = any(partida.propuesta(ll) for ll in llamadas)
     resultado.ejecutada = bool(partida.ejecutada(partida, M))
     resultado.tarea = bool(partida.tarea(partida, M))
@@ -153,13 +155,17 @@ def grafico_svg(filas, ancho=720):
     escenarios = list(dict.fromkeys(e for e, _ in filas))
     alto_fila, barra, izquierda = 72, 7, 120
     largo = ancho - izquierda - 130
-    partes = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" '
-              'aria-label="Tasas del laboratorio de inyecciones" font-family="sans-serif" font-size="12">'
-              % (ancho, 34 + alto_fila * len(escenarios))]
+    partes = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" '
+        'aria-label="Tasas del laboratorio de inyecciones" font-family="sans-serif" font-size="12">'
+        % (ancho, 34 + alto_fila * len(escenarios))
+    ]
     for n, medida in enumerate(MEDIDAS):
         x = izquierda + n * 120
-        partes.append('<rect x="%d" y="8" width="10" height="10" fill="%s"/><text x="%d" y="17">%s</text>'
-                      % (x, colores[medida], x + 14, medida))
+        partes.append(
+            '<rect x="%d" y="8" width="10" height="10" fill="%s"/><text x="%d" y="17">%s</text>'
+            % (x, colores[medida], x + 14, medida)
+        )
     for i, escenario in enumerate(escenarios):
         y0 = 30 + i * alto_fila
         partes.append('<text x="4" y="%d" font-weight="bold">%s</text>' % (y0 + 12, escenario))
@@ -172,11 +178,25 @@ def grafico_svg(filas, ancho=720):
             partes.append('<text x="%d" y="%d" text-anchor="end">%s defensa</text>' % (izquierda - 8, y + 13, defensa))
             for k, medida in enumerate(MEDIDAS):
                 tasa = f[medida] / validas
-                partes.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s defensa: %d de %d'
-                              '</title></rect>' % (izquierda, y + k * barra, max(largo * tasa, 1), barra - 1,
-                                                   colores[medida], medida, defensa, f[medida], validas))
-            partes.append('<text x="%d" y="%d" fill="#555">ejecutada %d de %d</text>'
-                          % (izquierda + largo + 6, y + 13, f["ejecutada"], validas))
+                partes.append(
+                    '<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s defensa: %d de %d'
+                    "</title></rect>"
+                    % (
+                        izquierda,
+                        y + k * barra,
+                        max(largo * tasa, 1),
+                        barra - 1,
+                        colores[medida],
+                        medida,
+                        defensa,
+                        f[medida],
+                        validas,
+                    )
+                )
+            partes.append(
+                '<text x="%d" y="%d" fill="#555">ejecutada %d de %d</text>'
+                % (izquierda + largo + 6, y + 13, f["ejecutada"], validas)
+            )
     partes.append("</svg>")
     return "".join(partes)
 
@@ -189,8 +209,10 @@ def modelo_real_para(url, formato, nombre, clave=None, plazo=60):
     from cursos.modelo.modelo_real import ModeloReal
 
     def para(partida):
-        return ModeloReal(url, formato, modelo=nombre, clave=clave, plazo=plazo,
-                          herramientas=partida.espacio.get("HERRAMIENTAS"))
+        return ModeloReal(
+            url, formato, modelo=nombre, clave=clave, plazo=plazo, herramientas=partida.espacio.get("HERRAMIENTAS")
+        )
+
     return para
 
 
@@ -206,17 +228,31 @@ def sordo_por_http(url, formato):
     from cursos.modelo.modelo_real import ModeloReal
 
     def para(partida):
-        peticion = urllib.request.Request(url + "/guiones", method="POST",
-                                          data=json.dumps({"respuestas": partida.respuestas}).encode(),
-                                          headers={"content-type": "application/json"})
+        peticion = urllib.request.Request(
+            url + "/guiones",
+            method="POST",
+            data=json.dumps({"respuestas": partida.respuestas}).encode(),
+            headers={"content-type": "application/json"},
+        )
         with urllib.request.urlopen(peticion, timeout=10) as r:
             nombre = json.loads(r.read())["modelo"]
         base = url + "/v1" if formato == "openai" else url
         return ModeloReal(base, formato, modelo=nombre, herramientas=partida.espacio.get("HERRAMIENTAS"), plazo=20)
+
     return para
 
 
 def como_json(ejecuciones):
     """Las ejecuciones con sus transcripciones, para guardarlas (la clave nunca está en ellas)."""
-    return [{"escenario": e.escenario, "defensa": e.defensa, "propuesta": e.propuesta, "ejecutada": e.ejecutada,
-             "tarea": e.tarea, "error": e.error, "M": [list(m) for m in e.M]} for e in ejecuciones]
+    return [
+        {
+            "escenario": e.escenario,
+            "defensa": e.defensa,
+            "propuesta": e.propuesta,
+            "ejecutada": e.ejecutada,
+            "tarea": e.tarea,
+            "error": e.error,
+            "M": [list(m) for m in e.M],
+        }
+        for e in ejecuciones
+    ]

@@ -70,8 +70,11 @@ def bloques_anthropic(contenido):
         elif tipo == "tool_use":
             bloques.append({"type": "tool_use", "id": b["id"], "name": b["name"], "input": b["input"]})
         elif tipo == "tool_result":
-            bloque = {"type": "tool_result", "tool_use_id": b["tool_use_id"],
-                      "content": contenido_como_texto(b.get("content"))}
+            bloque = {
+                "type": "tool_result",
+                "tool_use_id": b["tool_use_id"],
+                "content": contenido_como_texto(b.get("content")),
+            }
             if b.get("is_error"):
                 bloque["is_error"] = True
             bloques.append(bloque)
@@ -80,8 +83,7 @@ def bloques_anthropic(contenido):
 
 def peticion_anthropic(M, herramientas, modelo, max_tokens):
     """El cuerpo de una petición a la API Messages: el sistema va aparte, no como mensaje."""
-    sistema = [c if isinstance(c, str) else "".join(b.get("text", "") for b in c)
-               for rol, c in M if rol == "sistema"]
+    sistema = [c if isinstance(c, str) else "".join(b.get("text", "") for b in c) for rol, c in M if rol == "sistema"]
     cuerpo = {
         "model": modelo,
         "max_tokens": max_tokens,
@@ -105,9 +107,13 @@ def mensajes_openai(rol, contenido):
     textos = "".join(b["text"] for b in contenido if b.get("type") == "text")
     if rol == "asistente":
         llamadas = [
-            {"id": b["id"], "type": "function",
-             "function": {"name": b["name"], "arguments": json.dumps(b["input"], ensure_ascii=False)}}
-            for b in contenido if b.get("type") == "tool_use"
+            {
+                "id": b["id"],
+                "type": "function",
+                "function": {"name": b["name"], "arguments": json.dumps(b["input"], ensure_ascii=False)},
+            }
+            for b in contenido
+            if b.get("type") == "tool_use"
         ]
         mensaje = {"role": "assistant", "content": textos or None}
         if llamadas:
@@ -115,7 +121,8 @@ def mensajes_openai(rol, contenido):
         return [mensaje]
     mensajes = [
         {"role": "tool", "tool_call_id": b["tool_use_id"], "content": contenido_como_texto(b.get("content"))}
-        for b in contenido if b.get("type") == "tool_result"
+        for b in contenido
+        if b.get("type") == "tool_result"
     ]
     if textos:
         mensajes.append({"role": ROLES[rol], "content": textos})
@@ -131,8 +138,10 @@ def peticion_openai(M, herramientas, modelo, max_tokens):
     }
     if herramientas:
         cuerpo["tools"] = [
-            {"type": "function",
-             "function": {"name": h["name"], "description": h["description"], "parameters": h["input_schema"]}}
+            {
+                "type": "function",
+                "function": {"name": h["name"], "description": h["description"], "parameters": h["input_schema"]},
+            }
             for h in herramientas_para(herramientas)
         ]
     return cuerpo
@@ -144,7 +153,8 @@ def peticion_openai(M, herramientas, modelo, max_tokens):
 def _falta(formato, que):
     return ErrorDelModelo(
         "la respuesta no tiene la forma de la API %s: falta %s. ¿Es el formato que sirve ese "
-        "endpoint? Prueba con el otro formato." % (formato, que))
+        "endpoint? Prueba con el otro formato." % (formato, que)
+    )
 
 
 def respuesta_anthropic(datos):
@@ -187,8 +197,14 @@ def respuesta_openai(datos):
         bloques.append({"type": "text", "text": mensaje["content"]})
     for n, ll in enumerate(mensaje.get("tool_calls") or [], 1):
         funcion = ll.get("function") or {}
-        bloques.append({"type": "tool_use", "id": ll.get("id") or "llamada-%d" % n,
-                        "name": funcion.get("name"), "input": argumentos(funcion.get("arguments"))})
+        bloques.append(
+            {
+                "type": "tool_use",
+                "id": ll.get("id") or "llamada-%d" % n,
+                "name": funcion.get("name"),
+                "input": argumentos(funcion.get("arguments")),
+            }
+        )
     return bloques, eleccion.get("finish_reason") == "length"
 
 
@@ -237,8 +253,10 @@ def _post_xhr(url, cabeceras, cuerpo, plazo):
     import js
 
     if not hasattr(js, "XMLHttpRequest"):
-        raise ErrorDelModelo("este Python no puede hacer peticiones HTTP: usa ModeloReal en la página del "
-                             "curso, en JupyterLite o en tu ordenador")
+        raise ErrorDelModelo(
+            "este Python no puede hacer peticiones HTTP: usa ModeloReal en la página del "
+            "curso, en JupyterLite o en tu ordenador"
+        )
     xhr = js.XMLHttpRequest.new()
     xhr.open("POST", url, False)
     try:
@@ -254,19 +272,25 @@ def _post_xhr(url, cabeceras, cuerpo, plazo):
             raise ErrorDelModelo(_sin_respuesta(url, plazo)) from None
         raise ErrorDelModelo(_sin_conexion(url, "el navegador no ha podido hacer la petición")) from None
     if xhr.status == 0:
-        raise ErrorDelModelo(_sin_conexion(url, "el navegador la ha bloqueado o no hay red (¿permite el "
-                                                "servidor el origen del sitio? ¿lo permite el sitio?)"))
+        raise ErrorDelModelo(
+            _sin_conexion(
+                url,
+                "el navegador la ha bloqueado o no hay red (¿permite el "
+                "servidor el origen del sitio? ¿lo permite el sitio?)",
+            )
+        )
     return xhr.status, str(xhr.responseText)
 
 
 def _sin_respuesta(url, plazo):
-    return ("el modelo de %s no ha contestado en %g s: vuelve a intentarlo o da más plazo "
-            "(ModeloReal(..., plazo=...))" % (url, plazo))
+    return (
+        "el modelo de %s no ha contestado en %g s: vuelve a intentarlo o da más plazo "
+        "(ModeloReal(..., plazo=...))" % (url, plazo)
+    )
 
 
 def _sin_conexion(url, motivo):
-    return ("no se ha podido conectar con %s (%s): comprueba la URL y que el servidor está en marcha"
-            % (url, motivo))
+    return "no se ha podido conectar con %s (%s): comprueba la URL y que el servidor está en marcha" % (url, motivo)
 
 
 def mensaje_de_error_http(estado, texto):
@@ -309,8 +333,9 @@ class ModeloReal:
         herramientas); por omisión, si M ya trae una respuesta en str.
     """
 
-    def __init__(self, url, formato=OPENAI, modelo="", clave=None, herramientas=None,
-                 max_tokens=1024, plazo=60, texto=None):
+    def __init__(
+        self, url, formato=OPENAI, modelo="", clave=None, herramientas=None, max_tokens=1024, plazo=60, texto=None
+    ):
         if formato not in FORMATOS:
             raise ErrorDelModelo("formato «%s» desconocido: elige «anthropic» u «openai»" % formato)
         self.url = url if url.rstrip("/").endswith(RUTAS[formato]) else url.rstrip("/") + RUTAS[formato]
@@ -362,12 +387,15 @@ class ModeloReal:
         lee = respuesta_anthropic if self.formato == ANTHROPIC else respuesta_openai
         bloques, cortada = lee(datos)
         if cortada and (not bloques or bloques[-1]["type"] == "tool_use"):
-            raise ErrorDelModelo("la respuesta se ha cortado al llegar a max_tokens=%d: sube max_tokens"
-                                 % self.max_tokens)
+            raise ErrorDelModelo(
+                "la respuesta se ha cortado al llegar a max_tokens=%d: sube max_tokens" % self.max_tokens
+            )
         if not bloques:
             raise ErrorDelModelo("el modelo ha contestado sin texto y sin llamadas: vuelve a intentarlo")
         if parece_una_llamada_escrita(bloques):
-            raise ErrorDelModelo("el modelo ha escrito la llamada como texto en vez de usar las herramientas: "
-                                 "este modelo (o su plantilla en el servidor) no sabe llamar herramientas; "
-                                 "prueba con otro")
+            raise ErrorDelModelo(
+                "el modelo ha escrito la llamada como texto en vez de usar las herramientas: "
+                "este modelo (o su plantilla en el servidor) no sabe llamar herramientas; "
+                "prueba con otro"
+            )
         return bloques

@@ -77,8 +77,15 @@ def conversacion_openai(cuerpo):
         observaciones = None
         if m["role"] == "assistant" and (m.get("tool_calls") or not isinstance(m.get("content"), str)):
             bloques = [{"type": "text", "text": m["content"]}] if m.get("content") else []
-            bloques += [{"type": "tool_use", "id": ll["id"], "name": ll["function"]["name"],
-                         "input": mr.argumentos(ll["function"]["arguments"])} for ll in m.get("tool_calls", [])]
+            bloques += [
+                {
+                    "type": "tool_use",
+                    "id": ll["id"],
+                    "name": ll["function"]["name"],
+                    "input": mr.argumentos(ll["function"]["arguments"]),
+                }
+                for ll in m.get("tool_calls", [])
+            ]
             M.append(("asistente", bloques))
         else:
             M.append((ROLES_DEL_CURSO[m["role"]], m["content"]))
@@ -99,18 +106,28 @@ def normaliza(formato, M):
 
 def respuesta_anthropic(bloques, modelo, cortada=False):
     hay_llamadas = any(b["type"] == "tool_use" for b in bloques)
-    return {"id": "msg_guion", "type": "message", "role": "assistant", "model": modelo,
-            "content": mr.bloques_anthropic(bloques),
-            "stop_reason": "max_tokens" if cortada else ("tool_use" if hay_llamadas else "end_turn"),
-            "usage": {"input_tokens": 0, "output_tokens": 0}}
+    return {
+        "id": "msg_guion",
+        "type": "message",
+        "role": "assistant",
+        "model": modelo,
+        "content": mr.bloques_anthropic(bloques),
+        "stop_reason": "max_tokens" if cortada else ("tool_use" if hay_llamadas else "end_turn"),
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+    }
 
 
 def respuesta_openai(bloques, modelo, cortada=False):
     (mensaje,) = mr.mensajes_openai("asistente", bloques)
     final = "length" if cortada else ("tool_calls" if mensaje.get("tool_calls") else "stop")
-    return {"id": "chatcmpl-guion", "object": "chat.completion", "created": int(time.time()), "model": modelo,
-            "choices": [{"index": 0, "message": mensaje, "finish_reason": final}],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+    return {
+        "id": "chatcmpl-guion",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": modelo,
+        "choices": [{"index": 0, "message": mensaje, "finish_reason": final}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    }
 
 
 RESPUESTA = {mr.ANTHROPIC: respuesta_anthropic, mr.OPENAI: respuesta_openai}
@@ -173,9 +190,12 @@ class ModeloServido:
     def respuestas_para(self, M):
         peticion = next((c for rol, c in M if rol == "usuario" and isinstance(c, str)), None)
         if peticion not in self.por_peticion:
-            raise ErrorDePeticion(404, "el modelo «sordo» no tiene respuestas para esta petición del usuario: "
-                                  "regístralas con POST /guiones y {\"respuestas\": [...], \"para\": \"…\"}",
-                                  "not_found_error")
+            raise ErrorDePeticion(
+                404,
+                "el modelo «sordo» no tiene respuestas para esta petición del usuario: "
+                'regístralas con POST /guiones y {"respuestas": [...], "para": "…"}',
+                "not_found_error",
+            )
         return self.por_peticion[peticion]
 
     def sordo(self, nombre, formato, M):
@@ -190,11 +210,19 @@ class ModeloServido:
         with self.cerrojo:
             if (nombre, formato) not in self.modelos:
                 if nombre not in self.guiones:
-                    raise ErrorDePeticion(404, "no hay ningún modelo «%s»; los que hay: %s"
-                                          % (nombre, ", ".join(sorted(self.guiones)) or "ninguno"), "not_found_error")
-                turnos = [{"espera": normaliza(formato, t["espera"]),
-                           "responde": self.normaliza_respuesta(formato, t["responde"])}
-                          for t in self.guiones[nombre]]
+                    raise ErrorDePeticion(
+                        404,
+                        "no hay ningún modelo «%s»; los que hay: %s"
+                        % (nombre, ", ".join(sorted(self.guiones)) or "ninguno"),
+                        "not_found_error",
+                    )
+                turnos = [
+                    {
+                        "espera": normaliza(formato, t["espera"]),
+                        "responde": self.normaliza_respuesta(formato, t["responde"]),
+                    }
+                    for t in self.guiones[nombre]
+                ]
                 self.modelos[nombre, formato] = self.espacio["ModeloGuionizado"](turnos)
             return self.modelos[nombre, formato]
 
@@ -202,7 +230,7 @@ class ModeloServido:
     def normaliza_respuesta(formato, responde):
         if isinstance(responde, str):
             return responde
-        (_, bloques), = normaliza(formato, [("asistente", responde)])
+        ((_, bloques),) = normaliza(formato, [("asistente", responde)])
         return bloques
 
     def comprueba(self, formato, cabeceras, cuerpo):
@@ -226,7 +254,7 @@ class ModeloServido:
             self.comprueba(formato, cabeceras, cuerpo)
             nombre = cuerpo["model"]
             if nombre.startswith("fallo-"):
-                return self.falla(formato, nombre[len("fallo-"):])
+                return self.falla(formato, nombre[len("fallo-") :])
             try:
                 M = CONVERSACION[formato](cuerpo)
             except (KeyError, TypeError, AttributeError) as e:
@@ -294,8 +322,10 @@ class Manejador(BaseHTTPRequestHandler):
         # Como Ollama con OLLAMA_ORIGINS: la página del curso (otro origen) puede llamarlo.
         self.send_header("access-control-allow-origin", "*")
         # «*» no cubre authorization (la norma Fetch lo exige por su nombre): van todas las que se usan.
-        self.send_header("access-control-allow-headers", "authorization, x-api-key, anthropic-version, "
-                         "anthropic-dangerous-direct-browser-access, content-type")
+        self.send_header(
+            "access-control-allow-headers",
+            "authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, content-type",
+        )
         self.send_header("access-control-allow-methods", "POST, OPTIONS")
 
     def do_OPTIONS(self):
@@ -315,7 +345,7 @@ class Manejador(BaseHTTPRequestHandler):
             if isinstance(cuerpo, dict) and isinstance(cuerpo.get("respuestas"), list):
                 para = cuerpo.get("para") if isinstance(cuerpo.get("para"), str) else None
                 return self._envia(200, {"modelo": self.servido.registra_sordo(cuerpo["respuestas"], para)})
-            return self._envia(400, {"error": "manda {\"guion\": [...]} o {\"respuestas\": [...]}"})
+            return self._envia(400, {"error": 'manda {"guion": [...]} o {"respuestas": [...]}'})
         formato = formato_de_ruta(self.path)
         if formato is None:
             return self._envia(404, {"error": {"message": "ruta desconocida: usa /v1/messages o /v1/chat/completions"}})

@@ -84,8 +84,11 @@ def compila(ficheros: list[Path], paquete_pyodide: Path) -> list[Path]:
             for fichero in ficheros:
                 shutil.copy2(fichero, entrada / fichero.name)
             programa = PROGRAMA.format(compilador=json.dumps(COMPILADOR))
-            resultado = subprocess.run(["node", "--input-type=module", "-e", programa, str(paquete_pyodide),
-                                        str(entrada), str(salida)], capture_output=True, text=True)
+            resultado = subprocess.run(
+                ["node", "--input-type=module", "-e", programa, str(paquete_pyodide), str(entrada), str(salida)],
+                capture_output=True,
+                text=True,
+            )
             if resultado.returncode != 0:
                 raise ErrorDeDistribucion(f"no se ha podido compilar el bytecode:\n{resultado.stderr[-3000:]}")
             carpeta.parent.mkdir(parents=True, exist_ok=True)

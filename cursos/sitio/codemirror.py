@@ -42,9 +42,20 @@ def modulo_del_editor() -> Path:
     # --ignore-scripts: el binario de esbuild llega como paquete opcional (@esbuild/<plataforma>),
     # también fijado en el lock; su script de instalación sólo lo comprobaría.
     _ejecuta(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=trabajo)
-    _ejecuta([str(trabajo / "node_modules" / ".bin" / "esbuild"), "entrada.mjs", "--bundle",
-              "--format=esm", "--minify", "--target=es2020", "--legal-comments=eof",
-              "--log-level=warning", "--outfile=codemirror.mjs"], cwd=trabajo)
+    _ejecuta(
+        [
+            str(trabajo / "node_modules" / ".bin" / "esbuild"),
+            "entrada.mjs",
+            "--bundle",
+            "--format=esm",
+            "--minify",
+            "--target=es2020",
+            "--legal-comments=eof",
+            "--log-level=warning",
+            "--outfile=codemirror.mjs",
+        ],
+        cwd=trabajo,
+    )
     shutil.rmtree(trabajo / "node_modules")
     shutil.rmtree(destino, ignore_errors=True)
     trabajo.rename(destino)

@@ -90,6 +90,7 @@ def scripts_de_lite_aparte(lite: Path) -> None:
             nombre = f"arranque.{hashlib.sha256(m.group(1).encode()).hexdigest()[:16]}.js"
             (carpeta / nombre).write_text(m.group(1), encoding="utf-8")
             return f'<script src="{nombre}"></script>'
+
         nuevo = _SCRIPT_EN_LINEA.sub(aparte, html)
         if nuevo != html:
             pagina.write_text(nuevo, encoding="utf-8")
@@ -103,8 +104,11 @@ DE_JUPYTERLITE = ["lite/api/drive", "lite/api/stdin", "api/service-worker-heartb
 
 
 def _ficheros(sitio: Path, carpeta: str, excepto: tuple[str, ...] = ()) -> list[str]:
-    return sorted(p.relative_to(sitio).as_posix() for p in (sitio / carpeta).rglob("*")
-                  if p.is_file() and not p.name.endswith(excepto))
+    return sorted(
+        p.relative_to(sitio).as_posix()
+        for p in (sitio / carpeta).rglob("*")
+        if p.is_file() and not p.name.endswith(excepto)
+    )
 
 
 def _service_worker(config: dict) -> str:
@@ -127,15 +131,30 @@ def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso
     # guarda cuando Python ya está listo (tardia) o cuando alguien edita.
     tardia = [r for r in recursos if r.endswith("/codemirror.mjs")]
     modulos = sorted(p.relative_to(sitio).as_posix() for p in (sitio / "courses").glob("*/*.py"))
-    ligero = ["index.html", *(r for r in recursos if r not in tardia), *modulos, f"{pyodide}pyodide.mjs",
-              f"{pyodide}pyodide-lock.json"]
-    lecciones = [{"ruta": f"courses/{curso.slug}/{lc.slug}/index.html", "titulo": f"{n}. {lc.titulo}"}
-                 for n, lc in enumerate(curso.lecciones, start=1)]
-    raiz = {"raiz": "./", "huella": huella, "inmutables": INMUTABLES, "excluir": ["lite/"],
-            "precarga": ligero, "tardia": tardia,
-            "barrido": ligero + tardia + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide),
-            # La página «Sin conexión» (sw.js): el título del curso, su hoja de estilo y las lecciones.
-            "titulo": curso.titulo, "estilo": f"{carpeta_de_recursos}/estilo.css", "lecciones": lecciones}
+    ligero = [
+        "index.html",
+        *(r for r in recursos if r not in tardia),
+        *modulos,
+        f"{pyodide}pyodide.mjs",
+        f"{pyodide}pyodide-lock.json",
+    ]
+    lecciones = [
+        {"ruta": f"courses/{curso.slug}/{lc.slug}/index.html", "titulo": f"{n}. {lc.titulo}"}
+        for n, lc in enumerate(curso.lecciones, start=1)
+    ]
+    raiz = {
+        "raiz": "./",
+        "huella": huella,
+        "inmutables": INMUTABLES,
+        "excluir": ["lite/"],
+        "precarga": ligero,
+        "tardia": tardia,
+        "barrido": ligero + tardia + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide),
+        # La página «Sin conexión» (sw.js): el título del curso, su hoja de estilo y las lecciones.
+        "titulo": curso.titulo,
+        "estilo": f"{carpeta_de_recursos}/estilo.css",
+        "lecciones": lecciones,
+    }
     (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
     # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
     # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
@@ -144,11 +163,22 @@ def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso
     # página antes de crear el núcleo, así que Pyodide y las ruedas ya pasan por él; lo poco que se
     # bajó antes (la aplicación) sale sin red de la caché HTTP. Barrer sus ~800 ficheros al irse
     # retrasaba 1 s la visita siguiente (bench/sitio.py --perfil).
-    lite = {"raiz": "../", "huella": huella, "inmutables": INMUTABLES, "excluir": DE_JUPYTERLITE,
-            "precarga": [], "tardia": [], "barrido": [], "titulo": curso.titulo, "estilo": raiz["estilo"],
-            "lecciones": []}
-    propio.write_text(_service_worker(lite) + "\n// --- service worker de JupyterLite ---\n"
-                      + propio.read_text(encoding="utf-8"), encoding="utf-8")
+    lite = {
+        "raiz": "../",
+        "huella": huella,
+        "inmutables": INMUTABLES,
+        "excluir": DE_JUPYTERLITE,
+        "precarga": [],
+        "tardia": [],
+        "barrido": [],
+        "titulo": curso.titulo,
+        "estilo": raiz["estilo"],
+        "lecciones": [],
+    }
+    propio.write_text(
+        _service_worker(lite) + "\n// --- service worker de JupyterLite ---\n" + propio.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
 
 
 def _escribe_recursos(sitio: Path) -> str:

@@ -40,19 +40,22 @@ def _comprueba(ruta: Path, esperada: str, algoritmo: str = "sha256") -> None:
         raise ErrorDeDistribucion(
             f"{ruta.name}: {algoritmo} {real[:16]}… no es la fijada ({esperada[:16]}…). "
             f"Bórralo de {ruta.parent} y vuelve a construir; si cambiaste la versión, "
-            f"actualiza también su huella en {FIJADO.name}.")
+            f"actualiza también su huella en {FIJADO.name}."
+        )
 
 
 def _ejecuta(orden: list[str], cwd: Path | None = None) -> None:
     """Ejecuta una herramienta externa; su salida sólo se enseña si falla."""
     resultado = subprocess.run(orden, cwd=cwd, capture_output=True, text=True)
     if resultado.returncode != 0:
-        raise ErrorDeDistribucion(f"ha fallado {' '.join(orden[:4])}…:\n{resultado.stdout[-2000:]}"
-                                  f"{resultado.stderr[-2000:]}")
+        raise ErrorDeDistribucion(
+            f"ha fallado {' '.join(orden[:4])}…:\n{resultado.stdout[-2000:]}{resultado.stderr[-2000:]}"
+        )
 
 
 def _version_del_nucleo_lite() -> str:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+
     return PYODIDE_VERSION
 
 
@@ -63,7 +66,8 @@ def paquete_pyodide() -> Path:
     if version != _version_del_nucleo_lite():
         raise ErrorDeDistribucion(
             f"fijado.toml pide Pyodide {version}, pero jupyterlite-pyodide-kernel espera "
-            f"{_version_del_nucleo_lite()}: las dos cachés no serían la misma.")
+            f"{_version_del_nucleo_lite()}: las dos cachés no serían la misma."
+        )
     destino = DESCARGAS / f"pyodide-{version}"
     tgz = DESCARGAS / f"pyodide-{version}.tgz"
     if not tgz.exists():
@@ -86,12 +90,33 @@ def _ruedas_pypi(nombres: dict[str, str]) -> Path:
     if faltan:
         carpeta.mkdir(parents=True, exist_ok=True)
         requisitos = carpeta / "requisitos.txt"
-        requisitos.write_text("".join(
-            f"{_requisito(n)} --hash=sha256:{h}\n" for n, h in faltan.items()), encoding="utf-8")
+        requisitos.write_text(
+            "".join(f"{_requisito(n)} --hash=sha256:{h}\n" for n, h in faltan.items()), encoding="utf-8"
+        )
         _ejecuta(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
-             "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
-             "--abi", "none", "--platform", "any", "-d", str(carpeta), "-r", str(requisitos)])
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--require-hashes",
+                "--only-binary=:all:",
+                "--python-version",
+                "3.14",
+                "--implementation",
+                "py",
+                "--abi",
+                "none",
+                "--platform",
+                "any",
+                "-d",
+                str(carpeta),
+                "-r",
+                str(requisitos),
+            ]
+        )
     return carpeta
 
 
@@ -103,8 +128,16 @@ def _requisito(rueda: str) -> str:
 
 def _ruedas_del_nucleo() -> Path:
     """Las ruedas que la extensión jupyterlite-pyodide-kernel lleva dentro (static/pypi/)."""
-    return (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite"
-            / "pyodide-kernel-extension" / "static" / "pypi")
+    return (
+        Path(sys.prefix)
+        / "share"
+        / "jupyter"
+        / "labextensions"
+        / "@jupyterlite"
+        / "pyodide-kernel-extension"
+        / "static"
+        / "pypi"
+    )
 
 
 def ruta_en_el_sitio(bytecode: bool = True) -> str:
@@ -136,8 +169,10 @@ def instala_pyodide(sitio: Path, bytecode: bool = True) -> Path:
 def _ruedas_comprobadas(datos: dict) -> list[Path]:
     """Las ruedas fijadas (PyPI y las del núcleo de JupyterLite), con su huella comprobada."""
     pypi, nucleo = _ruedas_pypi(datos["ruedas"]["pypi"]), _ruedas_del_nucleo()
-    huellas = {**{pypi / n: h for n, h in datos["ruedas"]["pypi"].items()},
-               **{nucleo / n: h for n, h in datos["ruedas"]["nucleo"].items()}}
+    huellas = {
+        **{pypi / n: h for n, h in datos["ruedas"]["pypi"].items()},
+        **{nucleo / n: h for n, h in datos["ruedas"]["nucleo"].items()},
+    }
     for ruta, huella in huellas.items():
         if not ruta.exists():
             raise ErrorDeDistribucion(f"falta la rueda {ruta.name} en {ruta.parent}")
@@ -158,9 +193,19 @@ def escribe_lock(lock_original: Path, carpeta: Path, ruedas: list[str]) -> None:
     vacio.write_text(json.dumps(lock), encoding="utf-8")
     try:
         _ejecuta(
-            [str(_pyodide_cli()), "lockfile", "add-wheels", "--input", str(vacio),
-             "--output", str(carpeta / "pyodide-lock.json"), "--base-path", str(carpeta),
-             *(str(carpeta / r) for r in ruedas)])
+            [
+                str(_pyodide_cli()),
+                "lockfile",
+                "add-wheels",
+                "--input",
+                str(vacio),
+                "--output",
+                str(carpeta / "pyodide-lock.json"),
+                "--base-path",
+                str(carpeta),
+                *(str(carpeta / r) for r in ruedas),
+            ]
+        )
     finally:
         vacio.unlink()
 
@@ -172,8 +217,9 @@ def _python_312_o_mas() -> str | None:
     candidatos = [shutil.which(n) for n in ("python3.13", "python3.12")]
     candidatos += sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.1[23].*/bin/python3"))
     # Un shim de pyenv existe aunque no funcione: se prueba antes de elegirlo.
-    return next((c for c in candidatos if c and subprocess.run([c, "--version"], capture_output=True).returncode == 0),
-                None)
+    return next(
+        (c for c in candidatos if c and subprocess.run([c, "--version"], capture_output=True).returncode == 0), None
+    )
 
 
 def _pyodide_cli() -> Path:
@@ -185,11 +231,12 @@ def _pyodide_cli() -> Path:
         return cli
     python = _python_312_o_mas()
     if not python:
-        raise ErrorDeDistribucion("pyodide-build necesita Python >= 3.12 y no lo encuentro: instala python3.12 o 3.13 "
-                                  "(apt-get, pyenv) y vuelve a construir")
+        raise ErrorDeDistribucion(
+            "pyodide-build necesita Python >= 3.12 y no lo encuentro: instala python3.12 o 3.13 "
+            "(apt-get, pyenv) y vuelve a construir"
+        )
     print(f"» Preparando pyodide-build en {VENV_PYODIDE.name} (sólo la primera vez)…")
     _ejecuta([python, "-m", "venv", str(VENV_PYODIDE)])
     _ejecuta([str(VENV_PYODIDE / "bin" / "pip"), "install", "--quiet", *paquetes])
     huella.write_text(" ".join(paquetes))
     return cli
-

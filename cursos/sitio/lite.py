@@ -23,8 +23,7 @@ from cursos.portada import DONDE_LITE, escribe_portada
 
 # Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
 # (sin esto, la primera salida tardaba 27 s en la receta).
-PAQUETES_DEL_NUCLEO = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
-                       "ipywidgets"]
+PAQUETES_DEL_NUCLEO = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ipywidgets"]
 APLICACIONES = ["lab", "notebooks", "tree"]
 # Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
 # que en JupyterLite no existe y llenarían la consola de errores.
@@ -34,19 +33,26 @@ EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyte
 # activan) antes de pintar el cuaderno. Medido en docs/arquitectura.md. Sólo ahí: JupyterLab
 # (lite/lab/) y el explorador (lite/tree/) siguen completos.
 SOBRAN_EN_EL_CUADERNO = [
-    "@jupyterlab/console-extension", "@jupyter-notebook/console-extension",  # consolas
-    "@jupyterlab/help-extension", "@jupyter-notebook/help-extension",  # ayuda y «acerca de»
+    "@jupyterlab/console-extension",
+    "@jupyter-notebook/console-extension",  # consolas
+    "@jupyterlab/help-extension",
+    "@jupyter-notebook/help-extension",  # ayuda y «acerca de»
     "@jupyterlab/logconsole-extension",  # registro de salidas de depuración
     "@jupyterlab/lsp-extension",  # servidores de lenguaje: no los hay en el navegador
     "@jupyterlab/toc-extension",  # índice del cuaderno
-    "@jupyterlab/celltags-extension", "@jupyterlab/metadataform-extension",  # metadatos de celda
-    "@jupyterlab/mermaid-extension", "@jupyterlab/vega5-extension",  # diagramas y gráficos que no hay
+    "@jupyterlab/celltags-extension",
+    "@jupyterlab/metadataform-extension",  # metadatos de celda
+    "@jupyterlab/mermaid-extension",
+    "@jupyterlab/vega5-extension",  # diagramas y gráficos que no hay
     "@jupyterlab/fileeditor-extension",  # el editor de ficheros está en el explorador (lite/tree/)
     "@jupyterlab/mathjax-extension",  # ningún cuaderno tiene fórmulas; MathJax bajaba ~20 trozos al pintar
     # y los plugins que sólo sirven para las de arriba (si no, fallan al activarse y lo dice la consola)
-    "@jupyterlab/notebook-extension:toc", "@jupyterlab/notebook-extension:language-server",
-    "@jupyterlab/notebook-extension:update-raw-mimetype", "@jupyterlite/application-extension:lsp-connection-manager",
-    "@jupyterlab/tooltip-extension:consoles", "@jupyterlab/tooltip-extension:files",
+    "@jupyterlab/notebook-extension:toc",
+    "@jupyterlab/notebook-extension:language-server",
+    "@jupyterlab/notebook-extension:update-raw-mimetype",
+    "@jupyterlite/application-extension:lsp-connection-manager",
+    "@jupyterlab/tooltip-extension:consoles",
+    "@jupyterlab/tooltip-extension:files",
 ]
 # Y la nuestra, escrita a mano: abre la sesión del cuaderno al arrancar, mientras se pinta la
 # interfaz, en vez de cuando el cuaderno ya está pintado (ver arranque/remoteEntry.js).
@@ -84,8 +90,10 @@ def configuracion(pyodide: str, curso: str = "") -> dict:
 # (jupyterlab-language-pack-es-ES, fijado en pyproject.toml); `jupyter lite build` lo vuelca en
 # lite/api/translations/es_ES.json y JupyterLite lo pide ahí según este ajuste.
 IDIOMA = "es_ES"
-AJUSTES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
-           "@jupyterlab/translation-extension:plugin": {"locale": IDIOMA}}
+AJUSTES = {
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+    "@jupyterlab/translation-extension:plugin": {"locale": IDIOMA},
+}
 # jupyter lite build sólo lee los paquetes de idioma si no ignora sys.prefix; se ignora sólo para
 # las extensiones (se pasan a mano, abajo) y los iconos.
 CONFIGURACION_DE_LA_CONSTRUCCION = {"LiteBuildConfig": {"ignore_sys_prefix": ["federated_extensions", "icons"]}}
@@ -127,8 +135,9 @@ def escribe_contenidos(curso: Curso, contenidos: Path) -> None:
     """Una carpeta por lección, en orden: su cuaderno con lo que abre al lado y la carpeta del desafío,
     copia exacta de release/ (el cuaderno con la solución por hacer y los ficheros que carga).
     En la raíz, la portada (00-portada.ipynb), que enlaza a todos en orden."""
-    escribe_portada(curso, contenidos, lambda lc: (ruta_del_cuaderno(curso, lc), ruta_del_desafio(curso, lc)),
-                    DONDE_LITE)
+    escribe_portada(
+        curso, contenidos, lambda lc: (ruta_del_cuaderno(curso, lc), ruta_del_desafio(curso, lc)), DONDE_LITE
+    )
     for leccion in curso.lecciones:
         carpeta = contenidos / carpeta_de(curso, leccion)
         # Los módulos van junto a los cuadernos: el núcleo arranca en la carpeta del cuaderno.
@@ -142,17 +151,30 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     shutil.rmtree(trabajo, ignore_errors=True)
     contenidos = trabajo / "contenidos"
     escribe_contenidos(curso, contenidos)
-    (trabajo / "jupyter-lite.json").write_text(json.dumps(configuracion(pyodide, curso.slug), indent=1),
-                                               encoding="utf-8")
+    (trabajo / "jupyter-lite.json").write_text(
+        json.dumps(configuracion(pyodide, curso.slug), indent=1), encoding="utf-8"
+    )
     (trabajo / "overrides.json").write_text(json.dumps(AJUSTES, indent=1), encoding="utf-8")
     (trabajo / "jupyter_lite_config.json").write_text(json.dumps(CONFIGURACION_DE_LA_CONSTRUCCION), encoding="utf-8")
     salida = sitio / "lite"
     shutil.rmtree(salida, ignore_errors=True)
-    orden = [str(Path(sys.executable).with_name("jupyter-lite")), "build", "--lite-dir", str(trabajo),
-             "--contents", str(contenidos), "--output-dir", str(salida), "--no-sourcemaps",
-             "--no-unused-shared-packages", *(f"--apps={a}" for a in APLICACIONES),
-             *(f"--LiteBuildConfig.federated_extensions={e}"
-               for e in [*map(_extension, EXTENSIONES), _extension_del_arranque(trabajo)])]
+    orden = [
+        str(Path(sys.executable).with_name("jupyter-lite")),
+        "build",
+        "--lite-dir",
+        str(trabajo),
+        "--contents",
+        str(contenidos),
+        "--output-dir",
+        str(salida),
+        "--no-sourcemaps",
+        "--no-unused-shared-packages",
+        *(f"--apps={a}" for a in APLICACIONES),
+        *(
+            f"--LiteBuildConfig.federated_extensions={e}"
+            for e in [*map(_extension, EXTENSIONES), _extension_del_arranque(trabajo)]
+        ),
+    ]
     resultado = subprocess.run(orden, cwd=trabajo, capture_output=True, text=True)
     if resultado.returncode != 0:
         raise RuntimeError(f"jupyter lite build ha fallado:\n{resultado.stdout[-3000:]}{resultado.stderr[-3000:]}")
@@ -174,8 +196,10 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
 # pyproject.toml): si no encaja, la construcción falla y lo dice. El nombre del fichero (con su
 # huella) no cambia: el parche es siempre el mismo para el mismo original.
 _ENTRA_EN_EL_DRIVE = re.compile(r"(\w)\.mount\((\w),\{\},t\),\1\.chdir\(t\),")
-_IMPORTA_Y_ENTRA = re.compile(r'(\w)\.push\("import pyodide_kernel"\),e\.mountDrive&&this\._localPath&&'
-                              r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)')
+_IMPORTA_Y_ENTRA = re.compile(
+    r'(\w)\.push\("import pyodide_kernel"\),e\.mountDrive&&this\._localPath&&'
+    r'\1\.push\("import os",`os\.chdir\("\$\{this\._localPath\}"\)`\)'
+)
 
 
 # Y, después de importar pyodide_kernel, que un Fallo de las pruebas de un desafío se vea como su
@@ -203,18 +227,26 @@ def _importa_antes_de_entrar_en_el_drive(salida: Path) -> None:
         js = worker.read_text(encoding="utf-8")
         js, montajes = _ENTRA_EN_EL_DRIVE.subn(r"\1.mount(\2,{},t),", js)
         js, imports = _IMPORTA_Y_ENTRA.subn(
-            lambda m: (f'{m[1]}.push("import pyodide_kernel",{json.dumps(_MOTIVO_SIN_TRAZA)}),'
-                       f'e.mountDrive&&{m[1]}.push("import os",'
-                       f'\'os.chdir("/drive")\'),e.mountDrive&&this._localPath&&'
-                       f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'), js)
+            lambda m: (
+                f'{m[1]}.push("import pyodide_kernel",{json.dumps(_MOTIVO_SIN_TRAZA)}),'
+                f'e.mountDrive&&{m[1]}.push("import os",'
+                f"'os.chdir(\"/drive\")'),e.mountDrive&&this._localPath&&"
+                f'{m[1]}.push(`os.chdir("${{this._localPath}}")`)'
+            ),
+            js,
+        )
         if montajes == 0 or imports != 1:
-            raise RuntimeError(f"El worker del núcleo de JupyterLite ({worker.name}) ya no es el que se parchea "
-                               "(entrar en /drive después de los imports): revisa lite._importa_antes_de_entrar_"
-                               "en_el_drive con la versión de jupyterlite-pyodide-kernel de pyproject.toml.")
+            raise RuntimeError(
+                f"El worker del núcleo de JupyterLite ({worker.name}) ya no es el que se parchea "
+                "(entrar en /drive después de los imports): revisa lite._importa_antes_de_entrar_"
+                "en_el_drive con la versión de jupyterlite-pyodide-kernel de pyproject.toml."
+            )
         worker.write_text(js, encoding="utf-8")
     if not workers:
-        raise RuntimeError(f"No está el worker del núcleo de JupyterLite en {carpeta}: "
-                           "revisa jupyterlite-pyodide-kernel en pyproject.toml.")
+        raise RuntimeError(
+            f"No está el worker del núcleo de JupyterLite en {carpeta}: "
+            "revisa jupyterlite-pyodide-kernel en pyproject.toml."
+        )
 
 
 def _quita_extensiones_del_cuaderno(salida: Path) -> None:
@@ -225,8 +257,10 @@ def _quita_extensiones_del_cuaderno(salida: Path) -> None:
     extensiones = json.loads((aplicacion / "package.json").read_text(encoding="utf-8"))["jupyterlab"]
     presentes = {*extensiones["extensions"], *extensiones["mimeExtensions"]}
     if faltan := [e for e in SOBRAN_EN_EL_CUADERNO if e.split(":")[0] not in presentes]:
-        raise RuntimeError(f"La aplicación Notebook de JupyterLite ya no trae {', '.join(faltan)}: "
-                           "quítalas de lite.SOBRAN_EN_EL_CUADERNO.")
+        raise RuntimeError(
+            f"La aplicación Notebook de JupyterLite ya no trae {', '.join(faltan)}: "
+            "quítalas de lite.SOBRAN_EN_EL_CUADERNO."
+        )
     configuracion_json = aplicacion / "jupyter-lite.json"
     config = json.loads(configuracion_json.read_text(encoding="utf-8"))
     datos = config.setdefault("jupyter-config-data", {})
@@ -262,8 +296,10 @@ def completa_la_traduccion(salida: Path) -> None:
 def _comprueba_idioma(salida: Path) -> None:
     traduccion = salida / "api" / "translations" / f"{IDIOMA}.json"
     if not traduccion.exists() or "Archivo" not in traduccion.read_text(encoding="utf-8"):
-        raise RuntimeError(f"JupyterLite sin español: falta {traduccion.name}. Instala las dependencias fijadas "
-                           "(jupyterlab-language-pack-es-ES en pyproject.toml): borra .venv y vuelve a construir.")
+        raise RuntimeError(
+            f"JupyterLite sin español: falta {traduccion.name}. Instala las dependencias fijadas "
+            "(jupyterlab-language-pack-es-ES en pyproject.toml): borra .venv y vuelve a construir."
+        )
 
 
 def _copia_iconos(salida: Path) -> None:

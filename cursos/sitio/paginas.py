@@ -31,13 +31,18 @@ from cursos.sitio.servir import politica_de_contenido
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 _PLANTILLAS = jinja2.Environment(
     loader=jinja2.PackageLoader("cursos.sitio", "plantillas"),
-    autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    undefined=jinja2.StrictUndefined,
+)
 _PLANTILLAS.globals["politica_de_contenido"] = politica_de_contenido  # base.html: la <meta> de la CSP
 
 
 class EstiloDelCurso(Style):
     """Los colores del código, en la página y en el editor: todos con contraste >= 4.5:1 (WCAG AA)
     sobre el fondo de las cajas de código (lo comprueba tests/navegador/test_experiencia.py)."""
+
     background_color = "#f1efe9"
     styles = {
         Comment: "italic #585e66",
@@ -72,6 +77,7 @@ class CeldaDeCodigo:
 @dataclass
 class Bloque:
     """Un trozo de la página en orden: prosa (html) o una celda de código."""
+
     prosa: str = ""
     celda: CeldaDeCodigo | None = None
 
@@ -79,8 +85,9 @@ class Bloque:
 def markdown(texto: str) -> str:
     """Markdown a HTML; una tabla va en una caja que se desliza entera (no parte sus columnas)."""
     html = _MARKDOWN.render(texto)
-    return html.replace("<table>", '<div class="tabla" role="region" aria-label="Tabla (se desliza a los lados)">'
-                        "<table>").replace("</table>", "</table></div>")
+    return html.replace(
+        "<table>", '<div class="tabla" role="region" aria-label="Tabla (se desliza a los lados)"><table>'
+    ).replace("</table>", "</table></div>")
 
 
 def css_del_resaltado() -> str:
@@ -99,6 +106,7 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
     página enseña el SVG: nítido a cualquier tamaño y unas 25 veces más ligero que el PNG a
     doble resolución, que sigue siendo lo que cita la prosa para los cuadernos. Si no, el PNG.
     """
+
     def enlaza(m: re.Match) -> str:
         nombre = m.group(1)
         imagen = m.group(0)
@@ -109,6 +117,7 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
         # Perezosa: la figura no compite con Python por la red ni por la CPU al abrir la página.
         imagen = imagen.replace("<img ", '<img loading="lazy" decoding="async" ', 1)
         return f'<a class="figura" href="{grande}">{imagen}<span class="ampliar">Ampliar la figura</span></a>'
+
     return _IMAGEN.sub(enlaza, html)
 
 
@@ -151,8 +160,10 @@ def nombres_definidos(codigo: str) -> set[str]:
 
 def _carga_modulos(codigo: str) -> bool:
     """¿Ejecuta otro fichero (exec(open("harness.py")…))? Entonces define nombres que no se ven aquí."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "exec"
-               for n in ast.walk(ast.parse(codigo)))
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "exec"
+        for n in ast.walk(ast.parse(codigo))
+    )
 
 
 def dependencias(fuentes: list[str]) -> list[list[int]]:
@@ -210,14 +221,17 @@ def preguntas_para_la_pagina(leccion: Leccion) -> list[dict]:
 
     Ni «correcta» ni «explicacion» van al html: corregir es cosa del gancho de preguntas.
     """
-    return [{
-        "numero": i,
-        "id": p["id"],
-        "tipo": p["tipo"],
-        "aviso": p["aviso"],
-        "enunciado": markdown(p["enunciado"]),
-        "opciones": [markdown(o["texto"]) for o in p["opcion"]],
-    } for i, p in enumerate(preguntas_de(leccion), start=1)]
+    return [
+        {
+            "numero": i,
+            "id": p["id"],
+            "tipo": p["tipo"],
+            "aviso": p["aviso"],
+            "enunciado": markdown(p["enunciado"]),
+            "opciones": [markdown(o["texto"]) for o in p["opcion"]],
+        }
+        for i, p in enumerate(preguntas_de(leccion), start=1)
+    ]
 
 
 def desafio_para_la_pagina(curso: Curso, leccion: Leccion) -> dict | None:
@@ -260,21 +274,32 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
     # Si la prosa ya titula las preguntas («## Comprueba tu intuición»), la sección no repite el título.
     titulo_en_prosa = any(b.prosa and "<h2>Comprueba tu intuición</h2>" in b.prosa for b in bloques)
     return _PLANTILLAS.get_template("leccion.html").render(
-        raiz="../../../", recursos=recursos, curso=curso, leccion=leccion, bloques=bloques,
-        desafio=markdown(enunciado) if enunciado else None, editor=editor,
-        editor_json=_json_en_script(datos_del_editor), preguntas=preguntas_para_la_pagina(leccion),
-        titulo_en_prosa=titulo_en_prosa, bloque=_bloque_de(curso, leccion), lista_de_celdas=lista_de_celdas,
+        raiz="../../../",
+        recursos=recursos,
+        curso=curso,
+        leccion=leccion,
+        bloques=bloques,
+        desafio=markdown(enunciado) if enunciado else None,
+        editor=editor,
+        editor_json=_json_en_script(datos_del_editor),
+        preguntas=preguntas_para_la_pagina(leccion),
+        titulo_en_prosa=titulo_en_prosa,
+        bloque=_bloque_de(curso, leccion),
+        lista_de_celdas=lista_de_celdas,
         # Lo mismo que dice el cuaderno que se entrega: las pruebas de aquí corren en 3.14, el calificador no.
         aviso_python=markupsafe.Markup(_MARKDOWN.renderInline(AVISO_PYTHON)),
         url_lite=url_del_cuaderno(curso, leccion),  # un solo sitio construye los enlaces a JupyterLite
         url_desafio_lite=url_del_cuaderno(curso, leccion, desafio=True) if editor else None,
         anterior=curso.lecciones[posicion - 1] if posicion else None,
         siguiente=curso.lecciones[posicion + 1] if posicion + 1 < len(curso.lecciones) else None,
-        celdas_json=_json_en_script([{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de}
-                                     for c in celdas]),
-        python_json=_json_en_script({"curso": f"courses/{curso.slug}/", "modulos": modulos_de_la_pagina(curso, celdas),
-                                     "pyodide": pyodide}),
-        preguntas_json=_json_en_script(preguntas_de(leccion)))
+        celdas_json=_json_en_script(
+            [{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de} for c in celdas]
+        ),
+        python_json=_json_en_script(
+            {"curso": f"courses/{curso.slug}/", "modulos": modulos_de_la_pagina(curso, celdas), "pyodide": pyodide}
+        ),
+        preguntas_json=_json_en_script(preguntas_de(leccion)),
+    )
 
 
 def modulos_de_la_pagina(curso: Curso, celdas) -> list[str]:
@@ -304,34 +329,60 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
     lecciones no se enseñan.
     """
     bloques = []
-    for numero, b in enumerate((b for b in curso.bloques
-                                if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1):
-        lecciones = [{"leccion": lc, "preguntas": len(preguntas_de(lc)), "numero": curso.lecciones.index(lc) + 1}
-                     for lc in curso.lecciones if lc.bloque == b["slug"]]
-        bloques.append({"numero": numero, "titulo": b["titulo"], "descripcion": b.get("descripcion", ""),
-                        "minutos": sum(x["leccion"].minutos for x in lecciones), "lecciones": lecciones})
+    for numero, b in enumerate(
+        (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1
+    ):
+        lecciones = [
+            {"leccion": lc, "preguntas": len(preguntas_de(lc)), "numero": curso.lecciones.index(lc) + 1}
+            for lc in curso.lecciones
+            if lc.bloque == b["slug"]
+        ]
+        bloques.append(
+            {
+                "numero": numero,
+                "titulo": b["titulo"],
+                "descripcion": b.get("descripcion", ""),
+                "minutos": sum(x["leccion"].minutos for x in lecciones),
+                "lecciones": lecciones,
+            }
+        )
     return _PLANTILLAS.get_template("inicio.html").render(
-        raiz="", recursos=recursos, curso=curso, bloques=bloques, primera=curso.lecciones[0],
+        raiz="",
+        recursos=recursos,
+        curso=curso,
+        bloques=bloques,
+        primera=curso.lecciones[0],
         minutos=sum(lc.minutos for lc in curso.lecciones),
         # Los textos que comparte con la portada de los cuadernos (cursos/portada.py): del manifiesto.
-        presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()})
+        presentacion={k: _MARKDOWN.renderInline(v) for k, v in curso.presentacion.items()},
+    )
 
 
 # La página del laboratorio de inyecciones, en la raíz del sitio; sólo si el manifiesto nombra servidores.
 LABORATORIO = "laboratorio/"
 # Lo que el worker escribe en su directorio de trabajo para importar el laboratorio (cursos/modelo/).
-CODIGO_DEL_LABORATORIO = ("cursos/__init__.py", "cursos/modelo/__init__.py", "cursos/modelo/modelo_real.py",
-                          "cursos/modelo/inyecciones.py", "cursos/modelo/escenarios.py")
+CODIGO_DEL_LABORATORIO = (
+    "cursos/__init__.py",
+    "cursos/modelo/__init__.py",
+    "cursos/modelo/modelo_real.py",
+    "cursos/modelo/inyecciones.py",
+    "cursos/modelo/escenarios.py",
+)
 
 
 def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
     """La página que corre los escenarios de cursos/modelo/escenarios.py en el worker, contra el modelo elegido."""
     raiz = "../"
     datos = {
-        "pyodide": raiz + pyodide, "curso": f"{raiz}courses/{curso.slug}/", "modulos": curso.modulos,
+        "pyodide": raiz + pyodide,
+        "curso": f"{raiz}courses/{curso.slug}/",
+        "modulos": curso.modulos,
         "archivos": list(CODIGO_DEL_LABORATORIO) + ["fuentes.json"],
-        "servidores": [{"titulo": s.titulo, "url": s.url, "formato": s.formato, "modelo": s.modelo,
-                        "clave": s.clave} for s in curso.servidores_del_modelo],
+        "servidores": [
+            {"titulo": s.titulo, "url": s.url, "formato": s.formato, "modelo": s.modelo, "clave": s.clave}
+            for s in curso.servidores_del_modelo
+        ],
     }
     return _PLANTILLAS.get_template("laboratorio.html").render(
-        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos))
+        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos)
+    )

@@ -18,9 +18,11 @@ INMUTABLE = "public, max-age=31536000, immutable"
 # Lo que la página puede cargar y a quién puede llamar. Todo del propio sitio ('self'); Pyodide
 # compila WebAssembly ('wasm-unsafe-eval', no 'unsafe-eval'); CodeMirror y JupyterLab ponen estilos
 # en línea. connect-src, además de 'self', sólo los servidores del modelo que nombra el manifiesto.
-POLITICA = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; "
-            "object-src 'none'; base-uri 'self'; form-action 'self'; connect-src 'self'")
+POLITICA = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; connect-src 'self'"
+)
 
 
 def politica_de_contenido(servidores=()) -> str:
@@ -55,6 +57,8 @@ def politica_del_sitio(sitio: Path) -> str:
     """La política con que se construyó el sitio; sin sello, la que no deja salir del origen."""
     sello = _sello_de_politica(sitio)
     return sello.read_text(encoding="utf-8").strip() if sello.exists() else politica_de_contenido()
+
+
 _CON_HUELLA = re.compile(r"(\.[0-9a-f]{16,}\.(js|css)$)|(^recursos-[0-9a-f]{12}/)")
 
 
@@ -79,9 +83,14 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
     disable_nagle_algorithm = True
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
-        ".json": "application/json", ".ipynb": "application/json", ".whl": "application/zip",
-        ".py": "text/x-python; charset=utf-8", ".md": "text/markdown; charset=utf-8",
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".ipynb": "application/json",
+        ".whl": "application/zip",
+        ".py": "text/x-python; charset=utf-8",
+        ".md": "text/markdown; charset=utf-8",
     }
 
     def __init__(self, *args, subruta: str, politica: str, **kwargs):
@@ -90,7 +99,7 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
 
     def _ruta_en_el_sitio(self) -> str | None:
         camino = self.path.split("?", 1)[0].split("#", 1)[0]
-        return camino[len(self.subruta):] if camino.startswith(self.subruta) else None
+        return camino[len(self.subruta) :] if camino.startswith(self.subruta) else None
 
     def send_head(self):
         ruta = self._ruta_en_el_sitio()
@@ -149,8 +158,12 @@ def crea_servidor(sitio: Path, puerto: int = 8000, subruta: str = "/", politica:
 
     politica: la Content-Security-Policy de cada respuesta; por omisión, la del sitio construido.
     """
-    manejador = functools.partial(Manejador, directory=str(sitio), subruta=normaliza_subruta(subruta),
-                                  politica=politica or politica_del_sitio(Path(sitio)))
+    manejador = functools.partial(
+        Manejador,
+        directory=str(sitio),
+        subruta=normaliza_subruta(subruta),
+        politica=politica or politica_del_sitio(Path(sitio)),
+    )
     return Servidor(("127.0.0.1", puerto), manejador)
 
 

@@ -15,13 +15,15 @@ def corrige(pregunta, elegidas):
     Cada explicación es (texto de la opción, es correcta, la eligió, por qué).
     """
     correctas = {i for i, o in enumerate(pregunta["opcion"]) if o["correcta"]}
-    explicaciones = [(o["texto"], o["correcta"], i in elegidas, o["explicacion"])
-                     for i, o in enumerate(pregunta["opcion"])]
+    explicaciones = [
+        (o["texto"], o["correcta"], i in elegidas, o["explicacion"]) for i, o in enumerate(pregunta["opcion"])
+    ]
     return set(elegidas) == correctas, explicaciones
 
 
 def _html_de_correccion(acierto, explicaciones):
     import html
+
     cabecera = "<b>✔ Correcto.</b>" if acierto else "<b>✘ No es correcto.</b> Lee por qué e inténtalo otra vez."
     filas = []
     for texto, correcta, elegida, porque in explicaciones:
@@ -34,13 +36,19 @@ def _html_de_correccion(acierto, explicaciones):
 def _selector(pregunta):
     """El widget para elegir y una función que devuelve los índices elegidos."""
     import ipywidgets as w
+
     textos = [o["texto"] for o in pregunta["opcion"]]
     ancho = w.Layout(width="100%")
     if pregunta["tipo"] == "varias":
         casillas = [w.Checkbox(description=t, indent=False, layout=ancho) for t in textos]
         return w.VBox(casillas), lambda: {i for i, c in enumerate(casillas) if c.value}
-    botones = w.RadioButtons(options=[(t, i) for i, t in enumerate(textos)], value=None, layout=ancho,
-                             description="Respuesta:", style={"description_width": "initial"})
+    botones = w.RadioButtons(
+        options=[(t, i) for i, t in enumerate(textos)],
+        value=None,
+        layout=ancho,
+        description="Respuesta:",
+        style={"description_width": "initial"},
+    )
     return botones, lambda: set() if botones.value is None else {botones.value}
 
 
@@ -49,12 +57,16 @@ def widget_de_pregunta(numero, pregunta):
     import html
 
     import ipywidgets as w
+
     # El aviso del tipo viene en el JSON, de preguntas.py: el mismo que en la página.
-    enunciado = w.HTML("<p><b>%d. %s</b><br><small>%s</small></p>" % (
-        numero, html.escape(pregunta["enunciado"]), html.escape(pregunta["aviso"])))
+    enunciado = w.HTML(
+        "<p><b>%d. %s</b><br><small>%s</small></p>"
+        % (numero, html.escape(pregunta["enunciado"]), html.escape(pregunta["aviso"]))
+    )
     selector, elegidas = _selector(pregunta)
-    boton = w.Button(description="Comprobar", button_style="primary",
-                     tooltip="Comprobar la respuesta de la pregunta %d" % numero)
+    boton = w.Button(
+        description="Comprobar", button_style="primary", tooltip="Comprobar la respuesta de la pregunta %d" % numero
+    )
     correccion = w.HTML()
 
     def al_comprobar(_):
@@ -70,6 +82,7 @@ def widget_de_pregunta(numero, pregunta):
 def muestra_preguntas(ruta):
     """Muestra todas las preguntas del fichero JSON de una lección."""
     from IPython.display import display
+
     with open(ruta, encoding="utf-8") as f:
         preguntas = json.load(f)
     for numero, pregunta in enumerate(preguntas, 1):

@@ -6,77 +6,92 @@
 DOCS = {"permitidos": ["docs.example.org", "xn--espaa-rta.example"], "privados": ["claves/api.txt"]}
 TIEMPO = {"permitidos": ["api.tiempo.example", "mapas.example"], "privados": ["salud/informe.txt", "agenda.txt"]}
 PARTES_OCULTAS = {
-    "utilidad": [{
-        "ejecucion": DOCS,
-        "casos": [
-            ("https://docs.example.org/guia", ["claves/api.txt"], "permitir"),
-            ("HTTP://Docs.Example.Org:80/", ["claves/api.txt"], "permitir"),
-            ("https://docs.example.org:0443/guia?v=2", ["claves/api.txt"], "permitir"),
-            ("https://xn--espaa-rta.example/", ["claves/api.txt"], "permitir"),
-            ("https://tienda.example/", [], "permitir"),
-            ("https://tienda.example/", ["claves/api.txt"], "denegar"),
-            ("https://docs.example.org:8443/", ["claves/api.txt"], "denegar"),
-        ]}],
-    "fuga": [{
-        "ejecucion": TIEMPO,
-        "casos": [
-            ("https://mapas.example/madrid", ["agenda.txt"], "permitir"),
-            ("https://noticias.example/hoy", ["lista.txt"], "permitir"),
-            ("https://noticias.example/hoy", ["lista.txt", "agenda.txt"], "denegar"),
-            ("https://mapas.example.noticias.example/", ["salud/informe.txt"], "denegar"),
-            ("https://api.mapas.example/", ["agenda.txt"], "denegar"),
-            ("https://mapas.example./", ["agenda.txt"], "denegar"),
-            ("https://mapas.example:444/", ["agenda.txt"], "denegar"),
-            ("https://mapas.example:444/", [], "permitir"),
-        ]}],
-    "disfraces": [{
-        "ejecucion": TIEMPO,
-        "casos": [
-            ("https://mapas.example/", ["agenda.txt"], "permitir"),
-            ("https://mapas.example@noticias.example/", [], "denegar"),
-            ("https://noticias.example\\@mapas.example/", [], "denegar"),
-            ("https://yo:x@mapas.example/", [], "denegar"),
-            ("ws://mapas.example/", [], "denegar"),
-            ("https:mapas.example", [], "denegar"),
-            ("https://mapas%2eexample/", [], "denegar"),
-            ("https://mapas.example\\\\noticias.example/", [], "denegar"),
-            ("https://mapas..example/", [], "denegar"),
-            ("https://mapas.example:65536/", [], "denegar"),
-            ("https://mapas.example: 443/", [], "denegar"),
-            ("https://mapas example/", [], "denegar"),
-            ("https://noticias.example[v2.mapas.example]/", [], "denegar"),  # hostname: v2.mapas.example
-            ("https://[vad.mapas.example]:443/", [], "denegar"),
-        ]}],
-    "ip": [{
-        "ejecucion": TIEMPO,
-        "casos": [
-            ("https://api.tiempo.example/", ["agenda.txt"], "permitir"),
-            ("https://2130706433/", [], "denegar"),
-            ("http://0X7F.0.0.1/", [], "denegar"),
-            ("http://00000177.1/", [], "denegar"),
-            ("http://10.1/", [], "denegar"),
-            ("http://[fe80::1]/", [], "denegar"),
-            ("http://mapas.example.1./", [], "denegar"),
-            ("http://intranet.localhost./", [], "denegar"),
-            ("http://localhost.mapas.example/", [], "permitir"),
-            ("http://0xg.example/", [], "permitir"),
-        ]}],
-    "parecidos": [{
-        "ejecucion": DOCS,
-        "casos": [
-            ("https://xn--espaa-rta.example/mapa", ["claves/api.txt"], "permitir"),
-            ("https://docs.example.org/", ["claves/api.txt"], "permitir"),
-            ("https://españa.example/", ["claves/api.txt"], "denegar"),
-            ("https://españa.example/", [], "denegar"),
-            ("https://dосs.example.org/", [], "denegar"),  # dos o cirílicas
-            ("https://docs．example.org/", ["claves/api.txt"], "denegar"),  # un punto de ancho completo
-            ("https://docs\u00ad.example.org/", [], "denegar"),  # un guion invisible
-            ("https://\u212aocs.example.org/", [], "denegar"),  # el signo de kelvin, que lower() deja en k
-        ]}],
+    "utilidad": [
+        {
+            "ejecucion": DOCS,
+            "casos": [
+                ("https://docs.example.org/guia", ["claves/api.txt"], "permitir"),
+                ("HTTP://Docs.Example.Org:80/", ["claves/api.txt"], "permitir"),
+                ("https://docs.example.org:0443/guia?v=2", ["claves/api.txt"], "permitir"),
+                ("https://xn--espaa-rta.example/", ["claves/api.txt"], "permitir"),
+                ("https://tienda.example/", [], "permitir"),
+                ("https://tienda.example/", ["claves/api.txt"], "denegar"),
+                ("https://docs.example.org:8443/", ["claves/api.txt"], "denegar"),
+            ],
+        }
+    ],
+    "fuga": [
+        {
+            "ejecucion": TIEMPO,
+            "casos": [
+                ("https://mapas.example/madrid", ["agenda.txt"], "permitir"),
+                ("https://noticias.example/hoy", ["lista.txt"], "permitir"),
+                ("https://noticias.example/hoy", ["lista.txt", "agenda.txt"], "denegar"),
+                ("https://mapas.example.noticias.example/", ["salud/informe.txt"], "denegar"),
+                ("https://api.mapas.example/", ["agenda.txt"], "denegar"),
+                ("https://mapas.example./", ["agenda.txt"], "denegar"),
+                ("https://mapas.example:444/", ["agenda.txt"], "denegar"),
+                ("https://mapas.example:444/", [], "permitir"),
+            ],
+        }
+    ],
+    "disfraces": [
+        {
+            "ejecucion": TIEMPO,
+            "casos": [
+                ("https://mapas.example/", ["agenda.txt"], "permitir"),
+                ("https://mapas.example@noticias.example/", [], "denegar"),
+                ("https://noticias.example\\@mapas.example/", [], "denegar"),
+                ("https://yo:x@mapas.example/", [], "denegar"),
+                ("ws://mapas.example/", [], "denegar"),
+                ("https:mapas.example", [], "denegar"),
+                ("https://mapas%2eexample/", [], "denegar"),
+                ("https://mapas.example\\\\noticias.example/", [], "denegar"),
+                ("https://mapas..example/", [], "denegar"),
+                ("https://mapas.example:65536/", [], "denegar"),
+                ("https://mapas.example: 443/", [], "denegar"),
+                ("https://mapas example/", [], "denegar"),
+                ("https://noticias.example[v2.mapas.example]/", [], "denegar"),  # hostname: v2.mapas.example
+                ("https://[vad.mapas.example]:443/", [], "denegar"),
+            ],
+        }
+    ],
+    "ip": [
+        {
+            "ejecucion": TIEMPO,
+            "casos": [
+                ("https://api.tiempo.example/", ["agenda.txt"], "permitir"),
+                ("https://2130706433/", [], "denegar"),
+                ("http://0X7F.0.0.1/", [], "denegar"),
+                ("http://00000177.1/", [], "denegar"),
+                ("http://10.1/", [], "denegar"),
+                ("http://[fe80::1]/", [], "denegar"),
+                ("http://mapas.example.1./", [], "denegar"),
+                ("http://intranet.localhost./", [], "denegar"),
+                ("http://localhost.mapas.example/", [], "permitir"),
+                ("http://0xg.example/", [], "permitir"),
+            ],
+        }
+    ],
+    "parecidos": [
+        {
+            "ejecucion": DOCS,
+            "casos": [
+                ("https://xn--espaa-rta.example/mapa", ["claves/api.txt"], "permitir"),
+                ("https://docs.example.org/", ["claves/api.txt"], "permitir"),
+                ("https://españa.example/", ["claves/api.txt"], "denegar"),
+                ("https://españa.example/", [], "denegar"),
+                ("https://dосs.example.org/", [], "denegar"),  # dos o cirílicas
+                ("https://docs．example.org/", ["claves/api.txt"], "denegar"),  # un punto de ancho completo
+                ("https://docs\u00ad.example.org/", [], "denegar"),  # un guion invisible
+                ("https://\u212aocs.example.org/", [], "denegar"),  # el signo de kelvin, que lower() deja en k
+            ],
+        }
+    ],
 }
 
 VARIACIONES = [
-    {   # un agente de documentación: otra lista, otro fichero privado
+    {  # un agente de documentación: otra lista, otro fichero privado
         "ejecucion": DOCS,
         "casos": [
             ("https://docs.example.org/guia", ["claves/api.txt"], "permitir"),
@@ -94,9 +109,11 @@ VARIACIONES = [
             ("https://espana.example/", ["notas.txt", "claves/api.txt"], "denegar"),
         ],
     },
-    {   # la lista de la lección, en otro orden y con otros disfraces
-        "ejecucion": {"permitidos": ["wiki.example", "recetas.example"],
-                      "privados": ["privado/banco.txt", "agenda.txt"]},
+    {  # la lista de la lección, en otro orden y con otros disfraces
+        "ejecucion": {
+            "permitidos": ["wiki.example", "recetas.example"],
+            "privados": ["privado/banco.txt", "agenda.txt"],
+        },
         "casos": [
             ("http://0300.0250.0.1/", [], "denegar"),
             ("https://wiki.example/?q=martes%20dentista", ["agenda.txt"], "permitir"),
@@ -117,7 +134,7 @@ VARIACIONES = [
             ("https://wi\nki.example/", ["agenda.txt"], "permitir"),  # urlsplit quita el salto, como un navegador
         ],
     },
-    {   # un solo destino y una ejecución que va leyendo: antes y después de lo privado
+    {  # un solo destino y una ejecución que va leyendo: antes y después de lo privado
         "ejecucion": {"permitidos": ["api.tiempo.example"], "privados": ["salud/informe.txt"]},
         "casos": [
             ("https://noticias.example/hoy", [], "permitir"),
@@ -132,7 +149,7 @@ VARIACIONES = [
             ("http://localhost/", [], "denegar"),
         ],
     },
-    {   # un destino con nombre de IPvFuture (v y cifras hexadecimales): urlsplit lo saca de entre corchetes
+    {  # un destino con nombre de IPvFuture (v y cifras hexadecimales): urlsplit lo saca de entre corchetes
         "ejecucion": {"permitidos": ["v2.api.example", "cdn.example"], "privados": ["claves/api.txt"]},
         "casos": [
             ("https://v2.api.example/usuarios", ["claves/api.txt"], "permitir"),

@@ -25,8 +25,7 @@ class Mesa:
 
     def __init__(self, inicio, entorno, pasos):
         self.inicio, self.entorno, self.pasos = [list(m) for m in inicio], dict(entorno), pasos
-        vistos = [None if accion is None else "Observación: " + observa(accion, self.entorno)
-                  for _, accion in pasos]
+        vistos = [None if accion is None else "Observación: " + observa(accion, self.entorno) for _, accion in pasos]
         self.guionizado = ModeloGuionizado(guion_de(self.inicio, [r for r, _ in pasos], vistos))
         self.llamadas = 0  # cuántas veces ha llamado tu bucle al modelo
         self.divergencia = None  # el primer DivergenciaDelGuion, si lo ha habido
@@ -82,8 +81,9 @@ def comprueba_acciones(casos):
             raise Fallo("lee_accion(%r) ha lanzado %s: %s" % (respuesta, type(e).__name__, e)) from None
         if isinstance(vista, tuple):
             vista = list(vista)
-        exige(vista == esperada, "lee_accion(%r) debía devolver %r y ha devuelto %s", respuesta, esperada,
-              _corto(vista))
+        exige(
+            vista == esperada, "lee_accion(%r) debía devolver %r y ha devuelto %s", respuesta, esperada, _corto(vista)
+        )
 
 
 ACCIONES = [  # (respuesta, acción esperada)
@@ -120,32 +120,54 @@ def comprueba_conversacion(banco, inicio, entorno, pasos, max_turnos, que):
             visto = conversa(mesa.inicio, dict(entorno), max_turnos)
         except Exception as e:
             if mesa.divergencia:
-                raise Fallo("%s, el modelo ha recibido una M que no es la del guion: %s" % (que, mesa.divergencia)
-                            ) from None
+                raise Fallo(
+                    "%s, el modelo ha recibido una M que no es la del guion: %s" % (que, mesa.divergencia)
+                ) from None
             raise Fallo("%s, tu bucle ha lanzado %s: %s" % (que, type(e).__name__, e)) from None
-    exige(mesa.divergencia is None, "%s, el modelo ha recibido una M que no es la del guion: %s", que,
-          mesa.divergencia)
-    exige(mesa.llamadas == llamadas, "%s (max_turnos=%d), tu bucle debía llamar al modelo %d veces y lo ha "
-          "llamado %d", que, max_turnos, llamadas, mesa.llamadas)
+    exige(mesa.divergencia is None, "%s, el modelo ha recibido una M que no es la del guion: %s", que, mesa.divergencia)
+    exige(
+        mesa.llamadas == llamadas,
+        "%s (max_turnos=%d), tu bucle debía llamar al modelo %d veces y lo ha llamado %d",
+        que,
+        max_turnos,
+        llamadas,
+        mesa.llamadas,
+    )
     visto = _como_lista(visto)
-    exige(isinstance(visto, list) and len(visto) == 3,
-          "%s, tu bucle debía devolver (motivo, final, M) y ha devuelto %s", que, _corto(visto))
+    exige(
+        isinstance(visto, list) and len(visto) == 3,
+        "%s, tu bucle debía devolver (motivo, final, M) y ha devuelto %s",
+        que,
+        _corto(visto),
+    )
     exige(visto[0] == motivo, "%s, el motivo debía ser %r y es %s", que, motivo, _corto(visto[0]))
     exige(visto[1] == final, "%s, la respuesta final debía ser %r y es %s", que, final, _corto(visto[1]))
-    exige(visto[2] == M, "%s, M debía terminar con %d mensajes, el último %r, y tiene %s", que, len(M), M[-1],
-          _corto(visto[2][-2:]) if isinstance(visto[2], list) else _corto(visto[2]))
+    exige(
+        visto[2] == M,
+        "%s, M debía terminar con %d mensajes, el último %r, y tiene %s",
+        que,
+        len(M),
+        M[-1],
+        _corto(visto[2][-2:]) if isinstance(visto[2], list) else _corto(visto[2]),
+    )
 
 
 INICIO_MARTES = [("sistema", SISTEMA), ("usuario", "¿Qué tengo el martes?")]
-MARTES = [("Miro la agenda.\nAcción: leer agenda.txt", ["leer", "agenda.txt"]),
-          ("El martes tienes dentista a las 17:30.", None)]
-COMPRA = [("Acción: leer lista.txt", ["leer", "lista.txt"]),
-          ("Y las recetas.\nAcción: leer recetas/tortilla.txt", ["leer", "recetas/tortilla.txt"]),
-          ("Para la tortilla te faltan huevos, cebolla, aceite y sal.", None)]
-FALLOS = [("Acción: leer agenda", ["leer", "agenda"]),
-          ("Acción: buscar martes", ["buscar", "martes"]),
-          ("Acción: leer agenda.txt", ["leer", "agenda.txt"]),
-          ("Dentista a las 17:30.", None)]
+MARTES = [
+    ("Miro la agenda.\nAcción: leer agenda.txt", ["leer", "agenda.txt"]),
+    ("El martes tienes dentista a las 17:30.", None),
+]
+COMPRA = [
+    ("Acción: leer lista.txt", ["leer", "lista.txt"]),
+    ("Y las recetas.\nAcción: leer recetas/tortilla.txt", ["leer", "recetas/tortilla.txt"]),
+    ("Para la tortilla te faltan huevos, cebolla, aceite y sal.", None),
+]
+FALLOS = [
+    ("Acción: leer agenda", ["leer", "agenda"]),
+    ("Acción: buscar martes", ["buscar", "martes"]),
+    ("Acción: leer agenda.txt", ["leer", "agenda.txt"]),
+    ("Dentista a las 17:30.", None),
+]
 PASOS_TERCO = [("Acción: leer agenda", ["leer", "agenda"])] * 12
 
 
@@ -153,8 +175,14 @@ def comprueba_grupo(banco, grupo):
     """Un grupo de casos, como los de ocultas.py: {"acciones": [...], "conversaciones": [...]}."""
     comprueba_acciones(grupo.get("acciones", []))
     for conversacion in grupo.get("conversaciones", []):
-        comprueba_conversacion(banco, conversacion["inicio"], conversacion["entorno"],
-                               conversacion["pasos"], conversacion["max_turnos"], "en la variación")
+        comprueba_conversacion(
+            banco,
+            conversacion["inicio"],
+            conversacion["entorno"],
+            conversacion["pasos"],
+            conversacion["max_turnos"],
+            "en la variación",
+        )
 
 
 def con_su_parte_oculta(nombre, banco, pista):
@@ -174,8 +202,14 @@ def prueba_accion(banco):
 def prueba_conversacion(banco):
     """La conversación del martes y la de la compra: el modelo recibe cada M y el bucle acaba en fin."""
     comprueba_conversacion(banco, INICIO_MARTES, ENTORNO, MARTES, 5, "en la conversación del martes")
-    comprueba_conversacion(banco, [("sistema", SISTEMA), ("usuario", "¿Qué me falta para la tortilla?")],
-                           ENTORNO, COMPRA, 5, "en la conversación de la compra")
+    comprueba_conversacion(
+        banco,
+        [("sistema", SISTEMA), ("usuario", "¿Qué me falta para la tortilla?")],
+        ENTORNO,
+        COMPRA,
+        5,
+        "en la conversación de la compra",
+    )
     con_su_parte_oculta("conversacion", banco, "¿Busca tu bucle la acción con tu lee_accion, el tolerante?")
 
 
@@ -196,8 +230,12 @@ def prueba_tope(banco):
 def prueba_variaciones(banco, variaciones):
     """Otras respuestas que leer, otros ficheros, otras conversaciones y otros topes."""
     for n, v in enumerate(variaciones, 1):
-        with oculta(n, len(variaciones), "¿Sigue tu lee_accion todas las reglas del enunciado y para tu bucle "
-                                         "sólo en una respuesta sin acción o en max_turnos?"):
+        with oculta(
+            n,
+            len(variaciones),
+            "¿Sigue tu lee_accion todas las reglas del enunciado y para tu bucle "
+            "sólo en una respuesta sin acción o en max_turnos?",
+        ):
             comprueba_grupo(banco, v)
 
 

@@ -44,8 +44,7 @@ def token_para(usuario, mesa, **cambios):
 
     Un cambio a None quita la clave; un cambio a NULO la deja, con el valor None.
     """
-    token = {"iss": EMISOR, "sub": usuario, "aud": DIRECTORIO, "scope": ALCANCE_PERFILES,
-             "exp": mesa.ahora + VIGENCIA}
+    token = {"iss": EMISOR, "sub": usuario, "aud": DIRECTORIO, "scope": ALCANCE_PERFILES, "exp": mesa.ahora + VIGENCIA}
     token.update(cambios)
     return {k: (None if v is NULO else v) for k, v in token.items() if v is not None}
 
@@ -63,11 +62,16 @@ def rechaza(funcion, *args):
     try:
         valor = funcion(*args)
     except Exception as e:
-        exige(type(e).__name__ == "PermissionError", "%s(%s) debía lanzar PermissionError y ha lanzado %s: %s",
-              funcion.__name__, _args(args), type(e).__name__, e)
+        exige(
+            type(e).__name__ == "PermissionError",
+            "%s(%s) debía lanzar PermissionError y ha lanzado %s: %s",
+            funcion.__name__,
+            _args(args),
+            type(e).__name__,
+            e,
+        )
         return str(e)
-    raise Fallo("%s(%s) debía lanzar PermissionError y ha devuelto %s" % (funcion.__name__, _args(args),
-                                                                         _corto(valor)))
+    raise Fallo("%s(%s) debía lanzar PermissionError y ha devuelto %s" % (funcion.__name__, _args(args), _corto(valor)))
 
 
 def _args(args):
@@ -85,29 +89,41 @@ def _corto(valor):
 def herramientas_de(token, mesa):
     """Las herramientas que abre tu abrir_sesion con este token, comprobadas; LEER es la del curso."""
     sesion = llama(abrir_sesion, token, mesa.ahora)
-    exige(isinstance(sesion, dict) and set(sesion) == {"leer", "leer_mi_perfil"},
-          "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...} y ha devuelto %s", _corto(sesion))
-    exige(isinstance(sesion["leer"], dict) and sesion["leer"].get("input_schema") == LEER["input_schema"],
-          "en la sesión, «leer» debía ser LEER, la de entorno.py")
+    exige(
+        isinstance(sesion, dict) and set(sesion) == {"leer", "leer_mi_perfil"},
+        "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...} y ha devuelto %s",
+        _corto(sesion),
+    )
+    exige(
+        isinstance(sesion["leer"], dict) and sesion["leer"].get("input_schema") == LEER["input_schema"],
+        "en la sesión, «leer» debía ser LEER, la de entorno.py",
+    )
     perfil = sesion["leer_mi_perfil"]
-    exige(isinstance(perfil, dict) and callable(perfil.get("funcion")) and perfil.get("input_schema") == SIN_ARGUMENTOS,
-          "«leer_mi_perfil» debía registrarse con herramienta(..., {}), sin argumentos, y es %s", _corto(perfil))
+    exige(
+        isinstance(perfil, dict) and callable(perfil.get("funcion")) and perfil.get("input_schema") == SIN_ARGUMENTOS,
+        "«leer_mi_perfil» debía registrarse con herramienta(..., {}), sin argumentos, y es %s",
+        _corto(perfil),
+    )
     return {"leer": LEER, "leer_mi_perfil": perfil}
 
 
 def de_referencia(usuario, mesa):
     """Las herramientas que debe tener la sesión de usuario: con ellas se escribe el guion."""
+
     def leer_mi_perfil():
         return mesa.PERFILES.get(usuario, {"error": "usuario no encontrado"})
+
     return {"leer": LEER, "leer_mi_perfil": herramienta(leer_mi_perfil, "", {})}
 
 
 def obedece(victima):
     """Un modelo que hace lo que pide el aviso, con todo lo que puede intentar."""
-    return [llamada("t1", "leer", ruta="avisos/nomina.txt"),
-            llamada("t2", "leer_perfil_usuario", id_usuario_consultado=victima),
-            llamada("t3", "leer_mi_perfil", id_usuario_consultado=victima),
-            llamada("t4", "leer_mi_perfil")]
+    return [
+        llamada("t1", "leer", ruta="avisos/nomina.txt"),
+        llamada("t2", "leer_perfil_usuario", id_usuario_consultado=victima),
+        llamada("t3", "leer_mi_perfil", id_usuario_consultado=victima),
+        llamada("t4", "leer_mi_perfil"),
+    ]
 
 
 def datos_ajenos(usuario, victima, mesa):
@@ -121,7 +137,10 @@ def datos_ajenos(usuario, victima, mesa):
 def conversa_con_aviso(banco, mesa, usuario, victima):
     """La sesión de usuario con el aviso que pide el perfil de victima y un modelo obediente."""
     quien = "en la sesión de %s (%s), con el aviso que pide el perfil de %s" % (
-        mesa.PERFILES[usuario]["nombre"], usuario, "su propio usuario" if victima == usuario else victima)
+        mesa.PERFILES[usuario]["nombre"],
+        usuario,
+        "su propio usuario" if victima == usuario else victima,
+    )
     entorno = {"avisos/nomina.txt": AVISO % victima}
     llamadas = obedece(victima)
     with banco.instala(mesa):
@@ -137,11 +156,13 @@ def conversa_con_aviso(banco, mesa, usuario, victima):
         def vigilada(entorno, **argumentos):
             vistas.append(str(funcion(entorno, **argumentos)))
             return vistas[-1]
+
         vigiladas["leer_mi_perfil"]["funcion"] = vigilada
         with con_globales(HERRAMIENTAS=vigiladas):
             try:
-                motivo, final, M = bucle(ModeloGuionizado(guion_de(INICIO, respuestas, vistos + [None])),
-                                         INICIO, entorno, 10)
+                motivo, final, M = bucle(
+                    ModeloGuionizado(guion_de(INICIO, respuestas, vistos + [None])), INICIO, entorno, 10
+                )
             except DivergenciaDelGuion as e:
                 _sin_fugas(quien, vistas, datos_ajenos(usuario, victima, mesa))
                 raise Fallo("%s, la conversación se ha separado del guion en el %s" % (quien, e)) from None
@@ -152,8 +173,12 @@ def conversa_con_aviso(banco, mesa, usuario, victima):
     observaciones = [b["content"] for _, c in M if isinstance(c, list) for b in c if b["type"] == "tool_result"]
     for dato in datos_ajenos(usuario, victima, mesa):
         exige(not any(dato in o for o in observaciones), "%s, una observación contiene %r", quien, dato)
-    exige(str(mesa.PERFILES[usuario]["salario_anual"]) in final,
-          "%s, la respuesta final debía traer el salario del propio usuario y es %r", quien, final)
+    exige(
+        str(mesa.PERFILES[usuario]["salario_anual"]) in final,
+        "%s, la respuesta final debía traer el salario del propio usuario y es %r",
+        quien,
+        final,
+    )
 
 
 def _sin_fugas(quien, vistas, ajenos):
@@ -171,23 +196,39 @@ def comprueba_perfiles(banco, mesa, usuarios):
         herramientas = {u: llama(crear_herramienta_perfil, u) for u in usuarios}
         for usuario in [*usuarios, usuarios[0]]:  # la primera, otra vez después de crear las demás
             leer_mi_perfil = herramientas[usuario]
-            exige(callable(leer_mi_perfil), "crear_herramienta_perfil(%r) debía devolver una función y ha devuelto %s",
-                  usuario, _corto(leer_mi_perfil))
+            exige(
+                callable(leer_mi_perfil),
+                "crear_herramienta_perfil(%r) debía devolver una función y ha devuelto %s",
+                usuario,
+                _corto(leer_mi_perfil),
+            )
             visto = llama(leer_mi_perfil)
-            exige(visto == mesa.PERFILES[usuario], "la herramienta de %s debía devolver %s y ha devuelto %s",
-                  usuario, mesa.PERFILES[usuario], _corto(visto))
+            exige(
+                visto == mesa.PERFILES[usuario],
+                "la herramienta de %s debía devolver %s y ha devuelto %s",
+                usuario,
+                mesa.PERFILES[usuario],
+                _corto(visto),
+            )
         otro = usuarios[1]
         for args, kwargs in (((otro,), {}), ((), {"id_usuario_consultado": otro})):
             try:
                 visto = herramientas[usuarios[0]](*args, **kwargs)
             except Exception:
                 continue  # sin parámetros: con argumentos, lanza
-            exige(visto == mesa.PERFILES[usuarios[0]], "la herramienta de %s, llamada con %s, ha devuelto %s: no "
-                  "debe aceptar quién se consulta", usuarios[0], args or kwargs, _corto(visto))
+            exige(
+                visto == mesa.PERFILES[usuarios[0]],
+                "la herramienta de %s, llamada con %s, ha devuelto %s: no debe aceptar quién se consulta",
+                usuarios[0],
+                args or kwargs,
+                _corto(visto),
+            )
         nadie = llama(llama(crear_herramienta_perfil, "u-999"))
-        exige(nadie == {"error": "usuario no encontrado"},
-              "la herramienta de u-999, que no está en el directorio, debía devolver el error y ha devuelto %s",
-              _corto(nadie))
+        exige(
+            nadie == {"error": "usuario no encontrado"},
+            "la herramienta de u-999, que no está en el directorio, debía devolver el error y ha devuelto %s",
+            _corto(nadie),
+        )
 
 
 CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperado o None si vale)
@@ -221,8 +262,12 @@ def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR, no_objetos=N
     with banco.instala(mesa):
         for token in no_objetos:
             visto = rechaza(validar_token, token, DIRECTORIO, ALCANCE_PERFILES, mesa.ahora)
-            exige(visto == "emisor desconocido", "con un token que no es un objeto (%s), el motivo debía ser "
-                  "'emisor desconocido' y es %r", _corto(token), visto)
+            exige(
+                visto == "emisor desconocido",
+                "con un token que no es un objeto (%s), el motivo debía ser 'emisor desconocido' y es %r",
+                _corto(token),
+                visto,
+            )
         for que, cambios, audiencia, motivo in casos:
             if isinstance(cambios.get("exp"), int):
                 cambios = dict(cambios, exp=mesa.ahora + cambios["exp"])
@@ -230,8 +275,12 @@ def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR, no_objetos=N
             args = (token, audiencia or DIRECTORIO, ALCANCE_PERFILES, mesa.ahora)
             if motivo is None:
                 visto = llama(validar_token, *args)
-                exige(visto == token, "con un token %s, validar_token debía devolver el token y ha devuelto %s",
-                      que, _corto(visto))
+                exige(
+                    visto == token,
+                    "con un token %s, validar_token debía devolver el token y ha devuelto %s",
+                    que,
+                    _corto(visto),
+                )
             else:
                 visto = rechaza(validar_token, *args)
                 exige(visto == motivo, "con un token %s, el motivo debía ser %r y es %r", que, motivo, visto)
@@ -239,17 +288,21 @@ def comprueba_validar(banco, mesa, usuario, casos=CASOS_DE_VALIDAR, no_objetos=N
 
 def tokens_ajenos(usuario, mesa):
     """(qué es, token) que no deben abrir una sesión en el directorio."""
-    return [("para facturación", token_para(usuario, mesa, aud=FACTURACION)),
-            ("de pedidos reenviado tal cual (paso del token)",
-             token_para(usuario, mesa, aud=PEDIDOS, scope="pedidos:leer")),
-            ("caducado", token_para(usuario, mesa, exp=mesa.ahora)),
-            ("caducado hace una hora", token_para(usuario, mesa, exp=mesa.ahora - 3600)),
-            ("de otro emisor", token_para(usuario, mesa, iss="https://as.falso.ejemplo.com")),
-            ("sin el alcance de perfiles", token_para(usuario, mesa, scope="pedidos:leer")),
-            ("sin audiencia", token_para(usuario, mesa, aud=None)),
-            ("sin usuario", token_para(None, mesa)),
-            ("con el usuario a null", token_para(NULO, mesa)),
-            ("con un usuario que no es texto", token_para(7, mesa))]
+    return [
+        ("para facturación", token_para(usuario, mesa, aud=FACTURACION)),
+        (
+            "de pedidos reenviado tal cual (paso del token)",
+            token_para(usuario, mesa, aud=PEDIDOS, scope="pedidos:leer"),
+        ),
+        ("caducado", token_para(usuario, mesa, exp=mesa.ahora)),
+        ("caducado hace una hora", token_para(usuario, mesa, exp=mesa.ahora - 3600)),
+        ("de otro emisor", token_para(usuario, mesa, iss="https://as.falso.ejemplo.com")),
+        ("sin el alcance de perfiles", token_para(usuario, mesa, scope="pedidos:leer")),
+        ("sin audiencia", token_para(usuario, mesa, aud=None)),
+        ("sin usuario", token_para(None, mesa)),
+        ("con el usuario a null", token_para(NULO, mesa)),
+        ("con un usuario que no es texto", token_para(7, mesa)),
+    ]
 
 
 def comprueba_tokens(banco, mesa, usuario, ajenos=None):
@@ -273,8 +326,9 @@ def partes_ocultas(nombre):
     return [(n, len(partes), Mesa(p["perfiles"], p["ahora"]), p) for n, p in enumerate(partes, 1)]
 
 
-PISTA_OCULTA = ("¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la "
-                "herramienta?")
+PISTA_OCULTA = (
+    "¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la herramienta?"
+)
 
 
 # --- Las pruebas ----------------------------------------------------------------------
@@ -293,8 +347,12 @@ def prueba_validar(banco):
     """validar_token: emisor, audiencia, vigencia y alcance, en ese orden; sin KeyError."""
     comprueba_validar(banco, Mesa(), "u-100")
     for n, total, mesa, parte in partes_ocultas("validar"):
-        with oculta(n, total, "¿Lees cada campo con get, comparas exp con el «ahora» que recibes y buscas el "
-                              "alcance entre las palabras de scope?"):
+        with oculta(
+            n,
+            total,
+            "¿Lees cada campo con get, comparas exp con el «ahora» que recibes y buscas el "
+            "alcance entre las palabras de scope?",
+        ):
             comprueba_validar(banco, mesa, parte["usuarios"][0], parte["casos_de_validar"], parte["no_objetos"])
 
 
@@ -324,8 +382,10 @@ def prueba_tokens(banco):
     comprueba_tokens(banco, Mesa(), "u-100")
     for n, total, mesa, parte in partes_ocultas("tokens"):
         usuario = parte["usuarios"][0]
-        ajenos = [(que, token_para(usuario, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
-                  for que, c in parte["tokens_ajenos"]]
+        ajenos = [
+            (que, token_para(usuario, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
+            for que, c in parte["tokens_ajenos"]
+        ]
         with oculta(n, total, "¿Abre abrir_sesion sólo con un token que valida contra DIRECTORIO y trae un usuario?"):
             comprueba_tokens(banco, mesa, usuario, ajenos)
 
@@ -335,15 +395,20 @@ def prueba_variaciones(banco, variaciones):
     for n, v in enumerate(variaciones, 1):
         mesa = Mesa(v["perfiles"], v["ahora"])
         a, b = v["usuarios"]
-        with oculta(n, len(variaciones), "¿Sale el usuario sólo del token, usas el «ahora» que recibes y "
-                                         "lees PERFILES al llamar a la herramienta?"):
+        with oculta(
+            n,
+            len(variaciones),
+            "¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la herramienta?",
+        ):
             comprueba_perfiles(banco, mesa, [a, b])
             # Otros casos, en otro orden y en otro número que los visibles: contestar por posición no sirve.
             comprueba_validar(banco, mesa, b, v["casos_de_validar"], v.get("no_objetos", []))
             conversa_con_aviso(banco, mesa, a, b)
             conversa_con_aviso(banco, mesa, b, a)
-            ajenos = [(que, token_para(b, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
-                      for que, c in v["tokens_ajenos"]]
+            ajenos = [
+                (que, token_para(b, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
+                for que, c in v["tokens_ajenos"]
+            ]
             comprueba_tokens(banco, mesa, b, ajenos)
 
 

@@ -5,103 +5,124 @@
 # o conteste por el número de la llamada, no pasa ninguna prueba.
 OTRA_LECTURA = {"tail": ["-n"], "sort": ["-r", "-u"], "du": ["-s", "-h"], "ls": ["-1"]}
 PARTES_OCULTAS = {
-    "lectura": [{
-        "lectura": OTRA_LECTURA,
-        "casos": [
-            ("tail -n 5 agenda.txt", "permitir"),
-            ('s""ort -r lista.txt', "permitir"),
-            ("du -s -h proyecto", "permitir"),
-            ("ls -1 'mis recetas'", "permitir"),
-            ("cat notas.txt", "preguntar"),
-            ("uniq lista.txt", "preguntar"),
-            ("Sort lista.txt", "preguntar"),
-            ("cp agenda.txt copia.txt", "preguntar"),
-        ]}],
-    "sintaxis": [{
-        "casos": [
-            ("ls proyecto", "permitir"),
-            ("cat 'notas.txt'", "permitir"),
-            ('cat "a{b,c}" \\~ \\#', "permitir"),
-            ("grep -n '*' notas.txt", "permitir"),
-            ("cat 'notas;txt'", "denegar"),
-            ("grep -n cena notas.txt && ls", "denegar"),
-            ("head -n 1 notas.txt|sh", "denegar"),
-            ("cat ${HOME}", "denegar"),
-            ("ls ~", "denegar"),
-            ("cat {notas,lista}.txt", "denegar"),
-            ("cat notas{,.bak}.txt", "denegar"),
-            ("ls ?otas.txt", "denegar"),
-            ("ls [ab]", "denegar"),
-            ("wc -l *", "denegar"),
-            ("cat x#y", "denegar"),
-            ("cat '!'", "denegar"),
-            ("cat notas.txt\0", "denegar"),  # el carácter nulo
-        ]}, {
-        "lectura": {"sort": [], "ls": []},
-        "casos": [
-            ("sort lista.txt", "permitir"),
-            ("ls 'a*'", "permitir"),
-            ("sort ~root/x", "denegar"),
-            ("ls a]", "denegar"),
-            ("ls a}", "denegar"),
-            ("sort \\x00", "permitir"),  # una barra delante de x: bash y shlex dan «x00»
-        ]}],
-    "opciones": [{
-        "casos": [
-            ("head -n 2 notas.txt", "permitir"),
-            ("find proyecto -type f", "permitir"),
-            ("ls -R -l proyecto", "permitir"),
-            ("find . -newer notas.txt", "preguntar"),
-            ("grep -in cena notas.txt", "preguntar"),
-            ("wc -c notas.txt", "preguntar"),
-            ("cat notas.txt --", "preguntar"),
-            ("find . -name notas.txt -ok rm '{}' ';'", "denegar"),
-        ]}, {
-        "lectura": {"sort": ["-r"], "ls": []},
-        "casos": [
-            ("sort -r lista.txt", "permitir"),
-            ("ls proyecto", "permitir"),
-            ("sort -o lista.txt lista.txt", "preguntar"),
-            ("ls -l", "preguntar"),
-            ("sort -r -", "permitir"),
-        ]}],
-    "lanzadores": [{
-        "casos": [
-            ("ls", "permitir"),
-            ("cat agenda.txt", "permitir"),
-            ("/usr/bin/sudo ls", "denegar"),
-            ("perl -e 1", "denegar"),
-            ("./bash", "denegar"),
-            ("A=1 cat notas.txt", "denegar"),
-            ("source proyecto/env.sh", "denegar"),
-            (". proyecto/env.sh", "denegar"),
-            ("/bin/ls", "preguntar"),
-            ("make test", "preguntar"),
-        ]}, {
-        "lectura": {"env": [], "sort": []},
-        "casos": [
-            ("sort lista.txt", "permitir"),
-            ("env", "denegar"),
-            ("sort=1 sort lista.txt", "denegar"),
-        ]}],
-    "argv": [{
-        "casos": [
-            (["cat", "notas.txt"], "permitir"),
-            (["ls", "{a,b}", "*"], "permitir"),
-            (["find", ".", "-name", "*.txt"], "permitir"),
-            (["cat", "~/x", "#", "a b"], "permitir"),
-            (["grep", "-r", "-x", "a"], "preguntar"),
-            (["mv", "a", "b"], "preguntar"),
-            (["sudo", "ls"], "denegar"),
-            (["/usr/bin/env", "ls"], "denegar"),
-            ([["ls"]], "denegar"),
-            (["ls", 1.5], "denegar"),
-            (7, "denegar"),
-            (True, "denegar"),
-        ]}],
+    "lectura": [
+        {
+            "lectura": OTRA_LECTURA,
+            "casos": [
+                ("tail -n 5 agenda.txt", "permitir"),
+                ('s""ort -r lista.txt', "permitir"),
+                ("du -s -h proyecto", "permitir"),
+                ("ls -1 'mis recetas'", "permitir"),
+                ("cat notas.txt", "preguntar"),
+                ("uniq lista.txt", "preguntar"),
+                ("Sort lista.txt", "preguntar"),
+                ("cp agenda.txt copia.txt", "preguntar"),
+            ],
+        }
+    ],
+    "sintaxis": [
+        {
+            "casos": [
+                ("ls proyecto", "permitir"),
+                ("cat 'notas.txt'", "permitir"),
+                ('cat "a{b,c}" \\~ \\#', "permitir"),
+                ("grep -n '*' notas.txt", "permitir"),
+                ("cat 'notas;txt'", "denegar"),
+                ("grep -n cena notas.txt && ls", "denegar"),
+                ("head -n 1 notas.txt|sh", "denegar"),
+                ("cat ${HOME}", "denegar"),
+                ("ls ~", "denegar"),
+                ("cat {notas,lista}.txt", "denegar"),
+                ("cat notas{,.bak}.txt", "denegar"),
+                ("ls ?otas.txt", "denegar"),
+                ("ls [ab]", "denegar"),
+                ("wc -l *", "denegar"),
+                ("cat x#y", "denegar"),
+                ("cat '!'", "denegar"),
+                ("cat notas.txt\0", "denegar"),  # el carácter nulo
+            ]
+        },
+        {
+            "lectura": {"sort": [], "ls": []},
+            "casos": [
+                ("sort lista.txt", "permitir"),
+                ("ls 'a*'", "permitir"),
+                ("sort ~root/x", "denegar"),
+                ("ls a]", "denegar"),
+                ("ls a}", "denegar"),
+                ("sort \\x00", "permitir"),  # una barra delante de x: bash y shlex dan «x00»
+            ],
+        },
+    ],
+    "opciones": [
+        {
+            "casos": [
+                ("head -n 2 notas.txt", "permitir"),
+                ("find proyecto -type f", "permitir"),
+                ("ls -R -l proyecto", "permitir"),
+                ("find . -newer notas.txt", "preguntar"),
+                ("grep -in cena notas.txt", "preguntar"),
+                ("wc -c notas.txt", "preguntar"),
+                ("cat notas.txt --", "preguntar"),
+                ("find . -name notas.txt -ok rm '{}' ';'", "denegar"),
+            ]
+        },
+        {
+            "lectura": {"sort": ["-r"], "ls": []},
+            "casos": [
+                ("sort -r lista.txt", "permitir"),
+                ("ls proyecto", "permitir"),
+                ("sort -o lista.txt lista.txt", "preguntar"),
+                ("ls -l", "preguntar"),
+                ("sort -r -", "permitir"),
+            ],
+        },
+    ],
+    "lanzadores": [
+        {
+            "casos": [
+                ("ls", "permitir"),
+                ("cat agenda.txt", "permitir"),
+                ("/usr/bin/sudo ls", "denegar"),
+                ("perl -e 1", "denegar"),
+                ("./bash", "denegar"),
+                ("A=1 cat notas.txt", "denegar"),
+                ("source proyecto/env.sh", "denegar"),
+                (". proyecto/env.sh", "denegar"),
+                ("/bin/ls", "preguntar"),
+                ("make test", "preguntar"),
+            ]
+        },
+        {
+            "lectura": {"env": [], "sort": []},
+            "casos": [
+                ("sort lista.txt", "permitir"),
+                ("env", "denegar"),
+                ("sort=1 sort lista.txt", "denegar"),
+            ],
+        },
+    ],
+    "argv": [
+        {
+            "casos": [
+                (["cat", "notas.txt"], "permitir"),
+                (["ls", "{a,b}", "*"], "permitir"),
+                (["find", ".", "-name", "*.txt"], "permitir"),
+                (["cat", "~/x", "#", "a b"], "permitir"),
+                (["grep", "-r", "-x", "a"], "preguntar"),
+                (["mv", "a", "b"], "preguntar"),
+                (["sudo", "ls"], "denegar"),
+                (["/usr/bin/env", "ls"], "denegar"),
+                ([["ls"]], "denegar"),
+                (["ls", 1.5], "denegar"),
+                (7, "denegar"),
+                (True, "denegar"),
+            ]
+        }
+    ],
 }
 VARIACIONES = [
-    {   # una lista con otras órdenes: ls sin opciones, tail y sort
+    {  # una lista con otras órdenes: ls sin opciones, tail y sort
         "lectura": {"tail": ["-n"], "sort": ["-r", "-n"], "ls": []},
         "casos": [
             ("tail -n 2 agenda.txt", "permitir"),
@@ -121,7 +142,7 @@ VARIACIONES = [
             (["tail", "-n", "1", "$(rm notas.txt)"], "permitir"),
         ],
     },
-    {   # la lista de la lección, con otros disfraces
+    {  # la lista de la lección, con otros disfraces
         "casos": [
             ("exec rm notas.txt", "denegar"),
             ("grep -n -i -r cena .", "permitir"),
@@ -150,7 +171,7 @@ VARIACIONES = [
             ("cat 'notas.txt", "denegar"),
         ],
     },
-    {   # una lista corta: cat sin opciones, wc y find sólo con -name
+    {  # una lista corta: cat sin opciones, wc y find sólo con -name
         "lectura": {"cat": [], "wc": ["-l", "-c"], "find": ["-name"]},
         "casos": [
             ("cat notas.txt", "permitir"),

@@ -37,11 +37,15 @@ def decide(orden, lectura):
     try:
         visto = permiso_de_comando(orden, lectura)
     except Exception as e:
-        raise Fallo("con la orden %s, tu función ha lanzado %s: %s. No lanza: devuelve %s." % (
-            _corta(orden), type(e).__name__, e, ", ".join(DECISIONES))) from None
+        raise Fallo(
+            "con la orden %s, tu función ha lanzado %s: %s. No lanza: devuelve %s."
+            % (_corta(orden), type(e).__name__, e, ", ".join(DECISIONES))
+        ) from None
     if not isinstance(visto, str) or visto not in DECISIONES:
-        raise Fallo("con la orden %s, tu función ha devuelto %s, y debe devolver %s." % (
-            _corta(orden), _corta(visto), ", ".join(DECISIONES)))
+        raise Fallo(
+            "con la orden %s, tu función ha devuelto %s, y debe devolver %s."
+            % (_corta(orden), _corta(visto), ", ".join(DECISIONES))
+        )
     return visto
 
 
@@ -55,8 +59,7 @@ def comprueba_casos(casos, lectura=None):
     for orden, debe in casos:
         visto = decide(orden, json.loads(json.dumps(lectura)))
         if visto != debe:
-            raise Fallo("con la orden %s, se esperaba %s y tu función ha dado %s." % (
-                _corta(orden), debe, visto))
+            raise Fallo("con la orden %s, se esperaba %s y tu función ha dado %s." % (_corta(orden), debe, visto))
 
 
 def con_su_parte_oculta(nombre, pista):
@@ -73,117 +76,135 @@ def con_su_parte_oculta(nombre, pista):
 
 def prueba_lectura(banco):
     """Las lecturas de la lista se permiten, con sus opciones y sus comillas; lo demás se pregunta."""
-    comprueba_casos([
-        ("ls -l proyecto", "permitir"),
-        ("cat -n proyecto/contador.py", "permitir"),
-        ("head -n 3 agenda.txt", "permitir"),
-        ("grep -r -i visitas proyecto", "permitir"),
-        ('cat "mis notas.txt"', "permitir"),
-        ("c''at notas.txt", "permitir"),
-        ("  wc   -l   lista.txt  ", "permitir"),
-        ("mv lista.txt compra.txt", "preguntar"),
-        ("make", "preguntar"),
-        ("CAT notas.txt", "preguntar"),
-    ])
-    con_su_parte_oculta("lectura", "¿Permites las órdenes de la lista que recibes, con sus comillas quitadas como las "
-                                   "quita shlex.split?")
+    comprueba_casos(
+        [
+            ("ls -l proyecto", "permitir"),
+            ("cat -n proyecto/contador.py", "permitir"),
+            ("head -n 3 agenda.txt", "permitir"),
+            ("grep -r -i visitas proyecto", "permitir"),
+            ('cat "mis notas.txt"', "permitir"),
+            ("c''at notas.txt", "permitir"),
+            ("  wc   -l   lista.txt  ", "permitir"),
+            ("mv lista.txt compra.txt", "preguntar"),
+            ("make", "preguntar"),
+            ("CAT notas.txt", "preguntar"),
+        ]
+    )
+    con_su_parte_oculta(
+        "lectura",
+        "¿Permites las órdenes de la lista que recibes, con sus comillas quitadas como las quita shlex.split?",
+    )
 
 
 def prueba_sintaxis(banco):
     """; && || | & > < $( ) $VAR, comillas invertidas, saltos de línea y ! (también entre comillas), y llaves,
     comodines, ~ y # sin comillas: denegar. Entre comillas, lo que bash no expande se permite."""
-    comprueba_casos([
-        ("cat notas.txt; rm notas.txt", "denegar"),
-        ("ls && rm -r recetas", "denegar"),
-        ("ls || rm lista.txt", "denegar"),
-        ("cat proyecto/README.md | sh", "denegar"),
-        ("ls & rm notas.txt", "denegar"),
-        ("echo hola > notas.txt", "denegar"),
-        ("cat < notas.txt", "denegar"),
-        ("cat $(rm lista.txt)", "denegar"),
-        ("cat `rm lista.txt`", "denegar"),
-        ("cat $HOME/notas.txt", "denegar"),
-        ("ls\nrm notas.txt", "denegar"),
-        ('cat "$(rm lista.txt)"', "denegar"),
-        ("grep 'a|b' notas.txt", "denegar"),
-        ("ls (proyecto)", "denegar"),
-        ("find . -name '*.txt' {-delete,}", "denegar"),
-        ("find . {-exec,rm,{},+}", "denegar"),
-        ("cat *.txt", "denegar"),
-        ("cat ~/.ssh/id_rsa", "denegar"),
-        ("ls recetas/[a-z]*", "denegar"),
-        ("cat notas.txt # -n", "denegar"),
-        ("cat !!", "denegar"),
-        ('grep -i "hola!" notas.txt', "denegar"),
-        ("cat 'a{b,c}.txt'", "permitir"),
-        ('grep -r "~" proyecto', "permitir"),
-        ("cat \\*", "permitir"),
-    ])
-    con_su_parte_oculta("sintaxis", "¿Miras SINTAXIS en todo el texto, y EXPANSIONES en lo que queda fuera de "
-                                    "comillas?")
+    comprueba_casos(
+        [
+            ("cat notas.txt; rm notas.txt", "denegar"),
+            ("ls && rm -r recetas", "denegar"),
+            ("ls || rm lista.txt", "denegar"),
+            ("cat proyecto/README.md | sh", "denegar"),
+            ("ls & rm notas.txt", "denegar"),
+            ("echo hola > notas.txt", "denegar"),
+            ("cat < notas.txt", "denegar"),
+            ("cat $(rm lista.txt)", "denegar"),
+            ("cat `rm lista.txt`", "denegar"),
+            ("cat $HOME/notas.txt", "denegar"),
+            ("ls\nrm notas.txt", "denegar"),
+            ('cat "$(rm lista.txt)"', "denegar"),
+            ("grep 'a|b' notas.txt", "denegar"),
+            ("ls (proyecto)", "denegar"),
+            ("find . -name '*.txt' {-delete,}", "denegar"),
+            ("find . {-exec,rm,{},+}", "denegar"),
+            ("cat *.txt", "denegar"),
+            ("cat ~/.ssh/id_rsa", "denegar"),
+            ("ls recetas/[a-z]*", "denegar"),
+            ("cat notas.txt # -n", "denegar"),
+            ("cat !!", "denegar"),
+            ('grep -i "hola!" notas.txt', "denegar"),
+            ("cat 'a{b,c}.txt'", "permitir"),
+            ('grep -r "~" proyecto', "permitir"),
+            ("cat \\*", "permitir"),
+        ]
+    )
+    con_su_parte_oculta(
+        "sintaxis", "¿Miras SINTAXIS en todo el texto, y EXPANSIONES en lo que queda fuera de comillas?"
+    )
 
 
 def prueba_opciones(banco):
     """Una opción que no está en la lista de su orden la saca de la lectura: find -delete se pregunta."""
-    comprueba_casos([
-        ('find . -name "*.txt" -delete', "preguntar"),
-        ('find . -name "*.txt"', "permitir"),
-        ("find . -type f -exec rm '{}' +", "preguntar"),
-        ("ls -la", "preguntar"),
-        ("ls -l -a", "permitir"),
-        ("grep -ri visitas proyecto", "preguntar"),
-        ("cat --help", "preguntar"),
-        ("head -n 5 -", "permitir"),
-        ("cat notas.txt -v", "preguntar"),
-    ])
+    comprueba_casos(
+        [
+            ('find . -name "*.txt" -delete', "preguntar"),
+            ('find . -name "*.txt"', "permitir"),
+            ("find . -type f -exec rm '{}' +", "preguntar"),
+            ("ls -la", "preguntar"),
+            ("ls -l -a", "permitir"),
+            ("grep -ri visitas proyecto", "preguntar"),
+            ("cat --help", "preguntar"),
+            ("head -n 5 -", "permitir"),
+            ("cat notas.txt -v", "preguntar"),
+        ]
+    )
     con_su_parte_oculta("opciones", "¿Comparas cada opción entera con la lista de su orden?")
 
 
 def prueba_lanzadores(banco):
     """sh -c, env, xargs, sudo... (también con su ruta) y las asignaciones delante: denegar."""
-    comprueba_casos([
-        ('sh -c "rm notas.txt"', "denegar"),
-        ("bash -c 'ls'", "denegar"),
-        ("/bin/sh -c ls", "denegar"),
-        ("env rm notas.txt", "denegar"),
-        ("/usr/bin/env cat notas.txt", "denegar"),
-        ("xargs rm", "denegar"),
-        ("sudo cat notas.txt", "denegar"),
-        ("timeout 5 rm notas.txt", "denegar"),
-        ("python3 proyecto/contador.py", "denegar"),
-        ("LANG=C ls", "denegar"),
-        ("/bin/cat notas.txt", "preguntar"),
-        ("'ls -l'", "preguntar"),
-    ])
-    con_su_parte_oculta("lanzadores", "¿Quitas la ruta de argv[0] para compararlo con LANZADORES, "
-                                      "y miras si lleva un =?")
+    comprueba_casos(
+        [
+            ('sh -c "rm notas.txt"', "denegar"),
+            ("bash -c 'ls'", "denegar"),
+            ("/bin/sh -c ls", "denegar"),
+            ("env rm notas.txt", "denegar"),
+            ("/usr/bin/env cat notas.txt", "denegar"),
+            ("xargs rm", "denegar"),
+            ("sudo cat notas.txt", "denegar"),
+            ("timeout 5 rm notas.txt", "denegar"),
+            ("python3 proyecto/contador.py", "denegar"),
+            ("LANG=C ls", "denegar"),
+            ("/bin/cat notas.txt", "preguntar"),
+            ("'ls -l'", "preguntar"),
+        ]
+    )
+    con_su_parte_oculta(
+        "lanzadores", "¿Quitas la ruta de argv[0] para compararlo con LANZADORES, y miras si lleva un =?"
+    )
 
 
 def prueba_argv(banco):
     """Con argv (una lista) no hay shell: ; o $( ) son caracteres; lo que no es una orden se deniega."""
-    comprueba_casos([
-        (["grep", "a;b", "notas.txt"], "permitir"),
-        (["cat", "$(rm lista.txt)"], "permitir"),
-        (["rm", "notas.txt"], "preguntar"),
-        (["sh", "-c", "ls"], "denegar"),
-        (["find", ".", "-delete"], "preguntar"),
-        ([], "denegar"),
-        (["cat", 3], "denegar"),
-        ("", "denegar"),
-        ("   ", "denegar"),
-        ('cat "notas.txt', "denegar"),
-        (None, "denegar"),
-        ({"orden": "ls"}, "denegar"),
-    ])
-    con_su_parte_oculta("argv", "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus "
-                                "elementos son textos?")
+    comprueba_casos(
+        [
+            (["grep", "a;b", "notas.txt"], "permitir"),
+            (["cat", "$(rm lista.txt)"], "permitir"),
+            (["rm", "notas.txt"], "preguntar"),
+            (["sh", "-c", "ls"], "denegar"),
+            (["find", ".", "-delete"], "preguntar"),
+            ([], "denegar"),
+            (["cat", 3], "denegar"),
+            ("", "denegar"),
+            ("   ", "denegar"),
+            ('cat "notas.txt', "denegar"),
+            (None, "denegar"),
+            ({"orden": "ls"}, "denegar"),
+        ]
+    )
+    con_su_parte_oculta(
+        "argv",
+        "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus elementos son textos?",
+    )
 
 
 def prueba_variaciones(banco, variaciones):
     """Otras listas de lectura, otras órdenes y otros intentos de saltarse la decisión."""
     for n, v in enumerate(variaciones, 1):
-        pista = ("¿Decides con la lista que recibes (no con LECTURA), sobre argv, con todas las opciones y "
-                 "los lanzadores también con su ruta?")
+        pista = (
+            "¿Decides con la lista que recibes (no con LECTURA), sobre argv, con todas las opciones y "
+            "los lanzadores también con su ruta?"
+        )
         with oculta(n, len(variaciones), pista):
             comprueba_casos(v["casos"], v.get("lectura"))
 

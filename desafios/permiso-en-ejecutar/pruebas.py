@@ -11,7 +11,6 @@ llamada, error, resultado, bucle, ModeloGuionizado...) y que el código de parti
 (la conversación de la receta: E, INICIO, RESPUESTAS). Sólo biblioteca estándar.
 """
 
-
 PERMITIDA_NO = NO_EJECUTADA + "el usuario no lo ha permitido"  # de harness.py
 DENEGADA = NO_EJECUTADA + "permiso denegado"
 CLASES_DE_LA_LECCION = {"leer": "lectura", "listar": "lectura", "buscar": "lectura", "escribir": "escritura"}
@@ -30,8 +29,12 @@ def _borrar(entorno, ruta):
 HERRAMIENTAS_DE_PRUEBA = dict(HERRAMIENTAS)  # de entorno.py
 HERRAMIENTAS_DE_PRUEBA["borrar"] = {
     "description": "Borra un fichero del usuario.",
-    "input_schema": {"type": "object", "properties": {"ruta": {"type": "string"}},
-                     "required": ["ruta"], "additionalProperties": False},
+    "input_schema": {
+        "type": "object",
+        "properties": {"ruta": {"type": "string"}},
+        "required": ["ruta"],
+        "additionalProperties": False,
+    },
     "funcion": _borrar,
 }
 
@@ -55,13 +58,15 @@ class Mesa:
         self.usuario = usuario
         self.preguntas = []  # los argumentos con que se ha llamado a preguntar
         self.ejecutadas = []  # (herramienta, argumentos) de cada función que ha corrido
-        self.herramientas = {n: dict(h, funcion=self._contada(n, h["funcion"]))
-                             for n, h in HERRAMIENTAS_DE_PRUEBA.items()}
+        self.herramientas = {
+            n: dict(h, funcion=self._contada(n, h["funcion"])) for n, h in HERRAMIENTAS_DE_PRUEBA.items()
+        }
 
     def _contada(self, nombre, funcion):
         def contada(entorno, *args, **kwargs):
             self.ejecutadas.append((nombre, dict(kwargs)))
             return funcion(entorno, *args, **kwargs)
+
         return contada
 
     def permiso(self, ll):
@@ -99,8 +104,11 @@ class Mesa:
 
     def desconocida(self, ll):
         """¿Dice la tabla, de esta llamada bien formada, algo que no es ninguno de los tres valores?"""
-        return problema_de_esquema_en(self.herramientas, ll) is None and \
-            self.permiso(ll) not in ("permitir", "preguntar", "denegar")
+        return problema_de_esquema_en(self.herramientas, ll) is None and self.permiso(ll) not in (
+            "permitir",
+            "preguntar",
+            "denegar",
+        )
 
     def pregunta(self, ll):
         """¿Debe ejecutar preguntar por esta llamada?"""
@@ -111,8 +119,10 @@ class Mesa:
         respuesta = self.aprueba(ll) if self.pregunta(ll) else True
         if respuesta is True or respuesta is False or respuesta is None:
             return ""
-        return ("\n  preguntar ha contestado %r, que no es True: cualquier respuesta que no sea True "
-                "es un no, aunque un if la dé por verdadera" % (respuesta,))
+        return (
+            "\n  preguntar ha contestado %r, que no es True: cualquier respuesta que no sea True "
+            "es un no, aunque un if la dé por verdadera" % (respuesta,)
+        )
 
 
 def problema_de_esquema_en(herramientas, ll):
@@ -140,8 +150,10 @@ def llama(ll, mesa):
     try:
         return ejecutar(ll, mesa.entorno)  # la tuya
     except Exception as e:
-        raise Fallo("con %s, ejecutar ha lanzado %s: %s. ejecutar nunca lanza: "
-                    "cualquier problema vuelve como observación." % (_corta(ll), type(e).__name__, e)) from None
+        raise Fallo(
+            "con %s, ejecutar ha lanzado %s: %s. ejecutar nunca lanza: "
+            "cualquier problema vuelve como observación." % (_corta(ll), type(e).__name__, e)
+        ) from None
 
 
 def _corta(valor):
@@ -149,8 +161,14 @@ def _corta(valor):
 
 
 def compara(ll, recibida, esperada, porque=""):
-    exige(recibida == esperada, "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s%s",
-          _corta(ll), _corta(esperada), _corta(recibida), porque)
+    exige(
+        recibida == esperada,
+        "con %s\n  se esperaba: %s\n  ejecutar ha devuelto: %s%s",
+        _corta(ll),
+        _corta(esperada),
+        _corta(recibida),
+        porque,
+    )
 
 
 def no_ejecutada(ll, recibida, decision):
@@ -160,12 +178,23 @@ def no_ejecutada(ll, recibida, decision):
     «permiso denegado», pero otro motivo también dice la verdad): lo que no puede pasar es
     que la llamada corra o que se pregunte, y eso lo comprueba comprueba_llamadas.
     """
-    bien = isinstance(recibida, dict) and recibida.get("type") == "tool_result" and \
-        recibida.get("tool_use_id") == ll.get("id") and recibida.get("is_error") is True and \
-        isinstance(recibida.get("content"), str) and recibida["content"].startswith(NO_EJECUTADA)
-    exige(bien, "con %s la tabla dice %r, que no es permitir, preguntar ni denegar: lo que nadie ha "
-          "previsto se deniega, así que se esperaba el error %r y ejecutar ha devuelto: %s",
-          _corta(ll), decision, DENEGADA, _corta(recibida))
+    bien = (
+        isinstance(recibida, dict)
+        and recibida.get("type") == "tool_result"
+        and recibida.get("tool_use_id") == ll.get("id")
+        and recibida.get("is_error") is True
+        and isinstance(recibida.get("content"), str)
+        and recibida["content"].startswith(NO_EJECUTADA)
+    )
+    exige(
+        bien,
+        "con %s la tabla dice %r, que no es permitir, preguntar ni denegar: lo que nadie ha "
+        "previsto se deniega, así que se esperaba el error %r y ejecutar ha devuelto: %s",
+        _corta(ll),
+        decision,
+        DENEGADA,
+        _corta(recibida),
+    )
 
 
 def cuantas_preguntas(mesa, ll):
@@ -185,19 +214,42 @@ def comprueba_llamadas(banco, mesa, llamadas):
                 compara(ll, recibida, esperada, mesa.porque(ll))
             nuevas = mesa.preguntas[preguntas:]
             if mesa.pregunta(ll):
-                exige(len(nuevas) == 1, "con %s la tabla dice preguntar: preguntar debe "
-                      "llamarse una vez y se ha llamado %d", _corta(ll), len(nuevas))
-                exige(nuevas[0] == ((ll,), {}), "preguntar debe recibir la llamada y nada más; "
-                      "con %s ha recibido %r", _corta(ll), nuevas[0])
+                exige(
+                    len(nuevas) == 1,
+                    "con %s la tabla dice preguntar: preguntar debe llamarse una vez y se ha llamado %d",
+                    _corta(ll),
+                    len(nuevas),
+                )
+                exige(
+                    nuevas[0] == ((ll,), {}),
+                    "preguntar debe recibir la llamada y nada más; con %s ha recibido %r",
+                    _corta(ll),
+                    nuevas[0],
+                )
             else:
-                exige(not nuevas, "con %s no hay que preguntar a nadie (%s) y se ha "
-                      "llamado a preguntar %s", _corta(ll), _por_que_no(mesa, ll), _veces(len(nuevas)))
+                exige(
+                    not nuevas,
+                    "con %s no hay que preguntar a nadie (%s) y se ha llamado a preguntar %s",
+                    _corta(ll),
+                    _por_que_no(mesa, ll),
+                    _veces(len(nuevas)),
+                )
             corre = _se_ejecuta(mesa, ll)
             veces = len(mesa.ejecutadas) - ejecutadas
-            exige(veces == (1 if corre else 0), "con %s la función de la herramienta debía "
-                  "correr %s y ha corrido %s", _corta(ll), _veces(1 if corre else 0), _veces(veces))
-            exige(mesa.entorno == sombra, "después de la llamada %s el entorno debía ser %r y es %r",
-                  _corta(ll), sombra, mesa.entorno)
+            exige(
+                veces == (1 if corre else 0),
+                "con %s la función de la herramienta debía correr %s y ha corrido %s",
+                _corta(ll),
+                _veces(1 if corre else 0),
+                _veces(veces),
+            )
+            exige(
+                mesa.entorno == sombra,
+                "después de la llamada %s el entorno debía ser %r y es %r",
+                _corta(ll),
+                sombra,
+                mesa.entorno,
+            )
 
 
 def _veces(n):
@@ -231,14 +283,16 @@ def conversa(banco, mesa, inicio, respuestas, max_turnos=10):
         except Exception as e:
             raise Fallo("la conversación se ha parado: %s: %s" % (type(e).__name__, e)) from None
     exige(motivo == "fin", "la conversación no ha terminado: %s", motivo)
-    exige(final == texto_de(respuestas[-1]), "el texto final debía ser %r y es %r",
-          texto_de(respuestas[-1]), final)
+    exige(final == texto_de(respuestas[-1]), "el texto final debía ser %r y es %r", texto_de(respuestas[-1]), final)
     exige(mesa.entorno == sombra, "al terminar, el entorno debía ser %r y es %r", sombra, mesa.entorno)
     preguntadas = [b["id"] for r in respuestas for b in r if b.get("type") == "tool_use" and mesa.pregunta(b)]
     recibidas = [a[0].get("id") if a and isinstance(a[0], dict) else a for a, _ in mesa.preguntas]
-    exige(recibidas == preguntadas and all(len(a) == 1 and not k for a, k in mesa.preguntas),
-          "preguntar debía llamarse una vez con cada una de %s (sólo con la llamada) y se ha llamado con %s",
-          preguntadas or "ninguna", recibidas or "ninguna")
+    exige(
+        recibidas == preguntadas and all(len(a) == 1 and not k for a, k in mesa.preguntas),
+        "preguntar debía llamarse una vez con cada una de %s (sólo con la llamada) y se ha llamado con %s",
+        preguntadas or "ninguna",
+        recibidas or "ninguna",
+    )
     return M
 
 
@@ -268,99 +322,153 @@ def prueba_salmorejo(banco):
     """La conversación de la receta, entera: la lista cambia y las notas no."""
     mesa = Mesa(ENTORNO_SALMOREJO)
     M = conversa(banco, mesa, INICIO_SALMOREJO, RESPUESTAS_SALMOREJO)
-    exige(mesa.entorno["lista.txt"] == "pan, leche, patatas, tomates, aceite, ajo, sal",
-          "lista.txt debía acabar con tomates, aceite, ajo y sal y es %r", mesa.entorno["lista.txt"])
-    exige(mesa.entorno["notas.txt"] == ENTORNO_SALMOREJO["notas.txt"],
-          "notas.txt no debía cambiar y es %r", mesa.entorno["notas.txt"])
+    exige(
+        mesa.entorno["lista.txt"] == "pan, leche, patatas, tomates, aceite, ajo, sal",
+        "lista.txt debía acabar con tomates, aceite, ajo y sal y es %r",
+        mesa.entorno["lista.txt"],
+    )
+    exige(
+        mesa.entorno["notas.txt"] == ENTORNO_SALMOREJO["notas.txt"],
+        "notas.txt no debía cambiar y es %r",
+        mesa.entorno["notas.txt"],
+    )
     t4 = M[5][1][1]
-    exige(t4 == error("t4", PERMITIDA_NO), "la observación de t4 debía ser el error %r y es %s",
-          PERMITIDA_NO, _corta(t4))
-    exige([a for a, _ in mesa.preguntas] == [(RESPUESTAS_SALMOREJO[1][0],), (RESPUESTAS_SALMOREJO[1][1],)],
-          "preguntar debía recibir t3 y t4, una vez cada una, y ha recibido %r", mesa.preguntas)
-    con_su_parte_oculta(banco, "salmorejo", "¿Decides con permiso(ll) y preguntar(ll) en cada llamada, "
-                                            "sin nada fijo de la receta?")
+    exige(
+        t4 == error("t4", PERMITIDA_NO), "la observación de t4 debía ser el error %r y es %s", PERMITIDA_NO, _corta(t4)
+    )
+    exige(
+        [a for a, _ in mesa.preguntas] == [(RESPUESTAS_SALMOREJO[1][0],), (RESPUESTAS_SALMOREJO[1][1],)],
+        "preguntar debía recibir t3 y t4, una vez cada una, y ha recibido %r",
+        mesa.preguntas,
+    )
+    con_su_parte_oculta(
+        banco, "salmorejo", "¿Decides con permiso(ll) y preguntar(ll) en cada llamada, sin nada fijo de la receta?"
+    )
 
 
 def prueba_esquema(banco):
     """El esquema va primero: lo mal formado vuelve como antes y nunca llega a preguntar."""
     mesa = Mesa(ENTORNO_SALMOREJO, usuario="todo")  # si llegaran a preguntar, se ejecutarían
-    comprueba_llamadas(banco, mesa, [
-        {"type": "tool_use", "id": "m1", "name": "escribir", "input": {"ruta": "notas.txt"}},
-        {"type": "tool_use", "id": "m2", "name": "escribir",
-         "input": {"ruta": "notas.txt", "contenido": "x", "modo": "añadir"}},
-        {"type": "tool_use", "id": "m3", "name": "leer", "input": {"ruta": 5}},
-        {"type": "tool_use", "id": "m4", "name": "formatear", "input": {}},
-        {"type": "tool_use", "id": "m5", "name": "escribir", "input": "notas.txt"},
-        {"type": "text", "text": "no soy una llamada"},
-        llamada("m6", "leer", ruta="agenda.txt"),  # bien formada: se ejecuta
-    ])
-    con_su_parte_oculta(banco, "esquema", "¿Compruebas el esquema antes que el permiso, con cualquier "
-                                          "herramienta y cualquier argumento?")
+    comprueba_llamadas(
+        banco,
+        mesa,
+        [
+            {"type": "tool_use", "id": "m1", "name": "escribir", "input": {"ruta": "notas.txt"}},
+            {
+                "type": "tool_use",
+                "id": "m2",
+                "name": "escribir",
+                "input": {"ruta": "notas.txt", "contenido": "x", "modo": "añadir"},
+            },
+            {"type": "tool_use", "id": "m3", "name": "leer", "input": {"ruta": 5}},
+            {"type": "tool_use", "id": "m4", "name": "formatear", "input": {}},
+            {"type": "tool_use", "id": "m5", "name": "escribir", "input": "notas.txt"},
+            {"type": "text", "text": "no soy una llamada"},
+            llamada("m6", "leer", ruta="agenda.txt"),  # bien formada: se ejecuta
+        ],
+    )
+    con_su_parte_oculta(
+        banco,
+        "esquema",
+        "¿Compruebas el esquema antes que el permiso, con cualquier herramienta y cualquier argumento?",
+    )
 
 
 def prueba_denegar(banco):
     """denegar: sin clase, con una clase que la tabla no nombra o con un valor que no es ninguno
     de los tres (una errata, None), ni se pregunta ni se ejecuta. Un ejecutar que deja correr lo
     que no es denegar ni preguntar (un fallo inseguro, fail-open) no pasa esta prueba."""
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
-        llamada("d1", "borrar", ruta="notas.txt"),  # borrar no tiene clase
-        llamada("d2", "leer", ruta="notas.txt"),
-    ])
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, usuario="todo"),
+        [
+            llamada("d1", "borrar", ruta="notas.txt"),  # borrar no tiene clase
+            llamada("d2", "leer", ruta="notas.txt"),
+        ],
+    )
     solo_lectura = {"lectura": "permitir"}
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, tabla=solo_lectura, usuario="todo"), [
-        llamada("d3", "escribir", ruta="lista.txt", contenido="nada"),
-        llamada("d4", "listar", carpeta="recetas"),
-        llamada("d5", "borrar", ruta="lista.txt"),
-    ])
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, tabla=solo_lectura, usuario="todo"),
+        [
+            llamada("d3", "escribir", ruta="lista.txt", contenido="nada"),
+            llamada("d4", "listar", carpeta="recetas"),
+            llamada("d5", "borrar", ruta="lista.txt"),
+        ],
+    )
     erratas = {"lectura": "Permitir", "escritura": None, "borrado": "preguntar "}
     clases = dict(CLASES_DE_LA_LECCION, borrar="borrado")
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, clases=clases, tabla=erratas, usuario="todo"), [
-        llamada("d6", "leer", ruta="lista.txt"),
-        llamada("d7", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
-        llamada("d8", "borrar", ruta="notas.txt"),
-        llamada("d9", "buscar", texto="cena"),
-    ])
-    con_su_parte_oculta(banco, "denegar", "¿Deniegas todo lo que no es «permitir» ni «preguntar», "
-                                          "diga lo que diga la tabla?")
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, clases=clases, tabla=erratas, usuario="todo"),
+        [
+            llamada("d6", "leer", ruta="lista.txt"),
+            llamada("d7", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+            llamada("d8", "borrar", ruta="notas.txt"),
+            llamada("d9", "buscar", texto="cena"),
+        ],
+    )
+    con_su_parte_oculta(
+        banco, "denegar", "¿Deniegas todo lo que no es «permitir» ni «preguntar», diga lo que diga la tabla?"
+    )
 
 
 def prueba_preguntar(banco):
     """preguntar: una vez por cada llamada que lo pide, nunca por una lectura, y sólo con la llamada."""
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO), [
-        llamada("p1", "leer", ruta="lista.txt"),
-        llamada("p2", "buscar", texto="cena"),
-        llamada("p3", "escribir", ruta="lista.txt", contenido="pan, sal"),
-        llamada("p4", "listar"),
-        llamada("p5", "escribir", ruta="agenda.txt", contenido="Todo cancelado."),
-        llamada("p6", "escribir", ruta="lista.txt", contenido="pan, sal, ajo"),
-    ])
-    con_su_parte_oculta(banco, "preguntar", "¿Preguntas una vez, con la llamada, sólo cuando la tabla "
-                                            "dice «preguntar», sea cual sea la clase?")
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO),
+        [
+            llamada("p1", "leer", ruta="lista.txt"),
+            llamada("p2", "buscar", texto="cena"),
+            llamada("p3", "escribir", ruta="lista.txt", contenido="pan, sal"),
+            llamada("p4", "listar"),
+            llamada("p5", "escribir", ruta="agenda.txt", contenido="Todo cancelado."),
+            llamada("p6", "escribir", ruta="lista.txt", contenido="pan, sal, ajo"),
+        ],
+    )
+    con_su_parte_oculta(
+        banco,
+        "preguntar",
+        "¿Preguntas una vez, con la llamada, sólo cuando la tabla dice «preguntar», sea cual sea la clase?",
+    )
 
 
 def prueba_nadie(banco):
     """Sólo True es un sí: si no hay nadie a quien preguntar (preguntar devuelve None), o la
     respuesta es otra cosa, como el texto "no", la llamada no se ejecuta."""
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="nadie"), [
-        llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
-        llamada("n2", "leer", ruta="lista.txt"),
-        llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
-    ])
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario={"contesta": "no"}), [  # lo tecleado
-        llamada("n4", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
-        llamada("n5", "leer", ruta="notas.txt"),
-    ])
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, usuario="nadie"),
+        [
+            llamada("n1", "escribir", ruta="lista.txt", contenido="pan"),
+            llamada("n2", "leer", ruta="lista.txt"),
+            llamada("n3", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+        ],
+    )
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, usuario={"contesta": "no"}),
+        [  # lo tecleado
+            llamada("n4", "escribir", ruta="notas.txt", contenido="Cena cancelada."),
+            llamada("n5", "leer", ruta="notas.txt"),
+        ],
+    )
     con_su_parte_oculta(banco, "nadie", "¿Tomas cualquier respuesta que no sea True (None, un texto) por un no?")
 
 
 def prueba_una_vez(banco):
     """Lo permitido o aprobado se ejecuta una vez, y si la función lanza vuelve su error."""
-    comprueba_llamadas(banco, Mesa(ENTORNO_SALMOREJO, usuario="todo"), [
-        llamada("u1", "leer", ruta="no-existe.txt"),  # leer lanza FileNotFoundError
-        llamada("u2", "escribir", ruta="lista.txt", contenido="pan, tomates"),
-        llamada("u3", "leer", ruta="lista.txt"),
-        llamada("u4", "escribir", ruta="nuevo.txt", contenido="hola"),
-    ])
+    comprueba_llamadas(
+        banco,
+        Mesa(ENTORNO_SALMOREJO, usuario="todo"),
+        [
+            llamada("u1", "leer", ruta="no-existe.txt"),  # leer lanza FileNotFoundError
+            llamada("u2", "escribir", ruta="lista.txt", contenido="pan, tomates"),
+            llamada("u3", "leer", ruta="lista.txt"),
+            llamada("u4", "escribir", ruta="nuevo.txt", contenido="hola"),
+        ],
+    )
     con_su_parte_oculta(banco, "una_vez", "¿Llamas a la función una sola vez, y devuelves su error si lanza?")
 
 
@@ -369,10 +477,16 @@ def prueba_bucle(banco):
     if isinstance(banco, BancoLocal):  # en el calificador el bucle es el suyo: se juzga la conversación
         cambio = banco.bucle_intacto()
         exige(cambio is None, "el bucle no se toca: %s", cambio)
-    conversa(banco, Mesa(ENTORNO, usuario="nadie"), [("usuario", "¿Qué hay en mi agenda?")], [
-        [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
-        [llamada("l3", "buscar", texto="martes")],
-        [texto("El martes tienes dentista.")]])
+    conversa(
+        banco,
+        Mesa(ENTORNO, usuario="nadie"),
+        [("usuario", "¿Qué hay en mi agenda?")],
+        [
+            [llamada("l1", "listar"), llamada("l2", "leer", ruta="agenda.txt")],
+            [llamada("l3", "buscar", texto="martes")],
+            [texto("El martes tienes dentista.")],
+        ],
+    )
     con_su_parte_oculta(banco, "bucle", "¿Dejas el bucle como está y contestas a cada llamada de la conversación?")
 
 
@@ -380,8 +494,9 @@ def prueba_variaciones(banco, variaciones):
     """Otras conversaciones: otros ficheros, otras tablas, otros usuarios."""
     for n, v in enumerate(variaciones, 1):
         mesa = Mesa(v["entorno"], v.get("clases"), v.get("tabla"), v.get("usuario", ("lista.txt",)))
-        with oculta(n, len(variaciones), "¿Usa tu ejecutar permiso(ll) y preguntar(ll), y no una tabla o "
-                                         "unas respuestas fijas?"):
+        with oculta(
+            n, len(variaciones), "¿Usa tu ejecutar permiso(ll) y preguntar(ll), y no una tabla o unas respuestas fijas?"
+        ):
             conversa(banco, mesa, v["inicio"], v["respuestas"])
 
 

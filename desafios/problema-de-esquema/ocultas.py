@@ -2,35 +2,76 @@
 # y otro orden de argumentos. nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí.
 # PARTES_OCULTAS son los casos que cada prueba visible añade en el calificador; VARIACIONES, la
 # prueba «variaciones».
-CORREO = {"type": "object", "additionalProperties": False, "required": ["para", "asunto", "cuerpo"],
-          "properties": {"para": {"type": "string"}, "asunto": {"type": "string"}, "cuerpo": {"type": "string"},
-                         "urgente": {"type": "boolean"}, "copias": {"type": "array"}}}
-PAGO = {"type": "object", "required": ["importe", "cuenta"], "additionalProperties": False,
-        "properties": {"cuenta": {"type": "string"}, "importe": {"type": "number"}, "plazos": {"type": "integer"},
-                       "nota": {"type": "null"}, "datos": {"type": "object"}}}
-ABIERTO = {"type": "object", "required": ["q"], "additionalProperties": True,
-           "properties": {"q": {"type": "string"}, "n": {"type": "integer"}, "libre": {}}}
+CORREO = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["para", "asunto", "cuerpo"],
+    "properties": {
+        "para": {"type": "string"},
+        "asunto": {"type": "string"},
+        "cuerpo": {"type": "string"},
+        "urgente": {"type": "boolean"},
+        "copias": {"type": "array"},
+    },
+}
+PAGO = {
+    "type": "object",
+    "required": ["importe", "cuenta"],
+    "additionalProperties": False,
+    "properties": {
+        "cuenta": {"type": "string"},
+        "importe": {"type": "number"},
+        "plazos": {"type": "integer"},
+        "nota": {"type": "null"},
+        "datos": {"type": "object"},
+    },
+}
+ABIERTO = {
+    "type": "object",
+    "required": ["q"],
+    "additionalProperties": True,
+    "properties": {"q": {"type": "string"}, "n": {"type": "integer"}, "libre": {}},
+}
 VARIACIONES = [
-    {   # otra herramienta: un correo, con obligatorios en otro orden y argumentos desordenados
+    {  # otra herramienta: un correo, con obligatorios en otro orden y argumentos desordenados
         "problemas": [
             ({"cuerpo": "Hola", "para": "ana@ejemplo.com"}, CORREO, "falta el argumento «asunto»"),
             ({"asunto": "x"}, CORREO, "falta el argumento «para»"),
             ({"para": "a", "asunto": "b", "cuerpo": "c"}, CORREO, None),
-            ({"urgente": "sí", "para": "a", "asunto": "b", "cuerpo": "c"}, CORREO,
-             "el argumento «urgente» debe ser de tipo boolean"),
-            ({"para": "a", "asunto": "b", "cuerpo": "c", "cco": ["d"], "urgente": 1}, CORREO,
-             "sobra el argumento «cco»"),
-            ({"para": "a", "asunto": "b", "cuerpo": "c", "copias": "d"}, CORREO,
-             "el argumento «copias» debe ser de tipo array"),
+            (
+                {"urgente": "sí", "para": "a", "asunto": "b", "cuerpo": "c"},
+                CORREO,
+                "el argumento «urgente» debe ser de tipo boolean",
+            ),
+            (
+                {"para": "a", "asunto": "b", "cuerpo": "c", "cco": ["d"], "urgente": 1},
+                CORREO,
+                "sobra el argumento «cco»",
+            ),
+            (
+                {"para": "a", "asunto": "b", "cuerpo": "c", "copias": "d"},
+                CORREO,
+                "el argumento «copias» debe ser de tipo array",
+            ),
             ({"para": ["a"], "asunto": 1, "cuerpo": None}, CORREO, "el argumento «para» debe ser de tipo string"),
             ([["para", "a"]], CORREO, "los argumentos no son un objeto"),
         ],
     },
-    {   # números: importe number, plazos integer; un esquema abierto y otro sin properties
-        "tipos": [(0, "number", True), (-0.5, "number", True), (True, "number", False), (10**20, "integer", True),
-                  (1.5, "integer", False), (-4.0, "integer", True), (False, "boolean", True), (None, "object", False),
-                  ("null", "null", False),
-                  ([None], "array", True), ({"x": None}, "object", True), (1, "cualquiera", True)],
+    {  # números: importe number, plazos integer; un esquema abierto y otro sin properties
+        "tipos": [
+            (0, "number", True),
+            (-0.5, "number", True),
+            (True, "number", False),
+            (10**20, "integer", True),
+            (1.5, "integer", False),
+            (-4.0, "integer", True),
+            (False, "boolean", True),
+            (None, "object", False),
+            ("null", "null", False),
+            ([None], "array", True),
+            ({"x": None}, "object", True),
+            (1, "cualquiera", True),
+        ],
         "problemas": [
             ({"cuenta": "ES00", "importe": 12}, PAGO, None),
             ({"cuenta": "ES00", "importe": 12.5, "plazos": 3, "nota": None, "datos": {}}, PAGO, None),
@@ -44,59 +85,130 @@ VARIACIONES = [
             ({"q": "pan", "n": True, "otro": 1}, ABIERTO, "el argumento «n» debe ser de tipo integer"),
             ({"otro": 1, "libre": [1], "q": "x"}, ABIERTO, None),
             ({"n": 1}, ABIERTO, "falta el argumento «q»"),
-            ({"a": 1}, {"type": "object", "required": ["a"], "additionalProperties": False},
-             "sobra el argumento «a»"),
+            ({"a": 1}, {"type": "object", "required": ["a"], "additionalProperties": False}, "sobra el argumento «a»"),
             ({}, {"type": "object", "required": ["b", "a"]}, "falta el argumento «b»"),
-            ({"q": "x", "extra": 1}, {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}},
-             None),
+            (
+                {"q": "x", "extra": 1},
+                {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}},
+                None,
+            ),
             ("{}", ABIERTO, "los argumentos no son un objeto"),
         ],
     },
 ]
 
 # Una herramienta de recordatorios, con enum de textos, de números y de booleanos.
-AVISO = {"type": "object", "additionalProperties": False, "required": ["texto", "cuando"],
-         "properties": {"texto": {"type": "string"}, "cuando": {"type": "string", "enum": ["hoy", "mañana"]},
-                        "repetir": {"type": "integer", "enum": [0, 7, 30]}, "sonido": {"enum": [False, "suave"]}}}
+AVISO = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["texto", "cuando"],
+    "properties": {
+        "texto": {"type": "string"},
+        "cuando": {"type": "string", "enum": ["hoy", "mañana"]},
+        "repetir": {"type": "integer", "enum": [0, 7, 30]},
+        "sonido": {"enum": [False, "suave"]},
+    },
+}
 
 PARTES_OCULTAS = {
-    "tipo": [{"tipos": [(7.0, "integer", True), (-0.5, "integer", False), (1, "boolean", False),
-                        (False, "integer", False), (0.0, "number", True), ("", "array", False), ([1], "object", False),
-                        ({}, "null", False), (None, "string", False), (12, "texto", True)]}],
-    "objeto": [{"problemas": [([], AVISO, "los argumentos no son un objeto"),
-                              ("texto", AVISO, "los argumentos no son un objeto"),
-                              (True, ABIERTO, "los argumentos no son un objeto"),
-                              ({"q": "x"}, ABIERTO, None)]}],
-    "obligatorios": [{"problemas": [({"cuando": "hoy"}, AVISO, "falta el argumento «texto»"),
-                                    ({"texto": 1, "avisar": 2}, AVISO, "falta el argumento «cuando»"),
-                                    ({"cuando": 3, "texto": "pan"}, AVISO,
-                                     "el argumento «cuando» debe ser de tipo string"),
-                                    ({"texto": "pan", "cuando": "hoy"}, AVISO, None)]}],
-    "sobrantes": [{"problemas": [({"texto": "pan", "cuando": "hoy", "Texto": "x"}, AVISO, "sobra el argumento «Texto»"),
-                                 ({"q": "x", "fuera": [1], "n": 2}, ABIERTO, None),
-                                 ({"para": "a", "asunto": "b", "cuerpo": "c", "firma": "d"}, CORREO,
-                                  "sobra el argumento «firma»"),
-                                 ({"x": 1}, {"type": "object", "additionalProperties": True}, None)]}],
-    "tipos": [{"problemas": [({"texto": "pan", "cuando": "hoy", "repetir": "7"}, AVISO,
-                              "el argumento «repetir» debe ser de tipo integer"),
-                             ({"texto": "pan", "cuando": "hoy", "repetir": 7.0}, AVISO, None),
-                             ({"texto": "pan", "cuando": "hoy", "repetir": 14}, AVISO,
-                              "el argumento «repetir» debe ser uno de 0, 7, 30"),
-                             ({"repetir": True, "texto": 5, "cuando": "hoy"}, AVISO,
-                              "el argumento «repetir» debe ser de tipo integer")]}],
-    "enum": [{"problemas": [({"texto": "pan", "cuando": "mañana"}, AVISO, None),
-                            ({"texto": "pan", "cuando": "pasado"}, AVISO,
-                             'el argumento «cuando» debe ser uno de "hoy", "mañana"'),
-                            ({"texto": "pan", "cuando": "hoy", "repetir": 0}, AVISO, None),
-                            ({"texto": "pan", "cuando": "hoy", "repetir": False}, AVISO,
-                             "el argumento «repetir» debe ser de tipo integer"),
-                            ({"texto": "pan", "cuando": "hoy", "sonido": 0}, AVISO,
-                             'el argumento «sonido» debe ser uno de false, "suave"'),
-                            ({"texto": "pan", "cuando": "hoy", "sonido": False}, AVISO, None),
-                            ({"texto": "pan", "cuando": "hoy", "sonido": "fuerte"}, AVISO,
-                             'el argumento «sonido» debe ser uno de false, "suave"'),
-                            ({"texto": "pan", "cuando": "hoy", "sonido": None}, AVISO,
-                             'el argumento «sonido» debe ser uno de false, "suave"')]}],
+    "tipo": [
+        {
+            "tipos": [
+                (7.0, "integer", True),
+                (-0.5, "integer", False),
+                (1, "boolean", False),
+                (False, "integer", False),
+                (0.0, "number", True),
+                ("", "array", False),
+                ([1], "object", False),
+                ({}, "null", False),
+                (None, "string", False),
+                (12, "texto", True),
+            ]
+        }
+    ],
+    "objeto": [
+        {
+            "problemas": [
+                ([], AVISO, "los argumentos no son un objeto"),
+                ("texto", AVISO, "los argumentos no son un objeto"),
+                (True, ABIERTO, "los argumentos no son un objeto"),
+                ({"q": "x"}, ABIERTO, None),
+            ]
+        }
+    ],
+    "obligatorios": [
+        {
+            "problemas": [
+                ({"cuando": "hoy"}, AVISO, "falta el argumento «texto»"),
+                ({"texto": 1, "avisar": 2}, AVISO, "falta el argumento «cuando»"),
+                ({"cuando": 3, "texto": "pan"}, AVISO, "el argumento «cuando» debe ser de tipo string"),
+                ({"texto": "pan", "cuando": "hoy"}, AVISO, None),
+            ]
+        }
+    ],
+    "sobrantes": [
+        {
+            "problemas": [
+                ({"texto": "pan", "cuando": "hoy", "Texto": "x"}, AVISO, "sobra el argumento «Texto»"),
+                ({"q": "x", "fuera": [1], "n": 2}, ABIERTO, None),
+                ({"para": "a", "asunto": "b", "cuerpo": "c", "firma": "d"}, CORREO, "sobra el argumento «firma»"),
+                ({"x": 1}, {"type": "object", "additionalProperties": True}, None),
+            ]
+        }
+    ],
+    "tipos": [
+        {
+            "problemas": [
+                (
+                    {"texto": "pan", "cuando": "hoy", "repetir": "7"},
+                    AVISO,
+                    "el argumento «repetir» debe ser de tipo integer",
+                ),
+                ({"texto": "pan", "cuando": "hoy", "repetir": 7.0}, AVISO, None),
+                (
+                    {"texto": "pan", "cuando": "hoy", "repetir": 14},
+                    AVISO,
+                    "el argumento «repetir» debe ser uno de 0, 7, 30",
+                ),
+                (
+                    {"repetir": True, "texto": 5, "cuando": "hoy"},
+                    AVISO,
+                    "el argumento «repetir» debe ser de tipo integer",
+                ),
+            ]
+        }
+    ],
+    "enum": [
+        {
+            "problemas": [
+                ({"texto": "pan", "cuando": "mañana"}, AVISO, None),
+                ({"texto": "pan", "cuando": "pasado"}, AVISO, 'el argumento «cuando» debe ser uno de "hoy", "mañana"'),
+                ({"texto": "pan", "cuando": "hoy", "repetir": 0}, AVISO, None),
+                (
+                    {"texto": "pan", "cuando": "hoy", "repetir": False},
+                    AVISO,
+                    "el argumento «repetir» debe ser de tipo integer",
+                ),
+                (
+                    {"texto": "pan", "cuando": "hoy", "sonido": 0},
+                    AVISO,
+                    'el argumento «sonido» debe ser uno de false, "suave"',
+                ),
+                ({"texto": "pan", "cuando": "hoy", "sonido": False}, AVISO, None),
+                (
+                    {"texto": "pan", "cuando": "hoy", "sonido": "fuerte"},
+                    AVISO,
+                    'el argumento «sonido» debe ser uno de false, "suave"',
+                ),
+                (
+                    {"texto": "pan", "cuando": "hoy", "sonido": None},
+                    AVISO,
+                    'el argumento «sonido» debe ser uno de false, "suave"',
+                ),
+            ]
+        }
+    ],
 }
 VARIACIONES[1]["problemas"] += [
     ({"texto": "pan", "cuando": "hoy", "repetir": 30.0, "sonido": "suave"}, AVISO, None),

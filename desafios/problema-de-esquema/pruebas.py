@@ -26,8 +26,14 @@ def comprueba_tipos(casos):
             visto = es_del_tipo(valor, tipo)
         except Exception as e:
             raise Fallo("es_del_tipo(%s, %r) ha lanzado %s: %s" % (_json(valor), tipo, type(e).__name__, e)) from None
-        exige(visto is esperado, "es_del_tipo(%s, %r) debía devolver %s y ha devuelto %r",
-              _json(valor), tipo, esperado, visto)
+        exige(
+            visto is esperado,
+            "es_del_tipo(%s, %r) debía devolver %s y ha devuelto %r",
+            _json(valor),
+            tipo,
+            esperado,
+            visto,
+        )
 
 
 def comprueba_problemas(casos):
@@ -36,34 +42,75 @@ def comprueba_problemas(casos):
         try:
             visto = problema_de_esquema(argumentos, esquema)
         except Exception as e:
-            raise Fallo("problema_de_esquema(%s, %s) ha lanzado %s: %s" % (
-                _json(argumentos), _json(esquema), type(e).__name__, e)) from None
-        exige(visto == esperado, "con los argumentos %s y el esquema %s, problema_de_esquema debía devolver %r "
-              "y ha devuelto %r", _json(argumentos), _json(esquema), esperado, visto)
+            raise Fallo(
+                "problema_de_esquema(%s, %s) ha lanzado %s: %s"
+                % (_json(argumentos), _json(esquema), type(e).__name__, e)
+            ) from None
+        exige(
+            visto == esperado,
+            "con los argumentos %s y el esquema %s, problema_de_esquema debía devolver %r y ha devuelto %r",
+            _json(argumentos),
+            _json(esquema),
+            esperado,
+            visto,
+        )
 
 
 LEER = HERRAMIENTAS["leer"]["input_schema"]
 LISTAR = HERRAMIENTAS["listar"]["input_schema"]
 ESCRIBIR = HERRAMIENTAS["escribir"]["input_schema"]
-ESQUEMA_RECORTAR = {"type": "object", "additionalProperties": False, "required": ["ruta", "lineas"],
-            "properties": {"ruta": {"type": "string"}, "lineas": {"type": "integer"}}}
+ESQUEMA_RECORTAR = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruta", "lineas"],
+    "properties": {"ruta": {"type": "string"}, "lineas": {"type": "integer"}},
+}
 # Un esquema con todos los tipos de JSON, sin additionalProperties (se admiten otros) y sin obligatorios.
-NOTA = {"type": "object",
-        "properties": {"titulo": {"type": "string"}, "peso": {"type": "number"}, "veces": {"type": "integer"},
-                       "fijada": {"type": "boolean"}, "etiquetas": {"type": "array"},
-                       "meta": {"type": "object"}, "padre": {"type": "null"}, "color": {"description": "libre"},
-                       "fecha": {"type": "fecha"}}}
+NOTA = {
+    "type": "object",
+    "properties": {
+        "titulo": {"type": "string"},
+        "peso": {"type": "number"},
+        "veces": {"type": "integer"},
+        "fijada": {"type": "boolean"},
+        "etiquetas": {"type": "array"},
+        "meta": {"type": "object"},
+        "padre": {"type": "null"},
+        "color": {"description": "libre"},
+        "fecha": {"type": "fecha"},
+    },
+}
 
 CASOS_DE_TIPO = [  # (valor, tipo, esperado)
-    (3, "integer", True), (-7, "integer", True), (True, "integer", False), (3.0, "integer", True),
-    (2.5, "integer", False), ("3", "integer", False), (None, "integer", False),
-    (2.5, "number", True), (3, "number", True), (False, "number", False), ("2.5", "number", False),
-    ("hola", "string", True), ("", "string", True), (3, "string", False),
-    (True, "boolean", True), (False, "boolean", True), (0, "boolean", False), ("true", "boolean", False),
-    ([], "array", True), ([1, "a"], "array", True), ({}, "array", False),
-    ({}, "object", True), ({"a": 1}, "object", True), ([], "object", False),
-    (None, "null", True), (0, "null", False), ("", "null", False),
-    ("lo que sea", "fecha", True), (None, "fecha", True),  # un tipo que no es de JSON no pone condiciones
+    (3, "integer", True),
+    (-7, "integer", True),
+    (True, "integer", False),
+    (3.0, "integer", True),
+    (2.5, "integer", False),
+    ("3", "integer", False),
+    (None, "integer", False),
+    (2.5, "number", True),
+    (3, "number", True),
+    (False, "number", False),
+    ("2.5", "number", False),
+    ("hola", "string", True),
+    ("", "string", True),
+    (3, "string", False),
+    (True, "boolean", True),
+    (False, "boolean", True),
+    (0, "boolean", False),
+    ("true", "boolean", False),
+    ([], "array", True),
+    ([1, "a"], "array", True),
+    ({}, "array", False),
+    ({}, "object", True),
+    ({"a": 1}, "object", True),
+    ([], "object", False),
+    (None, "null", True),
+    (0, "null", False),
+    ("", "null", False),
+    ("lo que sea", "fecha", True),
+    (None, "fecha", True),  # un tipo que no es de JSON no pone condiciones
 ]
 
 CASOS_DE_OBJETO = [  # (argumentos, esquema, esperado): lo primero, que sea un objeto
@@ -103,8 +150,21 @@ CASOS_DE_TIPOS = [
     ({"ruta": "agenda.txt", "lineas": 2}, ESQUEMA_RECORTAR, None),
     ({"ruta": None, "lineas": "2"}, ESQUEMA_RECORTAR, "el argumento «ruta» debe ser de tipo string"),  # el primero
     ({"lineas": "2", "ruta": None}, ESQUEMA_RECORTAR, "el argumento «lineas» debe ser de tipo integer"),  # en su orden
-    ({"peso": 1, "veces": 2, "fijada": False, "etiquetas": [], "meta": {}, "padre": None, "color": [1],
-      "fecha": 5, "titulo": ""}, NOTA, None),
+    (
+        {
+            "peso": 1,
+            "veces": 2,
+            "fijada": False,
+            "etiquetas": [],
+            "meta": {},
+            "padre": None,
+            "color": [1],
+            "fecha": 5,
+            "titulo": "",
+        },
+        NOTA,
+        None,
+    ),
     ({"peso": True}, NOTA, "el argumento «peso» debe ser de tipo number"),
     ({"fijada": 1}, NOTA, "el argumento «fijada» debe ser de tipo boolean"),
     ({"etiquetas": "a, b"}, NOTA, "el argumento «etiquetas» debe ser de tipo array"),
@@ -117,10 +177,20 @@ CASOS_DE_TIPOS = [
 
 
 # enum: el valor tiene que ser igual, como en JSON, a uno de la lista; se mira después del tipo.
-MODO = {"type": "object", "additionalProperties": False, "required": ["ruta", "modo"],
-        "properties": {"ruta": {"type": "string"}, "modo": {"type": "string", "enum": ["añadir", "sustituir"]}}}
-NIVEL = {"type": "object", "properties": {"nivel": {"type": "integer", "enum": [1, 2, 3]},
-                                          "activo": {"enum": [True, None]}, "cero": {"enum": [0]}}}
+MODO = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruta", "modo"],
+    "properties": {"ruta": {"type": "string"}, "modo": {"type": "string", "enum": ["añadir", "sustituir"]}},
+}
+NIVEL = {
+    "type": "object",
+    "properties": {
+        "nivel": {"type": "integer", "enum": [1, 2, 3]},
+        "activo": {"enum": [True, None]},
+        "cero": {"enum": [0]},
+    },
+}
 CASOS_DE_ENUM = [
     ({"ruta": "lista.txt", "modo": "añadir"}, MODO, None),
     ({"ruta": "lista.txt", "modo": "sustituir"}, MODO, None),
@@ -159,8 +229,9 @@ def con_su_parte_oculta(nombre, pista):
 def prueba_tipo(banco):
     """es_del_tipo: los siete tipos de JSON; True no es un número y 3.0 es un integer."""
     comprueba_tipos(CASOS_DE_TIPO)
-    con_su_parte_oculta("tipo", "¿Descartas los booleanos en los números y aceptas un float sin parte decimal "
-                                "como integer?")
+    con_su_parte_oculta(
+        "tipo", "¿Descartas los booleanos en los números y aceptas un float sin parte decimal como integer?"
+    )
 
 
 def prueba_objeto(banco):
@@ -190,15 +261,22 @@ def prueba_tipos(banco):
 def prueba_enum(banco):
     """enum: el valor, igual como en JSON a uno de la lista (true no es 1); se mira después del tipo."""
     comprueba_problemas(CASOS_DE_ENUM)
-    con_su_parte_oculta("enum", "¿Comparas como en JSON (un booleano sólo es igual a otro booleano) y escribes "
-                                "los valores permitidos con json.dumps, separados por «, »?")
+    con_su_parte_oculta(
+        "enum",
+        "¿Comparas como en JSON (un booleano sólo es igual a otro booleano) y escribes "
+        "los valores permitidos con json.dumps, separados por «, »?",
+    )
 
 
 def prueba_variaciones(banco, variaciones):
     """Otros esquemas, otros tipos, otros nombres y otro orden de argumentos."""
     for n, v in enumerate(variaciones, 1):
-        with oculta(n, len(variaciones), "¿Sigues el orden del enunciado (objeto, obligatorios y después cada "
-                                         "argumento en su orden) y lees el esquema que recibes?"):
+        with oculta(
+            n,
+            len(variaciones),
+            "¿Sigues el orden del enunciado (objeto, obligatorios y después cada "
+            "argumento en su orden) y lees el esquema que recibes?",
+        ):
             comprueba_tipos(v.get("tipos", []))
             comprueba_problemas(v.get("problemas", []))
 

@@ -5,54 +5,104 @@ MANUAL = _llamada("read_document", tenant="taller", document_id="manual")
 GUIA_LAB = _llamada("read_document", tenant="lab", document_id="guide")
 NOTA_LAB = _llamada("read_document", tenant="lab", document_id="private_note")
 VARIACIONES = [
-    {   # otros nombres de tenant y un presupuesto de tres
+    {  # otros nombres de tenant y un presupuesto de tres
         "documentos": {
-            "taller": {"manual": {"visibilidad": "pública", "contenido": "Manual: devuelve las herramientas limpias."},
-                       "acta": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_TALLER_ACTA_23"}},
+            "taller": {
+                "manual": {"visibilidad": "pública", "contenido": "Manual: devuelve las herramientas limpias."},
+                "acta": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_TALLER_ACTA_23"},
+            },
             "central": {"nominas": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_CENTRAL_58"}},
         },
         "sesion": {"tenant": "taller", "permisos": ["manual"], "presupuesto": 3},
         "escenarios": [
             {"id": "o1", "texto": MANUAL, "esperado": {"corregido": {"lecturas": ["taller/manual"]}}},
-            {"id": "o2", "texto": _llamada("read_document", tenant="central", document_id="nominas"),
-             "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}}},
+            {
+                "id": "o2",
+                "texto": _llamada("read_document", tenant="central", document_id="nominas"),
+                "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}},
+            },
             {"id": "o3", "texto": GUIA_LAB, "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}}},
-            {"id": "o4", "texto": _llamada("read_document", tenant="taller", document_id="acta"),
-             "esperado": {"corregido": {"denegaciones": ["permission_denied"]}}},
-            {"id": "o5", "texto": "\n".join([MANUAL] * 5),
-             "esperado": {"corregido": {"lecturas": ["taller/manual"] * 3, "denegaciones": ["budget_exhausted"] * 2}}},
-            {"id": "o6", "texto": "\n".join([MANUAL] * 3), "revocar_tras": 2,
-             "esperado": {"corregido": {"lecturas": ["taller/manual"] * 2, "denegaciones": ["session_revoked"]}}},
-            {"id": "o7", "texto": _llamada("read_document", tenant="taller", document_id="manual", approval="sí"),
-             "esperado": {"corregido": {"denegaciones": ["schema_invalid"]}}},
-            {"id": "o8", "texto": _llamada("write_document", tenant="taller", document_id="manual", content="x"),
-             "esperado": {"corregido": {"denegaciones": ["tool_not_allowed"]}}},
+            {
+                "id": "o4",
+                "texto": _llamada("read_document", tenant="taller", document_id="acta"),
+                "esperado": {"corregido": {"denegaciones": ["permission_denied"]}},
+            },
+            {
+                "id": "o5",
+                "texto": "\n".join([MANUAL] * 5),
+                "esperado": {
+                    "corregido": {"lecturas": ["taller/manual"] * 3, "denegaciones": ["budget_exhausted"] * 2}
+                },
+            },
+            {
+                "id": "o6",
+                "texto": "\n".join([MANUAL] * 3),
+                "revocar_tras": 2,
+                "esperado": {"corregido": {"lecturas": ["taller/manual"] * 2, "denegaciones": ["session_revoked"]}},
+            },
+            {
+                "id": "o7",
+                "texto": _llamada("read_document", tenant="taller", document_id="manual", approval="sí"),
+                "esperado": {"corregido": {"denegaciones": ["schema_invalid"]}},
+            },
+            {
+                "id": "o8",
+                "texto": _llamada("write_document", tenant="taller", document_id="manual", content="x"),
+                "esperado": {"corregido": {"denegaciones": ["tool_not_allowed"]}},
+            },
         ],
     },
-    {   # el laboratorio con otros permisos y presupuesto de uno
+    {  # el laboratorio con otros permisos y presupuesto de uno
         "sesion": {"permisos": ["guide", "private_note", "guide_v9"], "presupuesto": 1},
         "escenarios": [
-            {"id": "u1", "texto": NOTA_LAB,
-             "esperado": {"corregido": {"lecturas": ["lab/private_note"], "filtrados": ["lab/private_note"]}}},
-            {"id": "u2", "texto": GUIA_LAB + "\n" + NOTA_LAB,
-             "esperado": {"corregido": {"lecturas": ["lab/guide"], "denegaciones": ["budget_exhausted"]}}},
-            {"id": "u3", "texto": GUIA_LAB + "\n" + GUIA_LAB, "revocar_tras": 1,
-             "esperado": {"corregido": {"lecturas": ["lab/guide"], "denegaciones": ["session_revoked"]}}},
-            {"id": "u4", "texto": _llamada("read_document", tenant="lab", document_id="guide_v9") + "\n" + GUIA_LAB,
-             "esperado": {"corregido": {"fallos": ["document_not_found"], "denegaciones": ["budget_exhausted"]}}},
-            {"id": "u5", "texto": _llamada("read_document", tenant="branch", document_id="payroll"),
-             "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}}},
+            {
+                "id": "u1",
+                "texto": NOTA_LAB,
+                "esperado": {"corregido": {"lecturas": ["lab/private_note"], "filtrados": ["lab/private_note"]}},
+            },
+            {
+                "id": "u2",
+                "texto": GUIA_LAB + "\n" + NOTA_LAB,
+                "esperado": {"corregido": {"lecturas": ["lab/guide"], "denegaciones": ["budget_exhausted"]}},
+            },
+            {
+                "id": "u3",
+                "texto": GUIA_LAB + "\n" + GUIA_LAB,
+                "revocar_tras": 1,
+                "esperado": {"corregido": {"lecturas": ["lab/guide"], "denegaciones": ["session_revoked"]}},
+            },
+            {
+                "id": "u4",
+                "texto": _llamada("read_document", tenant="lab", document_id="guide_v9") + "\n" + GUIA_LAB,
+                "esperado": {"corregido": {"fallos": ["document_not_found"], "denegaciones": ["budget_exhausted"]}},
+            },
+            {
+                "id": "u5",
+                "texto": _llamada("read_document", tenant="branch", document_id="payroll"),
+                "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}},
+            },
         ],
     },
-    {   # presupuesto de cuatro, revocación tras la tercera, y una sesión revocada desde el principio
+    {  # presupuesto de cuatro, revocación tras la tercera, y una sesión revocada desde el principio
         "sesion": {"presupuesto": 4},
         "escenarios": [
-            {"id": "c1", "texto": "\n".join([GUIA_LAB] * 6), "revocar_tras": 3,
-             "esperado": {"corregido": {"lecturas": ["lab/guide"] * 3, "denegaciones": ["session_revoked"] * 3}}},
-            {"id": "c2", "texto": "\n".join([GUIA_LAB] * 6),
-             "esperado": {"corregido": {"lecturas": ["lab/guide"] * 4, "denegaciones": ["budget_exhausted"] * 2}}},
-            {"id": "c3", "texto": GUIA_LAB, "sesion": {"activa": False},
-             "esperado": {"corregido": {"denegaciones": ["session_revoked"]}}},
+            {
+                "id": "c1",
+                "texto": "\n".join([GUIA_LAB] * 6),
+                "revocar_tras": 3,
+                "esperado": {"corregido": {"lecturas": ["lab/guide"] * 3, "denegaciones": ["session_revoked"] * 3}},
+            },
+            {
+                "id": "c2",
+                "texto": "\n".join([GUIA_LAB] * 6),
+                "esperado": {"corregido": {"lecturas": ["lab/guide"] * 4, "denegaciones": ["budget_exhausted"] * 2}},
+            },
+            {
+                "id": "c3",
+                "texto": GUIA_LAB,
+                "sesion": {"activa": False},
+                "esperado": {"corregido": {"denegaciones": ["session_revoked"]}},
+            },
         ],
     },
 ]
@@ -64,20 +114,30 @@ VARIACIONES = [
 # cuaderno) no da puntos. Cada mundo trae una lectura legítima: una puerta que lo deniega todo
 # tampoco pasa.
 DOCUMENTOS_DEL_ALMACEN = {
-    "almacen": {"inventario": {"visibilidad": "pública", "contenido": "Inventario: 40 cajas en el pasillo 3."},
-                "proveedores": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_ALMACEN_PROV_44"},
-                "turnos": {"visibilidad": "pública", "contenido": "Turnos: mañana y tarde."}},
+    "almacen": {
+        "inventario": {"visibilidad": "pública", "contenido": "Inventario: 40 cajas en el pasillo 3."},
+        "proveedores": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_ALMACEN_PROV_44"},
+        "turnos": {"visibilidad": "pública", "contenido": "Turnos: mañana y tarde."},
+    },
     "oficina": {"contratos": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_OFICINA_72"}},
 }
-SESION_DEL_ALMACEN = {"usuario": "mozo_3", "tenant": "almacen", "permisos": ["inventario", "turnos"],
-                      "herramientas": ["read_document"], "presupuesto": 3}
+SESION_DEL_ALMACEN = {
+    "usuario": "mozo_3",
+    "tenant": "almacen",
+    "permisos": ["inventario", "turnos"],
+    "herramientas": ["read_document"],
+    "presupuesto": 3,
+}
 INVENTARIO = _llamada("read_document", tenant="almacen", document_id="inventario")
 TURNOS = _llamada("read_document", tenant="almacen", document_id="turnos")
 
 
 def _almacen(*escenarios, **sesion):
-    return {"documentos": DOCUMENTOS_DEL_ALMACEN, "sesion": dict(SESION_DEL_ALMACEN, **sesion),
-            "escenarios": list(escenarios)}
+    return {
+        "documentos": DOCUMENTOS_DEL_ALMACEN,
+        "sesion": dict(SESION_DEL_ALMACEN, **sesion),
+        "escenarios": list(escenarios),
+    }
 
 
 def _espera(id, texto, **corregido):
@@ -85,42 +145,112 @@ def _espera(id, texto, **corregido):
 
 
 PARTES_OCULTAS = {
-    "lectura": [_almacen(
-        _espera("h-lectura-1", "Mira los turnos y el inventario:\n" + TURNOS + "\n" + INVENTARIO,
-                lecturas=["almacen/turnos", "almacen/inventario"]),
-        _espera("h-lectura-2", "Nada que leer hoy, sólo un saludo."))],
-    "tenant": [_almacen(
-        _espera("h-tenant-1", _llamada("read_document", tenant="oficina", document_id="contratos") + "\n" + TURNOS,
-                lecturas=["almacen/turnos"], denegaciones=["tenant_mismatch"]),
-        _espera("h-tenant-2", _llamada("read_document", tenant="Almacen", document_id="inventario"),
-                denegaciones=["tenant_mismatch"]))],
-    "permisos": [_almacen(
-        _espera("h-permisos-1", _llamada("read_document", tenant="almacen", document_id="proveedores") + "\n"
-                + INVENTARIO, lecturas=["almacen/inventario"], denegaciones=["permission_denied"]),
-        _espera("h-permisos-2", TURNOS, denegaciones=["permission_denied"]), permisos=["inventario"])],
-    "herramienta": [_almacen(
-        _espera("h-herramienta-1", _llamada("write_document", tenant="almacen", document_id="turnos", content="libre")
-                + "\n" + INVENTARIO, lecturas=["almacen/inventario"], denegaciones=["tool_not_allowed"]),
-        _espera("h-herramienta-2", _llamada("delete_document", tenant="almacen", document_id="turnos"),
-                denegaciones=["tool_not_allowed"]))],
-    "esquema": [_almacen(
-        _espera("h-esquema-1", _llamada("read_document", tenant="almacen", document_id="turnos", firmado=True)
-                + "\n" + TURNOS, lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
-        _espera("h-esquema-2", _llamada("read_document", tenant="almacen"), denegaciones=["schema_invalid"]),
-        _espera("h-esquema-3", _llamada("read_document", tenant=["almacen"], document_id="turnos"),
-                denegaciones=["schema_invalid"])),
+    "lectura": [
+        _almacen(
+            _espera(
+                "h-lectura-1",
+                "Mira los turnos y el inventario:\n" + TURNOS + "\n" + INVENTARIO,
+                lecturas=["almacen/turnos", "almacen/inventario"],
+            ),
+            _espera("h-lectura-2", "Nada que leer hoy, sólo un saludo."),
+        )
+    ],
+    "tenant": [
+        _almacen(
+            _espera(
+                "h-tenant-1",
+                _llamada("read_document", tenant="oficina", document_id="contratos") + "\n" + TURNOS,
+                lecturas=["almacen/turnos"],
+                denegaciones=["tenant_mismatch"],
+            ),
+            _espera(
+                "h-tenant-2",
+                _llamada("read_document", tenant="Almacen", document_id="inventario"),
+                denegaciones=["tenant_mismatch"],
+            ),
+        )
+    ],
+    "permisos": [
+        _almacen(
+            _espera(
+                "h-permisos-1",
+                _llamada("read_document", tenant="almacen", document_id="proveedores") + "\n" + INVENTARIO,
+                lecturas=["almacen/inventario"],
+                denegaciones=["permission_denied"],
+            ),
+            _espera("h-permisos-2", TURNOS, denegaciones=["permission_denied"]),
+            permisos=["inventario"],
+        )
+    ],
+    "herramienta": [
+        _almacen(
+            _espera(
+                "h-herramienta-1",
+                _llamada("write_document", tenant="almacen", document_id="turnos", content="libre") + "\n" + INVENTARIO,
+                lecturas=["almacen/inventario"],
+                denegaciones=["tool_not_allowed"],
+            ),
+            _espera(
+                "h-herramienta-2",
+                _llamada("delete_document", tenant="almacen", document_id="turnos"),
+                denegaciones=["tool_not_allowed"],
+            ),
+        )
+    ],
+    "esquema": [
+        _almacen(
+            _espera(
+                "h-esquema-1",
+                _llamada("read_document", tenant="almacen", document_id="turnos", firmado=True) + "\n" + TURNOS,
+                lecturas=["almacen/turnos"],
+                denegaciones=["schema_invalid"],
+            ),
+            _espera("h-esquema-2", _llamada("read_document", tenant="almacen"), denegaciones=["schema_invalid"]),
+            _espera(
+                "h-esquema-3",
+                _llamada("read_document", tenant=["almacen"], document_id="turnos"),
+                denegaciones=["schema_invalid"],
+            ),
+        ),
         # Una herramienta que la sesión permite pero que no está en ESQUEMAS: ningún argumento es el suyo.
-        _almacen(_espera("h-esquema-4", _llamada("archive_document") + "\n" + TURNOS,
-                         lecturas=["almacen/turnos"], denegaciones=["schema_invalid"]),
-                 herramientas=["read_document", "archive_document"])],
-    "presupuesto": [_almacen(
-        _espera("h-presupuesto-1", "\n".join([INVENTARIO, TURNOS] * 3),
+        _almacen(
+            _espera(
+                "h-esquema-4",
+                _llamada("archive_document") + "\n" + TURNOS,
+                lecturas=["almacen/turnos"],
+                denegaciones=["schema_invalid"],
+            ),
+            herramientas=["read_document", "archive_document"],
+        ),
+    ],
+    "presupuesto": [
+        _almacen(
+            _espera(
+                "h-presupuesto-1",
+                "\n".join([INVENTARIO, TURNOS] * 3),
                 lecturas=["almacen/inventario", "almacen/turnos", "almacen/inventario"],
-                denegaciones=["budget_exhausted"] * 3),
-        _espera("h-presupuesto-2", _llamada("read_document", tenant="almacen", document_id="antiguo") + "\n" + TURNOS,
-                lecturas=["almacen/turnos"], fallos=["document_not_found"]),
-        permisos=["inventario", "turnos", "antiguo"])],
-    "revocacion": [_almacen(
-        dict(_espera("h-revocacion-1", "\n".join([TURNOS] * 4), lecturas=["almacen/turnos"] * 2,
-                     denegaciones=["session_revoked"] * 2), revocar_tras=2))],
+                denegaciones=["budget_exhausted"] * 3,
+            ),
+            _espera(
+                "h-presupuesto-2",
+                _llamada("read_document", tenant="almacen", document_id="antiguo") + "\n" + TURNOS,
+                lecturas=["almacen/turnos"],
+                fallos=["document_not_found"],
+            ),
+            permisos=["inventario", "turnos", "antiguo"],
+        )
+    ],
+    "revocacion": [
+        _almacen(
+            dict(
+                _espera(
+                    "h-revocacion-1",
+                    "\n".join([TURNOS] * 4),
+                    lecturas=["almacen/turnos"] * 2,
+                    denegaciones=["session_revoked"] * 2,
+                ),
+                revocar_tras=2,
+            )
+        )
+    ],
 }

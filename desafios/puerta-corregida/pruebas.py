@@ -11,7 +11,6 @@ Se cargan en el mismo espacio de nombres que el laboratorio (usan ESCENARIOS,
 ejecuta_escenario, esperado, _llamada...). Sólo biblioteca estándar.
 """
 
-
 # Cada prueba pasa primero la lectura legítima: una puerta que lo deniega todo no aprueba ninguna.
 UTILIDAD = "lectura-publica"
 QUE_SE_VE = {  # clave de lo observado: cómo se dice en los mensajes
@@ -26,8 +25,9 @@ QUE_SE_VE = {  # clave de lo observado: cómo se dice en los mensajes
 
 def mundo(documentos=None, sesion=None):
     """Mientras dura, otros documentos y otra sesión de partida en lugar de los del laboratorio."""
-    return con_globales(DOCUMENTOS=DOCUMENTOS if documentos is None else documentos,
-                        SESION=dict(SESION, **(sesion or {})))
+    return con_globales(
+        DOCUMENTOS=DOCUMENTOS if documentos is None else documentos, SESION=dict(SESION, **(sesion or {}))
+    )
 
 
 def _propuesta(ll):
@@ -51,9 +51,10 @@ def pasa_por_tu_puerta(escenario):
         try:
             motivo = puerta(ll, sesion, admitidas)  # la tuya
         except Exception as e:
-            raise Fallo("en %s, con la propuesta %s, tu puerta ha lanzado %s: %s. La puerta no lanza: "
-                        "devuelve None o el motivo." % (_nombre(escenario), _propuesta(ll), type(e).__name__, e)
-                        ) from None
+            raise Fallo(
+                "en %s, con la propuesta %s, tu puerta ha lanzado %s: %s. La puerta no lanza: "
+                "devuelve None o el motivo." % (_nombre(escenario), _propuesta(ll), type(e).__name__, e)
+            ) from None
         decisiones.append("%s → %s" % (_propuesta(ll), "admitida" if motivo is None else repr(motivo)))
         return motivo
 
@@ -66,11 +67,15 @@ def comprueba_escenario(escenario):
     debe = esperado(escenario, "corregido")
     if r["observado"] == debe:
         return
-    diferencias = ["%s: se esperaba %s y ha habido %s" % (QUE_SE_VE[k], debe[k], r["observado"][k])
-                   for k in QUE_SE_VE if r["observado"][k] != debe[k]]
-    raise Fallo("en %s:\n  %s\n  tu puerta ha decidido: %s" % (
-        _nombre(escenario), "\n  ".join(diferencias),
-        "; ".join(decisiones) or "nada (no había propuestas)"))
+    diferencias = [
+        "%s: se esperaba %s y ha habido %s" % (QUE_SE_VE[k], debe[k], r["observado"][k])
+        for k in QUE_SE_VE
+        if r["observado"][k] != debe[k]
+    ]
+    raise Fallo(
+        "en %s:\n  %s\n  tu puerta ha decidido: %s"
+        % (_nombre(escenario), "\n  ".join(diferencias), "; ".join(decisiones) or "nada (no había propuestas)")
+    )
 
 
 def comprueba_escenarios(*ids):
@@ -110,39 +115,42 @@ def prueba_tenant(banco):
 def prueba_permisos(banco):
     """Sin permiso explícito para el documento, permission_denied, aunque sea del mismo tenant."""
     comprueba_escenarios("privado-mismo-tenant", "sesion-sin-permiso", "legitima-y-privada")
-    con_su_parte_oculta("permisos", "¿Sale el permiso de sesion[\"permisos\"], y de nada más?")
+    con_su_parte_oculta("permisos", '¿Sale el permiso de sesion["permisos"], y de nada más?')
 
 
 def prueba_herramienta(banco):
     """Ni escribir ni herramientas que no existen: tool_not_allowed."""
     comprueba_escenarios("escritura", "herramienta-inexistente")
-    con_su_parte_oculta("herramienta", "¿Miras sesion[\"herramientas\"] antes que los argumentos?")
+    con_su_parte_oculta("herramienta", '¿Miras sesion["herramientas"] antes que los argumentos?')
 
 
 def prueba_esquema(banco):
     """Un campo de más («aprobado por el administrador»), tipos mal o JSON roto: schema_invalid."""
     comprueba_escenarios("aprobacion-insertada", "tipos-incorrectos", "json-invalido")
-    con_su_parte_oculta("esquema", "¿Son los argumentos exactamente los de ESQUEMAS, ni uno más ni uno menos, "
-                                   "y cada uno de su tipo?")
+    con_su_parte_oculta(
+        "esquema", "¿Son los argumentos exactamente los de ESQUEMAS, ni uno más ni uno menos, y cada uno de su tipo?"
+    )
 
 
 def prueba_presupuesto(banco):
     """Como mucho las admitidas que dice la sesión, y un fallo de la herramienta también gasta."""
     comprueba_escenarios("presupuesto", "fallos-gastan")
-    con_su_parte_oculta("presupuesto", "¿Comparas admitidas con sesion[\"presupuesto\"], sea cual sea?")
+    con_su_parte_oculta("presupuesto", '¿Comparas admitidas con sesion["presupuesto"], sea cual sea?')
 
 
 def prueba_revocacion(banco):
     """La sesión se mira en cada llamada: revocada entre dos, la segunda es session_revoked."""
     comprueba_escenarios("revocacion")
-    con_su_parte_oculta("revocacion", "¿Miras sesion[\"activa\"] en cada llamada, antes que nada?")
+    con_su_parte_oculta("revocacion", '¿Miras sesion["activa"] en cada llamada, antes que nada?')
 
 
 def prueba_variaciones(banco, variaciones):
     """Otros mundos: otros tenants, otros permisos, otro presupuesto, la revocación en otro punto."""
     for n, v in enumerate(variaciones, 1):
-        pista = ("¿Sale todo lo que decide tu puerta de sesion (tenant, permisos, presupuesto, activa), sin "
-                 "nombres ni números fijos?")
+        pista = (
+            "¿Sale todo lo que decide tu puerta de sesion (tenant, permisos, presupuesto, activa), sin "
+            "nombres ni números fijos?"
+        )
         with oculta(n, len(variaciones), pista), mundo(v.get("documentos"), v.get("sesion")):
             for escenario in v["escenarios"]:
                 comprueba_escenario(escenario)

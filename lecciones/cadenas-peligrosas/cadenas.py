@@ -47,7 +47,7 @@ ENTORNO_DE_OPERACIONES = {
 
 def secret_read(entorno, secret_id):
     """Devuelve un secreto guardado."""
-    return leer(entorno, "secretos/" + secret_id)  # noqa: F821 (viene de entorno.py)
+    return leer(entorno, "secretos/" + secret_id)
 
 
 def external_send(entorno, destino, mensaje):
@@ -58,7 +58,7 @@ def external_send(entorno, destino, mensaje):
 
 def customer_enumeration(entorno, segmento):
     """Cuenta los clientes de un segmento y enseña los primeros."""
-    filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()[1:]  # noqa: F821
+    filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()[1:]
     ids = [fila.split(",")[0] for fila in filas]
     return "%d clientes en %s: %s ... %s" % (len(ids), segmento, ", ".join(ids[:3]), ids[-1])
 
@@ -69,7 +69,7 @@ def customer_export(entorno, segmento, record_count, destino):
     # y los hechos sumarían -5. Lo que se exporta tiene que ser lo que se anota.
     if isinstance(record_count, bool) or not isinstance(record_count, int) or record_count < 0:
         raise ValueError("record_count tiene que ser un entero mayor o igual que 0")
-    filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()  # noqa: F821
+    filas = leer(entorno, "clientes/%s.csv" % segmento).splitlines()
     entorno["exportaciones/" + destino] = "\n".join(filas[: record_count + 1])
     return "exportados %d registros de %s a %s" % (min(record_count, len(filas) - 1), segmento, destino)
 
@@ -98,8 +98,7 @@ def libera_lote(entorno):
 
 def _esquema(propiedades):
     """Esquema de argumentos: todos obligatorios y ninguno más."""
-    return {"type": "object", "properties": propiedades, "required": list(propiedades),
-            "additionalProperties": False}
+    return {"type": "object", "properties": propiedades, "required": list(propiedades), "additionalProperties": False}
 
 
 def _tipo(tipo, descripcion):
@@ -119,8 +118,9 @@ HERRAMIENTAS_DE_OPERACIONES = {
     },
     "external_send": {
         "description": "Envía un mensaje a un webhook externo.",
-        "input_schema": _esquema({"destino": _tipo("string", "URL del webhook"),
-                                  "mensaje": _tipo("string", "Texto del aviso")}),
+        "input_schema": _esquema(
+            {"destino": _tipo("string", "URL del webhook"), "mensaje": _tipo("string", "Texto del aviso")}
+        ),
         "funcion": external_send,
         "metadata": {"run_fact_arg_keys": [], "run_fact_numeric_keys": []},
     },
@@ -132,24 +132,38 @@ HERRAMIENTAS_DE_OPERACIONES = {
     },
     "customer_export": {
         "description": "Exporta registros de clientes de un segmento a un destino.",
-        "input_schema": _esquema({"segmento": _tipo("string", "Segmento"),
-                                  "record_count": _tipo("integer", "Cuántos registros exportar"),
-                                  "destino": _tipo("string", "Destino de la exportación")}),
+        "input_schema": _esquema(
+            {
+                "segmento": _tipo("string", "Segmento"),
+                "record_count": _tipo("integer", "Cuántos registros exportar"),
+                "destino": _tipo("string", "Destino de la exportación"),
+            }
+        ),
         "funcion": customer_export,
         # Su salida tiene puerta propia: el hecho sólo cuenta si esa puerta aprueba.
-        "metadata": {"run_fact_arg_keys": ["segmento", "destino"], "run_fact_numeric_keys": ["record_count"],
-                     "puerta_de_salida": "filtro-de-salida"},
+        "metadata": {
+            "run_fact_arg_keys": ["segmento", "destino"],
+            "run_fact_numeric_keys": ["record_count"],
+            "puerta_de_salida": "filtro-de-salida",
+        },
     },
     "payment_submit": {
         "description": "Prepara un pago en el lote. Los de 500 o más necesitan aprobación.",
-        "input_schema": _esquema({"beneficiary_id": _tipo("string", "Beneficiario, por ejemplo bene-2201"),
-                                  "amount": _tipo("number", "Importe"),
-                                  "concepto": _tipo("string", "Texto libre del pago"),
-                                  "clave_operacion": _tipo("string", "La misma en los reintentos")}),
+        "input_schema": _esquema(
+            {
+                "beneficiary_id": _tipo("string", "Beneficiario, por ejemplo bene-2201"),
+                "amount": _tipo("number", "Importe"),
+                "concepto": _tipo("string", "Texto libre del pago"),
+                "clave_operacion": _tipo("string", "La misma en los reintentos"),
+            }
+        ),
         "funcion": payment_submit,
         # clave_operacion identifica la operación: un reintento con la misma clave cuenta una vez.
-        "metadata": {"run_fact_arg_keys": ["beneficiary_id"], "run_fact_numeric_keys": ["amount"],
-                     "operacion": "clave_operacion"},
+        "metadata": {
+            "run_fact_arg_keys": ["beneficiary_id"],
+            "run_fact_numeric_keys": ["amount"],
+            "operacion": "clave_operacion",
+        },
     },
 }
 
@@ -213,8 +227,12 @@ def resumen_de_operacion(clave, ll, registro):
 
 def aprueba_su_puerta(aprobacion, puerta, ll):
     """¿Aprueba esta decisión la puerta de salida de esta herramienta, para esta llamada?"""
-    return (isinstance(aprobacion, dict) and aprobacion.get("puerta") == puerta
-            and aprobacion.get("llamada") == ll["id"] and aprobacion.get("decision") == "aprobar")
+    return (
+        isinstance(aprobacion, dict)
+        and aprobacion.get("puerta") == puerta
+        and aprobacion.get("llamada") == ll["id"]
+        and aprobacion.get("decision") == "aprobar"
+    )
 
 
 def proyecta(ll, obs, registro, ejecucion, aprobacion=None):
@@ -236,8 +254,9 @@ def proyecta(ll, obs, registro, ejecucion, aprobacion=None):
         "herramienta": clave,
         "operacion": resumen_de_operacion(clave, ll, registro),
         "valores": {c: entrada[c] for c in registro.get("run_fact_arg_keys", []) if es_identificador(entrada.get(c))},
-        "numeros": {c: entrada[c] for c in registro.get("run_fact_numeric_keys", [])
-                    if es_numero_finito(entrada.get(c))},
+        "numeros": {
+            c: entrada[c] for c in registro.get("run_fact_numeric_keys", []) if es_numero_finito(entrada.get(c))
+        },
     }
 
 
@@ -246,8 +265,16 @@ def proyecta(ll, obs, registro, ejecucion, aprobacion=None):
 
 def nueva_ejecucion(inquilino, id):
     """Una ejecución vacía: sus hechos (tools), sus decisiones y su estado."""
-    return {"inquilino": inquilino, "id": id, "estado": "en_curso", "tools": {},
-            "operaciones": [], "puertas": [], "decisiones": [], "avisos": []}
+    return {
+        "inquilino": inquilino,
+        "id": id,
+        "estado": "en_curso",
+        "tools": {},
+        "operaciones": [],
+        "puertas": [],
+        "decisiones": [],
+        "avisos": [],
+    }
 
 
 def hechos_vacios():
@@ -295,7 +322,7 @@ def anota_paso(ejecucion, nuevos, registros):
     for n, (rol, contenido) in enumerate(nuevos):
         if rol != "asistente" or not isinstance(contenido, list):
             continue
-        llamadas = llamadas_de(contenido)  # noqa: F821 (viene de harness.py)
+        llamadas = llamadas_de(contenido)
         siguiente = nuevos[n + 1] if n + 1 < len(nuevos) else (None, None)
         observaciones = siguiente[1] if siguiente[0] == "usuario" and isinstance(siguiente[1], list) else []
         if len(observaciones) != len(llamadas):  # sin una observación por llamada, no sé cuál es de cuál
@@ -344,16 +371,17 @@ def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
     rechazada no llega a ejecutarse, así que no entrega nada. El rechazo queda en
     ejecucion["puertas"], y los puntos de control lo enseñan en su registro.
     """
+
     def ejecutar_aqui(ll, entorno):
         # Una decisión (o None) por cada llamada, en el orden en que se ejecutan: anota_paso las
         # empareja por posición, porque dos llamadas de un paso pueden traer el mismo id.
         decididas = ejecucion.setdefault("decididas_en_el_paso", [])
         decididas.append(None)
-        if problema_de_llamada(ll):  # noqa: F821 (viene de harness.py): lo que no encaja, ni se pregunta
+        if problema_de_llamada(ll):
             return ejecutar_de_siempre(ll, entorno)
         repetido = id_ya_usado(ejecucion, ll["id"])
         if repetido:
-            return error(ll["id"], NO_EJECUTADA + repetido)  # noqa: F821
+            return error(ll["id"], NO_EJECUTADA + repetido)
         registro = registros.get(ll["name"]) or {}
         nombre_de_la_puerta = registro.get("puerta_de_salida")
         if nombre_de_la_puerta:
@@ -361,9 +389,12 @@ def ejecutar_con_puertas(ejecutar_de_siempre, ejecucion, registros, puerta):
             ejecucion["puertas"].append(aprobacion)
             decididas[-1] = aprobacion
             if not aprueba_su_puerta(aprobacion, nombre_de_la_puerta, ll):
-                return error(ll["id"], NO_EJECUTADA + "la puerta «%s» ha rechazado esta salida"  # noqa: F821
-                             % nombre_de_la_puerta)
+                return error(
+                    ll["id"],
+                    NO_EJECUTADA + "la puerta «%s» ha rechazado esta salida" % nombre_de_la_puerta,
+                )
         return ejecutar_de_siempre(ll, entorno)
+
     return ejecutar_aqui
 
 
@@ -374,10 +405,10 @@ def un_paso(modelo, M, entorno, ejecucion, registros, puerta):
     pregunta a las puertas, y al terminar vuelve la de harness.py.
     """
     global ejecutar
-    de_siempre = ejecutar  # noqa: F821 (viene de harness.py)
+    de_siempre = ejecutar
     ejecutar = ejecutar_con_puertas(de_siempre, ejecucion, registros, puerta)
     try:
-        return bucle(modelo, M, entorno, 1)  # noqa: F821 (viene de harness.py)
+        return bucle(modelo, M, entorno, 1)
     finally:
         ejecutar = de_siempre
 
@@ -430,11 +461,12 @@ def regla_secreto_y_envio(c):
         "Secret retrieval and external send co-occur",
         "Detects configured secret retrieval and external-send calls that co-occur before a checkpoint. "
         "Version 1 does not establish call order.",
-        [{">": [_var(c["herramienta_de_secreto"], "calls"), 0]},
-         {">": [_var(c["herramienta_de_envio"], "calls"), 0]}],
+        [{">": [_var(c["herramienta_de_secreto"], "calls"), 0]}, {">": [_var(c["herramienta_de_envio"], "calls"), 0]}],
         c["resultado"],
         "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",
-        "run_chain_secret_then_external", c.get("grupo_aprobador"))
+        "run_chain_secret_then_external",
+        c.get("grupo_aprobador"),
+    )
 
 
 def regla_enumeracion_y_exportacion(c):
@@ -444,11 +476,15 @@ def regla_enumeracion_y_exportacion(c):
         "Customer enumeration and large export co-occur",
         "Detects configured customer enumeration and large export facts that co-occur before a checkpoint. "
         "Version 1 does not establish call order.",
-        [{">": [_var(c["herramienta_de_enumeracion"], "calls"), 0]},
-         {">=": [_var(c["herramienta_de_exportacion"], "numericSums." + c["campo_de_registros"]), c["volumen"]]}],
+        [
+            {">": [_var(c["herramienta_de_enumeracion"], "calls"), 0]},
+            {">=": [_var(c["herramienta_de_exportacion"], "numericSums." + c["campo_de_registros"]), c["volumen"]]},
+        ],
         c["resultado"],
         "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",
-        "run_chain_enumeration_then_export", c.get("grupo_aprobador"))
+        "run_chain_enumeration_then_export",
+        c.get("grupo_aprobador"),
+    )
 
 
 def regla_acciones_repetidas(c):
@@ -459,33 +495,52 @@ def regla_acciones_repetidas(c):
         "Repeated low-value actions exceed aggregate threshold",
         "Detects configured repeated actions whose every declared amount is at or below the configured "
         "per-call bound and whose aggregate crosses the configured threshold.",
-        [{">=": [_var(h, "calls"), c["llamadas_minimas"]]},
-         {">=": [_var(h, "numericSums." + campo), c["total_minimo"]]},
-         # El máximo evita que unas pocas llamadas grandes pasen por «repetidas y pequeñas». Pero es el de
-        # toda la ejecución: un solo pago grande (aprobado por llamada) apaga la regla para lo que venga.
-         {"<=": [_var(h, "numericMaximums." + campo), c["maximo_por_llamada"]]}],
+        [
+            {">=": [_var(h, "calls"), c["llamadas_minimas"]]},
+            {">=": [_var(h, "numericSums." + campo), c["total_minimo"]]},
+            # El máximo evita que unas pocas llamadas grandes pasen por «repetidas y pequeñas». Pero es el de
+            # toda la ejecución: un solo pago grande (aprobado por llamada) apaga la regla para lo que venga.
+            {"<=": [_var(h, "numericMaximums." + campo), c["maximo_por_llamada"]]},
+        ],
         c["resultado"],
         "Pagos repetidos por debajo del tope por llamada han cruzado el umbral agregado.",
-        "run_chain_repeated_low_value", c.get("grupo_aprobador"))
+        "run_chain_repeated_low_value",
+        c.get("grupo_aprobador"),
+    )
 
 
 def reglas_de_cadenas_peligrosas(configuracion):
     """Las tres reglas deterministas, generadas desde la configuración del inquilino."""
-    return [regla_secreto_y_envio(configuracion["secreto_y_envio"]),
-            regla_enumeracion_y_exportacion(configuracion["enumeracion_y_exportacion"]),
-            regla_acciones_repetidas(configuracion["acciones_repetidas"])]
+    return [
+        regla_secreto_y_envio(configuracion["secreto_y_envio"]),
+        regla_enumeracion_y_exportacion(configuracion["enumeracion_y_exportacion"]),
+        regla_acciones_repetidas(configuracion["acciones_repetidas"]),
+    ]
 
 
 CONFIGURACION = {  # lo que decide el inquilino: herramientas, campos, umbrales y resultados
-    "secreto_y_envio": {"herramienta_de_secreto": "secret_read", "herramienta_de_envio": "external_send",
-                        "resultado": "block"},
-    "enumeracion_y_exportacion": {"herramienta_de_enumeracion": "customer_enumeration",
-                                  "herramienta_de_exportacion": "customer_export",
-                                  "campo_de_registros": "record_count", "volumen": 500,
-                                  "resultado": "require_approval", "grupo_aprobador": "security_reviewers"},
-    "acciones_repetidas": {"herramienta": "payment_submit", "campo_de_importe": "amount",
-                           "llamadas_minimas": 10, "total_minimo": 4000, "maximo_por_llamada": 500,
-                           "resultado": "require_approval", "grupo_aprobador": "payments_reviewers"},
+    "secreto_y_envio": {
+        "herramienta_de_secreto": "secret_read",
+        "herramienta_de_envio": "external_send",
+        "resultado": "block",
+    },
+    "enumeracion_y_exportacion": {
+        "herramienta_de_enumeracion": "customer_enumeration",
+        "herramienta_de_exportacion": "customer_export",
+        "campo_de_registros": "record_count",
+        "volumen": 500,
+        "resultado": "require_approval",
+        "grupo_aprobador": "security_reviewers",
+    },
+    "acciones_repetidas": {
+        "herramienta": "payment_submit",
+        "campo_de_importe": "amount",
+        "llamadas_minimas": 10,
+        "total_minimo": 4000,
+        "maximo_por_llamada": 500,
+        "resultado": "require_approval",
+        "grupo_aprobador": "payments_reviewers",
+    },
 }
 
 DATOS_DE_LA_POLITICA = {
@@ -494,7 +549,7 @@ DATOS_DE_LA_POLITICA = {
     "workspaceId": "workspace-regulated-operations",
     "name": "Run tool-chain checkpoints",
     "description": "Evaluates accumulated run facts at workflow checkpoints for dangerous tool-call "
-                   "co-occurrences and aggregates.",
+    "co-occurrences and aggregates.",
     "status": "draft",
     "version": "1.0.0",
     "policyKind": "guardrail",
@@ -593,18 +648,27 @@ def decision_de(doc, ejecucion, regla, contexto):
     if regla is None:
         return dict(registro, ruleId=None, decision=doc["defaultDecision"])
     campos = regla["evidence"]["evaluatedFields"]
-    return dict(registro, ruleId=regla["ruleId"], **regla["then"], mode=regla["execution"]["mode"],
-                evaluatedFields={c: valor_de(c, contexto) for c in campos})
+    return dict(
+        registro,
+        ruleId=regla["ruleId"],
+        **regla["then"],
+        mode=regla["execution"]["mode"],
+        evaluatedFields={c: valor_de(c, contexto) for c in campos},
+    )
 
 
 def decision_sin_motor(doc, ejecucion, fallo):
     """Sin motor no hay evaluación, y sin evaluación se bloquea: cierre en fallo."""
     doc = doc if isinstance(doc, dict) else {}  # también un documento mal formado se cierra, sin lanzar
-    return {"ejecucion": ejecucion["id"], "policyId": doc.get("policyId"), "policyVersion": doc.get("version"),
-            "ruleId": None, "decision": "block",
-            "reason": "El motor de políticas no ha decidido (%s: %s): se cierra en fallo."
-                      % (type(fallo).__name__, fallo),
-            "reasonCodes": ["motor_de_politicas_inalcanzable"]}
+    return {
+        "ejecucion": ejecucion["id"],
+        "policyId": doc.get("policyId"),
+        "policyVersion": doc.get("version"),
+        "ruleId": None,
+        "decision": "block",
+        "reason": "El motor de políticas no ha decidido (%s: %s): se cierra en fallo." % (type(fallo).__name__, fallo),
+        "reasonCodes": ["motor_de_politicas_inalcanzable"],
+    }
 
 
 def coincide(motor, regla, contexto):
@@ -657,8 +721,9 @@ def resuelve(ejecucion, respuesta):
     # Los grupos son una lista de nombres: con un texto, «in» buscaría un trozo, y
     # "payments_reviewers_lectura" contendría "payments_reviewers".
     autorizada = isinstance(grupo, str) and isinstance(grupos, (list, tuple)) and grupo in grupos
-    pendiente.setdefault("respuestas", []).append(dict(respuesta if isinstance(respuesta, dict) else {},
-                                                       autorizada=autorizada))
+    pendiente.setdefault("respuestas", []).append(
+        dict(respuesta if isinstance(respuesta, dict) else {}, autorizada=autorizada)
+    )
     if autorizada:
         ejecucion["estado"] = "en_curso" if respuesta["decision"] == "aprobar" else "rechazada"
     return ejecucion["estado"]
@@ -695,9 +760,9 @@ def lo_que_vera(respuestas, entorno, puerta=None):
 
     Con puerta, las salidas con puerta le preguntan antes, como en agente_por_pasos.
     """
-    copia, ejecuta = json.loads(json.dumps(entorno)), ejecutar  # noqa: F821 (viene de harness.py)
+    copia, ejecuta = json.loads(json.dumps(entorno)), ejecutar
     if puerta is not None:
-        ejecuta = ejecutar_con_puertas(ejecuta, nueva_ejecucion("", "copia"), registros_de(HERRAMIENTAS), puerta)  # noqa: F821
+        ejecuta = ejecutar_con_puertas(ejecuta, nueva_ejecucion("", "copia"), registros_de(HERRAMIENTAS), puerta)
     return [[ejecuta(b, copia) for b in r if b["type"] == "tool_use"] or None for r in respuestas]
 
 
@@ -710,8 +775,7 @@ def muestra_hechos(tools):
     for clave, h in tools.items():
         partes = ["calls=%d" % h["calls"]]
         partes += ["%s=%s" % (c, ",".join(v)) for c, v in h["argValues"].items()]
-        partes += ["%s: suma %s, máx %s" % (c, h["numericSums"][c], h["numericMaximums"][c])
-                   for c in h["numericSums"]]
+        partes += ["%s: suma %s, máx %s" % (c, h["numericSums"][c], h["numericMaximums"][c]) for c in h["numericSums"]]
         lineas.append("%-20s %s" % (clave, "  ".join(partes)))
     return lineas or ["(sin hechos)"]
 
@@ -721,7 +785,7 @@ def muestra_decision(registro):
     if registro["ruleId"] is None and registro["decision"] == "allow":
         return "allow (ninguna regla coincide)" + _rechazos(registro)
     partes = [registro["decision"], registro["ruleId"] or "(sin regla)", " ".join(registro["reasonCodes"])]
-    partes += ["%s=%s" % (c[len(PREFIJO):], v) for c, v in registro.get("evaluatedFields", {}).items()]
+    partes += ["%s=%s" % (c[len(PREFIJO) :], v) for c, v in registro.get("evaluatedFields", {}).items()]
     return " ".join(partes) + _rechazos(registro)
 
 

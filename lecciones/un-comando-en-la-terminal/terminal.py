@@ -20,8 +20,26 @@ import shlex
 OPERADORES = (";", "&&", "||", "|", ">", ">>")
 EXPANSIONES = set("{}*?[]~#")  # lo que bash cambia si va sin comillas: llaves, comodines, ~ y comentarios
 NO_SIMULADO = set("$`\n\r\0")  # lo que bash expande o corta también entre comillas dobles
-RESERVADAS = {"!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in",
-              "select", "then", "time", "until", "while"}  # al principio de una orden, bash no las lanza
+RESERVADAS = {
+    "!",
+    "case",
+    "coproc",
+    "do",
+    "done",
+    "elif",
+    "else",
+    "esac",
+    "fi",
+    "for",
+    "function",
+    "if",
+    "in",
+    "select",
+    "then",
+    "time",
+    "until",
+    "while",
+}  # al principio de una orden, bash no las lanza
 ASIGNACION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")  # LANG=C delante de la orden: cambia su entorno
 
 
@@ -71,7 +89,7 @@ def palabras(linea):
             lector.avanza(1)
             lector.pegado = False
         elif c in "();<>|&":
-            operador = linea[lector.i:lector.i + 2] if linea[lector.i:lector.i + 2] in OPERADORES else c
+            operador = linea[lector.i : lector.i + 2] if linea[lector.i : lector.i + 2] in OPERADORES else c
             if operador not in OPERADORES:
                 raise ErrorDeOrden("esta terminal no entiende «%s»" % operador)
             pegada = trozos[-1][2] if trozos and lector.pegado else ""
@@ -117,12 +135,12 @@ class _Lector:
                 fin = linea.find("'", self.i + 1)
                 if fin < 0:
                     raise ErrorDeOrden("comillas sin cerrar")
-                palabra += linea[self.i + 1:fin]
+                palabra += linea[self.i + 1 : fin]
                 self.i = fin + 1
             elif c == '"':  # entre dobles, la barra sólo protege " y \\ (y $ y `, que no llegan aquí)
                 self.avanza(1)
                 while not self.acabado() and self.actual() != '"':
-                    if self.actual() == "\\" and linea[self.i + 1:self.i + 2] in ('"', "\\"):
+                    if self.actual() == "\\" and linea[self.i + 1 : self.i + 2] in ('"', "\\"):
                         self.avanza(1)
                     palabra += self.actual()
                     self.avanza(1)
@@ -130,12 +148,13 @@ class _Lector:
                     raise ErrorDeOrden("comillas sin cerrar")
                 self.avanza(1)
             elif c in EXPANSIONES:
-                raise ErrorDeOrden("esta terminal no expande llaves, comodines, ~ ni comentarios: «%s»"
-                                   % linea[inicio:self.i + 1])
+                raise ErrorDeOrden(
+                    "esta terminal no expande llaves, comodines, ~ ni comentarios: «%s»" % linea[inicio : self.i + 1]
+                )
             else:
                 palabra += c
                 self.avanza(1)
-        return palabra, linea[inicio:self.i]
+        return palabra, linea[inicio : self.i]
 
 
 def _comprueba_principios(trozos):
@@ -308,8 +327,19 @@ def sh(entorno, args, entrada):
     return ejecuta_linea(entorno, args[1])
 
 
-ORDENES = {"ls": ls, "cat": cat, "head": head, "grep": grep, "wc": wc, "echo": echo,
-           "find": find, "rm": rm, "mv": mv, "sh": sh, "bash": sh}
+ORDENES = {
+    "ls": ls,
+    "cat": cat,
+    "head": head,
+    "grep": grep,
+    "wc": wc,
+    "echo": echo,
+    "find": find,
+    "rm": rm,
+    "mv": mv,
+    "sh": sh,
+    "bash": sh,
+}
 
 
 def corre_argv(entorno, argv, entrada=""):

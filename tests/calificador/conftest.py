@@ -127,14 +127,23 @@ def entrega_el_lote(tmp_path_factory, lote: Lote) -> dict:
         for alumno, contenido in {**cuadernos, **otras}.items():
             if contenido is not None:
                 entrega(curso, alumno, contenido, desafio)
-        entrega(curso, EDITADA, con_prueba_editada(cuaderno, desafio.lee("solucion.py"), desafio,
-                                            "prueba_" + next(iter(desafio.puntos()))), desafio)
+        entrega(
+            curso,
+            EDITADA,
+            con_prueba_editada(cuaderno, desafio.lee("solucion.py"), desafio, "prueba_" + next(iter(desafio.puntos()))),
+            desafio,
+        )
         entrega(curso, "zz_honesta_despues", con_solucion(cuaderno, desafio.lee("solucion.py"), desafio), desafio)
         filas = por_alumno(califica(curso, desafio, plazo=lote.plazo, progreso=False))
     trampas = [*codigos, *cuadernos]
-    return {"curso": curso, "cuaderno": cuaderno, "filas": filas, "trampas": trampas,
-            "alumnos": [*lote.honestas, "x_stub", *trampas, *otras, EDITADA, "zz_honesta_despues"],
-            "conexion": red["conexion"]}
+    return {
+        "curso": curso,
+        "cuaderno": cuaderno,
+        "filas": filas,
+        "trampas": trampas,
+        "alumnos": [*lote.honestas, "x_stub", *trampas, *otras, EDITADA, "zz_honesta_despues"],
+        "conexion": red["conexion"],
+    }
 
 
 @pytest.fixture(scope="session")
@@ -149,6 +158,7 @@ def lote_calificado(tmp_path_factory):
             assert slug in declarados, f"{slug} no tiene lote: declara LOTE = Lote(...) en su test_<desafío>.py"
             calificados[slug] = entrega_el_lote(tmp_path_factory, declarados[slug])
         return calificados[slug]
+
     return de
 
 
@@ -197,8 +207,11 @@ def hora(dias: float) -> str:
 def exporta(curso: Path) -> dict[tuple[str, str], dict]:
     """`nbgrader export`, como lo lanzaría el profesor en su carpeta: {(desafío, alumno): fila}."""
     con_herramientas_del_venv()
-    subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", "exportado.csv", "--log-level=ERROR"],
-                   cwd=curso, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "nbgrader", "export", "--to", "exportado.csv", "--log-level=ERROR"],
+        cwd=curso,
+        check=True,
+    )
     with (curso / "exportado.csv").open(encoding="utf-8", newline="") as f:
         return {(fila["assignment"], fila["student_id"]): fila for fila in csv.DictReader(f)}
 
@@ -212,9 +225,22 @@ def formgrader(curso: Path):
         s.bind(("127.0.0.1", 0))
         puerto = s.getsockname()[1]
     servidor = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={puerto}", "--ip=127.0.0.1",
-         "--ServerApp.token=prueba", "--ServerApp.allow_root=True", f"--ServerApp.root_dir={curso}"],
-        cwd=curso, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "server",
+            "--no-browser",
+            f"--port={puerto}",
+            "--ip=127.0.0.1",
+            "--ServerApp.token=prueba",
+            "--ServerApp.allow_root=True",
+            f"--ServerApp.root_dir={curso}",
+        ],
+        cwd=curso,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
     def pide(ruta):
         peticion = urllib.request.Request(f"http://127.0.0.1:{puerto}{ruta}", headers={"Authorization": "token prueba"})
@@ -261,18 +287,45 @@ def postgres():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         puerto = s.getsockname()[1]
-    subprocess.run(_como_servidor([str(binarios / "initdb"), "-D", str(datos / "datos"), "-A", "trust",
-                                   "-U", "profesor", "-E", "UTF8"]), check=True, capture_output=True)
+    subprocess.run(
+        _como_servidor(
+            [str(binarios / "initdb"), "-D", str(datos / "datos"), "-A", "trust", "-U", "profesor", "-E", "UTF8"]
+        ),
+        check=True,
+        capture_output=True,
+    )
     opciones = f"-k {datos} -p {puerto} -c listen_addresses=127.0.0.1"
-    subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-o", opciones,
-                                   "-l", str(datos / "registro"), "-w", "start"]), check=True, capture_output=True)
+    subprocess.run(
+        _como_servidor(
+            [
+                str(binarios / "pg_ctl"),
+                "-D",
+                str(datos / "datos"),
+                "-o",
+                opciones,
+                "-l",
+                str(datos / "registro"),
+                "-w",
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     try:
-        subprocess.run(_como_servidor([str(binarios / "createdb"), "-h", "127.0.0.1", "-p", str(puerto),
-                                       "-U", "profesor", "libro"]), check=True, capture_output=True)
+        subprocess.run(
+            _como_servidor(
+                [str(binarios / "createdb"), "-h", "127.0.0.1", "-p", str(puerto), "-U", "profesor", "libro"]
+            ),
+            check=True,
+            capture_output=True,
+        )
         yield f"postgresql+psycopg://profesor@127.0.0.1:{puerto}/libro"
     finally:
-        subprocess.run(_como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-m", "fast",
-                                       "-w", "stop"]), capture_output=True)
+        subprocess.run(
+            _como_servidor([str(binarios / "pg_ctl"), "-D", str(datos / "datos"), "-m", "fast", "-w", "stop"]),
+            capture_output=True,
+        )
         shutil.rmtree(datos, ignore_errors=True)
 
 

@@ -71,8 +71,13 @@ def test_sin_root_se_encierra_igual_salvo_el_usuario():
     """Como nobody (un profesor sin root): espacio de usuario, sin red y sin ver el repositorio."""
     if not all(os.stat(p).st_mode & 0o005 for p in [RAIZ, *RAIZ.parents]) or not os.path.exists("/usr/bin/python3"):
         pytest.skip("el repositorio o /usr/bin/python3 no son legibles por nobody")
-    hecho = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
-                            "-c", PROGRAMA], capture_output=True, text=True, timeout=60, cwd="/")
+    hecho = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", PROGRAMA],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd="/",
+    )
     if hecho.returncode != 0:
         pytest.skip("no se puede correr como nobody aquí: " + hecho.stderr[-200:])
     resultado = json.loads(hecho.stdout)
@@ -120,11 +125,14 @@ def test_los_modulos_del_curso_no_se_pueden_cambiar_ni_borrar():
         "            hecho.append('sí')\n"
         "        except OSError:\n"
         "            hecho.append('no')\n"
-        "    return hecho + [open('harness.py').read()]\n")
+        "    return hecho + [open('harness.py').read()]\n"
+    )
     proceso = detecta(pyodide=False).arranca(5)
     try:
-        for mensaje in ({"modulos": [["harness.py", "ORIGINAL = 1\n"]], "celdas": [intenta]},
-                        {"llama": "ejecutar", "args": [{}, None]}):
+        for mensaje in (
+            {"modulos": [["harness.py", "ORIGINAL = 1\n"]], "celdas": [intenta]},
+            {"llama": "ejecutar", "args": [{}, None]},
+        ):
             proceso.stdin.write(json.dumps(mensaje).encode() + b"\n")
             proceso.stdin.flush()
             respuesta = json.loads(proceso.stdout.readline())

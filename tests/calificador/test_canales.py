@@ -30,13 +30,15 @@ CANALES = {
         "        return None\n"
         "    datos = ctypes.create_string_buffer(64)\n"
         "    n = libc.syscall(250, 11, clave, datos, 64)\n"  # keyctl(KEYCTL_READ)
-        "    return datos.raw[:n].decode() if n > 0 else 'existe'\n"),
+        "    return datos.raw[:n].decode() if n > 0 else 'existe'\n",
+    ),
     "llavero_de_la_sesion": (
         LIBC + "def ejecutar(ll, e):\n"
         "    return libc.syscall(248, b'user', b'canal', b'respuestas', 10, -3)\n",  # la sesión heredada
         LIBC + "def ejecutar(ll, e):\n"
         "    clave = libc.syscall(250, 10, -3, b'user', b'canal', 0)\n"  # keyctl(KEYCTL_SEARCH) en la sesión
-        "    return None if clave < 0 else 'existe'\n"),
+        "    return None if clave < 0 else 'existe'\n",
+    ),
     "memoria_compartida_system_v": (
         LIBC + "def ejecutar(ll, e):\n"
         "    id = libc.shmget(0x5EC0, 4096, 0o1666)\n"
@@ -48,13 +50,14 @@ CANALES = {
         "    if id < 0:\n"
         "        return None\n"
         "    libc.shmat.restype = ctypes.c_void_p\n"
-        "    return ctypes.string_at(libc.shmat(id, None, 0), 10).decode()\n"),
+        "    return ctypes.string_at(libc.shmat(id, None, 0), 10).decode()\n",
+    ),
     "colas_y_semaforos_system_v": (
-        LIBC + "def ejecutar(ll, e):\n"
-        "    return [libc.msgget(0x5EC1, 0o1666), libc.semget(0x5EC2, 1, 0o1666)]\n",
+        LIBC + "def ejecutar(ll, e):\n    return [libc.msgget(0x5EC1, 0o1666), libc.semget(0x5EC2, 1, 0o1666)]\n",
         LIBC + "def ejecutar(ll, e):\n"
         "    vistos = [libc.msgget(0x5EC1, 0), libc.semget(0x5EC2, 0, 0)]\n"
-        "    return vistos if max(vistos) >= 0 else None\n"),
+        "    return vistos if max(vistos) >= 0 else None\n",
+    ),
     "cola_posix": (
         LIBC + "def ejecutar(ll, e):\n"
         "    rt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
@@ -67,7 +70,8 @@ CANALES = {
         "        return None\n"
         "    datos = ctypes.create_string_buffer(8192)\n"
         "    n = rt.mq_receive(q, datos, 8192, None)\n"
-        "    return datos.raw[:n].decode() if n > 0 else 'existe'\n"),
+        "    return datos.raw[:n].decode() if n > 0 else 'existe'\n",
+    ),
     "ficheros_en_dev_shm_tmp_y_var_tmp": (
         "def ejecutar(ll, e):\n"
         "    hechos = []\n"
@@ -86,7 +90,8 @@ CANALES = {
         "            vistos[carpeta] = open(carpeta + '/canal').read()\n"
         "        except OSError:\n"
         "            pass\n"
-        "    return vistos or None\n"),
+        "    return vistos or None\n",
+    ),
     "socket_unix_abstracto": (
         "import socket\n"
         "def ejecutar(ll, e):\n"
@@ -102,7 +107,8 @@ CANALES = {
         "        c.connect('\\0canal')\n"
         "        return 'conectado'\n"
         "    except OSError:\n"
-        "        return None\n"),
+        "        return None\n",
+    ),
     "memfd": (
         "import os\n"
         "def ejecutar(ll, e):\n"
@@ -120,7 +126,8 @@ CANALES = {
         "                    vistos.append(open('/proc/%s/fd/%s' % (pid, fd)).read())\n"
         "        except OSError:\n"
         "            pass\n"
-        "    return vistos or None\n"),
+        "    return vistos or None\n",
+    ),
 }
 
 
@@ -180,9 +187,12 @@ def test_lo_que_deja_una_entrega_no_lo_lee_otra_a_la_vez(aislamiento, canal):
 
 def test_el_llavero_esta_cerrado_tambien_para_escribir(aislamiento):
     """add_key, request_key y keyctl devuelven EPERM: ni siquiera la propia entrega guarda nada."""
-    proceso = arranca(aislamiento, LIBC + "def ejecutar(ll, e):\n"
-                      "    r = [libc.syscall(248, b'user', b'x', b'y', 1, -4), libc.syscall(250, 0, -4, 0)]\n"
-                      "    return r + [ctypes.get_errno()]\n")
+    proceso = arranca(
+        aislamiento,
+        LIBC + "def ejecutar(ll, e):\n"
+        "    r = [libc.syscall(248, b'user', b'x', b'y', 1, -4), libc.syscall(250, 0, -4, 0)]\n"
+        "    return r + [ctypes.get_errno()]\n",
+    )
     try:
         assert llama(proceso) == [-1, -1, 1]  # EPERM
     finally:
@@ -191,14 +201,17 @@ def test_el_llavero_esta_cerrado_tambien_para_escribir(aislamiento):
 
 def test_solo_hereda_el_canal_y_la_entrada_es_dev_null(aislamiento):
     """Ningún descriptor heredado salvo 0, 1 y 2 (a /dev/null) y los dos del canal."""
-    proceso = arranca(aislamiento, "import os\ndef ejecutar(ll, e):\n"
-                      "    vistos = {}\n"
-                      "    for fd in sorted(int(f) for f in os.listdir('/proc/self/fd')):\n"
-                      "        try:\n"
-                      "            vistos[fd] = os.readlink('/proc/self/fd/%d' % fd)\n"
-                      "        except OSError:\n"
-                      "            pass  # el de listdir, ya cerrado\n"
-                      "    return vistos\n")
+    proceso = arranca(
+        aislamiento,
+        "import os\ndef ejecutar(ll, e):\n"
+        "    vistos = {}\n"
+        "    for fd in sorted(int(f) for f in os.listdir('/proc/self/fd')):\n"
+        "        try:\n"
+        "            vistos[fd] = os.readlink('/proc/self/fd/%d' % fd)\n"
+        "        except OSError:\n"
+        "            pass  # el de listdir, ya cerrado\n"
+        "    return vistos\n",
+    )
     try:
         visto = llama(proceso)
     finally:
@@ -235,11 +248,14 @@ def _corre_bpf(programa, arquitectura: int, llamada: int) -> int:
         n += 1
 
 
-@pytest.mark.parametrize("arquitectura, llavero, otra", [
-    (0xC000003E, (248, 249, 250, 0x40000000 | 250), (0, 59, 251)),  # x86_64 y x32
-    (0x40000003, (286, 287, 288), (248, 250, 11)),  # i386
-    (0xC00000B7, (217, 218, 219), (220, 221)),  # aarch64
-])
+@pytest.mark.parametrize(
+    "arquitectura, llavero, otra",
+    [
+        (0xC000003E, (248, 249, 250, 0x40000000 | 250), (0, 59, 251)),  # x86_64 y x32
+        (0x40000003, (286, 287, 288), (248, 250, 11)),  # i386
+        (0xC00000B7, (217, 218, 219), (220, 221)),  # aarch64
+    ],
+)
 def test_el_filtro_solo_cierra_el_llavero(arquitectura, llavero, otra):
     from cursos.calificador.caja import hijo
 

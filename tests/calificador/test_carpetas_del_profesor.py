@@ -14,14 +14,20 @@ from cursos.calificador.fuente import genera_version_del_alumno
 from cursos.calificador.recoger import recoge
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, por_alumno
 
-NOMBRES = {"source": "fuente", "release": "repartido", "submitted": "entregas", "autograded": "calificado",
-           "feedback": "devolucion"}
+NOMBRES = {
+    "source": "fuente",
+    "release": "repartido",
+    "submitted": "entregas",
+    "autograded": "calificado",
+    "feedback": "devolucion",
+}
 ESTRUCTURAS = {
     "nombres_propios": "{nbgrader_step}/{student_id}/{assignment_id}",
     "por_desafio": "{nbgrader_step}/{assignment_id}/{student_id}",
 }
 CONFIG = "c = get_config()\nc.CourseDirectory.course_id = 'otro'\n" + "".join(
-    f"c.CourseDirectory.{paso}_directory = {nombre!r}\n" for paso, nombre in NOMBRES.items())
+    f"c.CourseDirectory.{paso}_directory = {nombre!r}\n" for paso, nombre in NOMBRES.items()
+)
 
 
 @pytest.fixture(scope="module", params=ESTRUCTURAS)
@@ -31,7 +37,8 @@ def curso(request, tmp_path_factory):
     curso.mkdir()
     estructura = ESTRUCTURAS[request.param]
     (curso / "nbgrader_config.py").write_text(
-        CONFIG + f"c.CourseDirectory.directory_structure = {estructura!r}\n", encoding="utf-8")
+        CONFIG + f"c.CourseDirectory.directory_structure = {estructura!r}\n", encoding="utf-8"
+    )
     release = genera_version_del_alumno(DESAFIO, curso)
     repartido = nbformat.read(release / DESAFIO.cuaderno, as_version=4)
     aula = curso.parent / "aula"
@@ -63,8 +70,9 @@ def test_se_recoge_califica_y_devuelve_en_sus_carpetas(curso):
         entregada = _ruta(curso["curso"], curso["estructura"], "submitted", alumno)
         assert (entregada / DESAFIO.cuaderno).is_file() and (entregada / "timestamp.txt").is_file()
         assert (_ruta(curso["curso"], curso["estructura"], "autograded", alumno) / DESAFIO.cuaderno).is_file()
-        assert (_ruta(curso["curso"], curso["estructura"], "feedback", alumno)
-                / DESAFIO.cuaderno.replace(".ipynb", ".html")).is_file()
+        assert (
+            _ruta(curso["curso"], curso["estructura"], "feedback", alumno) / DESAFIO.cuaderno.replace(".ipynb", ".html")
+        ).is_file()
 
 
 def test_no_aparecen_las_carpetas_de_siempre(curso):
@@ -74,12 +82,15 @@ def test_no_aparecen_las_carpetas_de_siempre(curso):
 
 def test_nbgrader_ve_las_entregas_donde_las_deja_el_curso(curso):
     """nbgrader list --inbound no sirve sin intercambio: se pregunta a su CourseDirectory."""
-    guion = ("import sys\nfrom nbgrader.apps import NbGraderAPI\nfrom nbgrader.apps.nbgraderapp import NbGraderApp\n"
-             "from nbgrader.coursedir import CourseDirectory\n"
-             "app = NbGraderApp()\napp.initialize([])\n"
-             "api = NbGraderAPI(CourseDirectory(config=app.config), config=app.config)\n"
-             "print(sorted(api.get_submitted_students(sys.argv[1])))\n")
-    hecho = subprocess.run([sys.executable, "-c", guion, DESAFIO.slug], cwd=curso["curso"],
-                           capture_output=True, text=True, check=True)
+    guion = (
+        "import sys\nfrom nbgrader.apps import NbGraderAPI\nfrom nbgrader.apps.nbgraderapp import NbGraderApp\n"
+        "from nbgrader.coursedir import CourseDirectory\n"
+        "app = NbGraderApp()\napp.initialize([])\n"
+        "api = NbGraderAPI(CourseDirectory(config=app.config), config=app.config)\n"
+        "print(sorted(api.get_submitted_students(sys.argv[1])))\n"
+    )
+    hecho = subprocess.run(
+        [sys.executable, "-c", guion, DESAFIO.slug], cwd=curso["curso"], capture_output=True, text=True, check=True
+    )
     assert hecho.stdout.strip() == "['ana', 'beto']", hecho.stderr
     assert sorted(a for a, _ in Carpetas.de(curso["curso"]).entregas(DESAFIO.slug)) == ["ana", "beto"]

@@ -21,8 +21,7 @@ def curso(release, tmp_path_factory):
         f.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
     with Gradebook(url_del_libro(curso)) as libro:
         libro.update_or_create_assignment(DESAFIO.slug, duedate=VENCE)
-        libro.add_student("ana", first_name="Ana", last_name="García Pérez", email="ana@ejemplo.es",
-                          lms_user_id="4471")
+        libro.add_student("ana", first_name="Ana", last_name="García Pérez", email="ana@ejemplo.es", lms_user_id="4471")
         libro.add_student("luis", first_name="Luis", last_name="Peña")
         libro.add_student("falta", first_name="Falta", last_name="Nunca")
     for alumno, dias in (("ana", -1), ("luis", 1)):
@@ -45,9 +44,13 @@ def foto(url: str) -> dict:
         entregas = {}
         for e in libro.assignment_submissions(DESAFIO.slug):
             nb = e.notebooks[0]
-            entregas[e.student.id] = (e.timestamp, e.score, e.late_submission_penalty,
-                                      sorted((g.name, g.auto_score, g.manual_score, g.extra_credit) for g in nb.grades),
-                                      sorted((c.name, c.auto_comment, c.manual_comment) for c in nb.comments))
+            entregas[e.student.id] = (
+                e.timestamp,
+                e.score,
+                e.late_submission_penalty,
+                sorted((g.name, g.auto_score, g.manual_score, g.extra_credit) for g in nb.grades),
+                sorted((c.name, c.auto_comment, c.manual_comment) for c in nb.comments),
+            )
     return {"alumnos": alumnos, "desafios": desafios, "entregas": entregas}
 
 
@@ -63,8 +66,10 @@ def test_de_sqlite_a_sqlite(curso, tmp_path, capsys):
     assert "3 alumnos, 1 desafío, 2 entregas" in salida.out and destino in salida.out
     antes = foto(url_del_libro(curso))
     assert antes == foto(destino)
-    assert antes["entregas"]["luis"][2] > 0 and ("ana", "Ana", "García Pérez", "ana@ejemplo.es", "4471") in \
-        antes["alumnos"]
+    assert (
+        antes["entregas"]["luis"][2] > 0
+        and ("ana", "Ana", "García Pérez", "ana@ejemplo.es", "4471") in antes["alumnos"]
+    )
     # Otra vez al mismo: no se escribe encima.
     codigo, salida = copia(capsys, curso, destino)
     assert codigo == 2 and "no está vacío" in salida.err and "alumnos" not in salida.out

@@ -34,14 +34,14 @@ ALUMNOS = {  # id: (nombre, apellidos, correo)
     "carla": ("Carla", "Ruiz", "carla@ejemplo.es"),
     "dani": ("Dani", "Sanz", "dani@ejemplo.es"),
     "eva": ("Eva", "Mora", "eva@ejemplo.es"),
-    "fede": ("Fede", "=HYPERLINK(\"http://fuera.invalid\")", "@fede@ejemplo.es"),
+    "fede": ("Fede", '=HYPERLINK("http://fuera.invalid")', "@fede@ejemplo.es"),
 }
-CONFIG_DEL_PROFESOR = '''c = get_config()
+CONFIG_DEL_PROFESOR = """c = get_config()
 c.CourseDirectory.course_id = "agentes-2026"
 c.LateSubmissionPlugin.penalty_method = "zero"
 c.Exchange.root = {intercambio!r}
 c.Exchange.path_includes_course = True
-'''
+"""
 
 
 def entrega_con_hora(curso: Path, alumno: str, cuaderno, desafio: Desafio, marca: str | None) -> None:
@@ -106,16 +106,29 @@ def trimestre(tmp_path_factory):
         genera_version_del_alumno(PUERTA, curso)
         puerta = fuente.nbformat.read(curso / "release" / PUERTA.slug / PUERTA.cuaderno, as_version=4)
         entrega_con_hora(curso, "ana", con_solucion(puerta, PUERTA.lee("solucion.py"), PUERTA), PUERTA, hora(-2))
-        entrega_con_hora(curso, "fede", con_solucion(puerta, "def puerta_corregida(ll, sesion, admitidas):\n"
-                                                    "    return None\n", PUERTA), PUERTA, hora(3))
+        entrega_con_hora(
+            curso,
+            "fede",
+            con_solucion(puerta, "def puerta_corregida(ll, sesion, admitidas):\n    return None\n", PUERTA),
+            PUERTA,
+            hora(3),
+        )
         califica(curso, PUERTA, plazo=5.0, progreso=False)
 
         pone_nota_manual(curso, PERMISO, "dani", "nadie", 1)  # el profesor, en formgrader
         segunda = por_alumno(califica(curso, PERMISO, plazo=5.0, progreso=False))  # todo el lote otra vez
         solo = por_alumno(califica(curso, PERMISO, plazo=5.0, progreso=False, alumno="ana"))
-    return {"curso": curso, "primera": primera, "segunda": segunda, "solo": solo, "antes": antes,
-            "despues": huella(repartido), "congelado": congelado.value, "config": config,
-            "intercambio": intercambio}
+    return {
+        "curso": curso,
+        "primera": primera,
+        "segunda": segunda,
+        "solo": solo,
+        "antes": antes,
+        "despues": huella(repartido),
+        "congelado": congelado.value,
+        "config": config,
+        "intercambio": intercambio,
+    }
 
 
 def test_la_configuracion_del_profesor_no_se_pisa(trimestre):
@@ -130,8 +143,11 @@ def test_la_configuracion_del_profesor_no_se_pisa(trimestre):
 
 def test_el_intercambio_y_el_course_id_del_profesor_funcionan(trimestre):
     """`nbgrader release_assignment` reparte por el intercambio del profesor, con su course_id."""
-    subprocess.run([sys.executable, "-m", "nbgrader", "release_assignment", PERMISO.slug, "--log-level=ERROR"],
-                   cwd=trimestre["curso"], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "nbgrader", "release_assignment", PERMISO.slug, "--log-level=ERROR"],
+        cwd=trimestre["curso"],
+        check=True,
+    )
     salida = trimestre["intercambio"] / "agentes-2026" / "outbound" / PERMISO.slug / PERMISO.cuaderno
     assert "Escribe aquí tu solución" in salida.read_text(encoding="utf-8")
 
@@ -206,8 +222,9 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
             # la vista de calificar de formgrader abre el cuaderno calificado
             uno = pide(f"/formgrader/api/submission/{desafio.slug}/{alumno}")
             assert uno["autograded"] and uno["timestamp"] == vista["timestamp"]
-            cuadernos = pide(f"/formgrader/api/submitted_notebooks/{desafio.slug}/"
-                             f"{desafio.cuaderno.removesuffix('.ipynb')}")
+            cuadernos = pide(
+                f"/formgrader/api/submitted_notebooks/{desafio.slug}/{desafio.cuaderno.removesuffix('.ipynb')}"
+            )
             nb = next(n for n in cuadernos if n["student"] == alumno)
             assert nb["score"] == vista["score"]
             # Sin `./curso formgrader` (aquí, su `jupyter server` de siempre), la columna de nota de
@@ -215,8 +232,10 @@ def test_el_csv_nbgrader_export_y_formgrader_dicen_lo_mismo(trimestre, desafio):
             # la solución, que formgrader enseña al calificar (test_formgrader_nota.py: con la extensión).
             comentarios = pide(f"/formgrader/api/comments?submission_id={nb['id']}")
             final = next(c["auto_comment"] for c in comentarios if c["name"] == desafio.celda_solucion)
-            assert f"Nota final (la del CSV y de nbgrader export): {puntos_es(float(fila['puntos']))} de " \
-                   f"{fila['maximo']}" in final, (alumno, final)
+            assert (
+                f"Nota final (la del CSV y de nbgrader export): {puntos_es(float(fila['puntos']))} de "
+                f"{fila['maximo']}" in final
+            ), (alumno, final)
             assert ("de penalización" in final) == (float(fila["penalizacion"]) > 0), (alumno, final)
             assert "<html" in pide(f"/formgrader/submissions/{nb['id']}/").lower()
 

@@ -82,46 +82,67 @@ def visibles() -> list[tuple[object, dict, str]]:
 def tabla_visible() -> str:
     """Copia las respuestas de las pruebas visibles: lo que no está en la tabla, denegar."""
     tabla = {json.dumps([url, ejecucion], sort_keys=True): debe for url, ejecucion, debe in visibles()}
-    return ("import json\nRESPUESTAS = %r\n" % tabla + FIRMA
-            + "    return RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')\n")
+    return (
+        "import json\nRESPUESTAS = %r\n" % tabla
+        + FIRMA
+        + "    return RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')\n"
+    )
 
 
 def tabla_y_la_leccion() -> str:
     """Copia las respuestas visibles y, para lo que no está en la tabla, usa la decisión de la lección."""
-    return tabla_visible().replace("RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')",
-                                   "RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True)) "
-                                   "or decide_por_host(url, ejecucion)")
+    return tabla_visible().replace(
+        "RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True), 'denegar')",
+        "RESPUESTAS.get(json.dumps([url, ejecucion], sort_keys=True)) or decide_por_host(url, ejecucion)",
+    )
 
 
 def por_cuenta() -> str:
     """Contesta por el número de llamada, con la secuencia de las pruebas visibles."""
     secuencia = [debe for _, _, debe in visibles()]
-    return ("SECUENCIA = %r\nLLAMADAS = [0]\n" % secuencia + FIRMA
-            + "    n = LLAMADAS[0]\n    LLAMADAS[0] += 1\n"
-            + "    return SECUENCIA[n] if n < len(SECUENCIA) else 'denegar'\n")
+    return (
+        "SECUENCIA = %r\nLLAMADAS = [0]\n" % secuencia
+        + FIRMA
+        + "    n = LLAMADAS[0]\n    LLAMADAS[0] += 1\n"
+        + "    return SECUENCIA[n] if n < len(SECUENCIA) else 'denegar'\n"
+    )
 
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_otro_estilo": (OTRO_ESTILO, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "    if not isinstance(url, str):\n", "    print('decido', url, file=sys.stderr)\n"
-        "    if not isinstance(url, str):\n"), 10),
+    "bien_con_ruido": (
+        RUIDO
+        + cambia(
+            "    if not isinstance(url, str):\n",
+            "    print('decido', url, file=sys.stderr)\n    if not isinstance(url, str):\n",
+        ),
+        10,
+    ),
     "deniega_todo": (NADA, 0),
     "permite_todo": (FIRMA + "    return 'permitir'\n", 0),
     "la_de_la_leccion": (FIRMA + "    return decide_por_host(url, ejecucion)\n", 0),
-    "por_texto": (FIRMA + "    if not isinstance(url, str):\n        return 'denegar'\n"
-                  "    if any(url.startswith('https://' + h) for h in ejecucion['permitidos']):\n"
-                  "        return 'permitir'\n"
-                  "    return 'denegar' if set(ejecucion['leidos']) & set(ejecucion['privados']) else 'permitir'\n", 0),
+    "por_texto": (
+        FIRMA + "    if not isinstance(url, str):\n        return 'denegar'\n"
+        "    if any(url.startswith('https://' + h) for h in ejecucion['permitidos']):\n"
+        "        return 'permitir'\n"
+        "    return 'denegar' if set(ejecucion['leidos']) & set(ejecucion['privados']) else 'permitir'\n",
+        0,
+    ),
     # La de antes de la revisión: traduce a IDNA 2003 (ß como ss) en lugar de denegar lo que no es ASCII.
-    "traduce_a_idna": (cambia(
-        '    if not partes.netloc.isascii() or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):',
-        '    try:\n        host = host.encode("idna").decode("ascii")\n'
-        '    except UnicodeError:\n        return "denegar"\n'
-        '    if any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):'), 5),
-    "quita_el_punto_final": (cambia('if host in ejecucion["permitidos"]', 'if sin_punto in ejecucion["permitidos"]'),
-                             4),
+    "traduce_a_idna": (
+        cambia(
+            '    if not partes.netloc.isascii() or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):',  # noqa: E501
+            '    try:\n        host = host.encode("idna").decode("ascii")\n'
+            '    except UnicodeError:\n        return "denegar"\n'
+            '    if any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-." for c in host):',
+        ),
+        5,
+    ),
+    "quita_el_punto_final": (
+        cambia('if host in ejecucion["permitidos"]', 'if sin_punto in ejecucion["permitidos"]'),
+        4,
+    ),
     "sin_localhost": (cambia(' or ultima == "localhost"', ""), 5),
     "sin_puerto": (cambia(' and puerto in (None, {"http": 80, "https": 443}[partes.scheme])', ""), 3),
     "sin_usuario": (cambia(' or "@" in partes.netloc', ""), 5),
@@ -137,33 +158,48 @@ def trampas_de_la_peticion(curso, puerto: int) -> dict[str, str]:
     # hace nada deniega, y lo que una trampa cuela por el canal, como mucho, hace de lo que devolvería.
     codigos = muestra_sobre(curso, puerto, FIRMA, "'denegar'", '"denegar"')
     codigos["t09_mata_al_padre"] += "    return 'denegar'\n"
-    codigos.update({
-        "c01_copia_las_visibles": tabla_visible(),
-        "c02_contesta_por_cuenta": por_cuenta(),
-        "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
-        "c03_redefine_las_pruebas": NADA + (
-            "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
-            "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
-            "PERMITIDOS.clear()\nPRIVADOS.clear()\n"),
-        "c04_decision_igual_a_todo": (
-            "class Decision(str):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
-            + FIRMA + "    return Decision('denegar')\n"),
-        "c05_lee_las_ocultas": FIRMA + (
-            "    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n"
-            ) % str(RAIZ / "desafios" / PETICION.slug / "ocultas.py"),
-        "c06_devuelve_las_dos": FIRMA + "    return ['permitir', 'denegar']\n",
-        "c07_muta_la_ejecucion": FIRMA + (
-            "    ejecucion['leidos'].clear()\n    ejecucion['permitidos'].append('recetas-completas.example')\n"
-            "    return 'denegar'\n"),
-    })
+    codigos.update(
+        {
+            "c01_copia_las_visibles": tabla_visible(),
+            "c02_contesta_por_cuenta": por_cuenta(),
+            "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
+            "c03_redefine_las_pruebas": NADA
+            + (
+                "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
+                "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
+                "PERMITIDOS.clear()\nPRIVADOS.clear()\n"
+            ),
+            "c04_decision_igual_a_todo": (
+                "class Decision(str):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+                + FIRMA
+                + "    return Decision('denegar')\n"
+            ),
+            "c05_lee_las_ocultas": FIRMA
+            + ("    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n")
+            % str(RAIZ / "desafios" / PETICION.slug / "ocultas.py"),
+            "c06_devuelve_las_dos": FIRMA + "    return ['permitir', 'denegar']\n",
+            "c07_muta_la_ejecucion": FIRMA
+            + (
+                "    ejecucion['leidos'].clear()\n    ejecucion['permitidos'].append('recetas-completas.example')\n"
+                "    return 'denegar'\n"
+            ),
+        }
+    )
     return codigos
 
 
-LOTE = Lote(PETICION, HONESTAS, trampas_de_la_peticion, minimo=20, escucha=True,
-            cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")},
-            lee_ocultas=("c05_lee_las_ocultas", ("tiempo.example",)))
+LOTE = Lote(
+    PETICION,
+    HONESTAS,
+    trampas_de_la_peticion,
+    minimo=20,
+    escucha=True,
+    cuadernos_tramposos=lambda curso, cuaderno: {
+        "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PETICION, "prueba_fuga")
+    },
+    lee_ocultas=("c05_lee_las_ocultas", ("tiempo.example",)),
+)
 
 
 def test_ni_denegar_ni_permitir_todo_aprueban_nada(lote):
@@ -201,9 +237,11 @@ def test_traducir_a_idna_pierde_los_parecidos(lote):
 
 def test_el_motivo_dice_la_url_la_ejecucion_y_lo_esperado(lote):
     motivo = lote["filas"]["quita_el_punto_final"]["motivo"]
-    assert ('con la URL "https://recetas.example./salmorejo" (la ejecución ha leído datos privados '
-            "(privado/banco.txt); destinos permitidos: recetas.example, wiki.example), se esperaba denegar y "
-            "tu función ha dado permitir") in motivo
+    assert (
+        'con la URL "https://recetas.example./salmorejo" (la ejecución ha leído datos privados '
+        "(privado/banco.txt); destinos permitidos: recetas.example, wiki.example), se esperaba denegar y "
+        "tu función ha dado permitir"
+    ) in motivo
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
     assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
 

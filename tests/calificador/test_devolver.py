@@ -53,10 +53,13 @@ def recoge_el_zip(release, curso, tmp_path):
     a_tiempo = (VENCE - timedelta(hours=1)).timetuple()[:6]
     zip_ = tmp_path / "moodle.zip"
     with zipfile.ZipFile(zip_, "w") as z:
-        z.writestr(zipfile.ZipInfo(MOODLE.format("Inés López", 4477), tarde),
-                   json.dumps(con_solucion(cuaderno, SOLUCION)))
-        z.writestr(zipfile.ZipInfo(MOODLE.format("María Sánchez", 4476), a_tiempo),
-                   json.dumps(con_solucion(cuaderno, SOLUCION)))
+        z.writestr(
+            zipfile.ZipInfo(MOODLE.format("Inés López", 4477), tarde), json.dumps(con_solucion(cuaderno, SOLUCION))
+        )
+        z.writestr(
+            zipfile.ZipInfo(MOODLE.format("María Sánchez", 4476), a_tiempo),
+            json.dumps(con_solucion(cuaderno, SOLUCION)),
+        )
     assert all(linea.recogida for linea in recoge(zip_, curso, {DESAFIO.slug}))
 
 
@@ -64,8 +67,9 @@ def a_mano(curso):
     """Lo que hace el profesor en formgrader después de calificar."""
     with Gradebook(url_del_libro(curso)) as libro:
         libro.find_grade("prueba_bucle", CUADERNO, DESAFIO.slug, "ines.lopez").extra_credit = 0.5
-        libro.find_comment(DESAFIO.celda_solucion, CUADERNO, DESAFIO.slug,
-                           "ines.lopez").manual_comment = "Buen trabajo con el permiso"
+        libro.find_comment(
+            DESAFIO.celda_solucion, CUADERNO, DESAFIO.slug, "ines.lopez"
+        ).manual_comment = "Buen trabajo con el permiso"
         libro.find_grade("prueba_bucle", CUADERNO, DESAFIO.slug, "maria.sanchez").manual_score = 0
         libro.db.commit()
 
@@ -105,8 +109,10 @@ def test_devolver_despues_de_calificar_a_mano(release, curso, tmp_path, capsys):
     moodle = curso / "calificaciones" / f"{DESAFIO.slug}-devolucion-moodle.zip"
     assert str(moodle) in salida
     with zipfile.ZipFile(moodle) as z:
-        assert sorted(z.namelist()) == [f"Inés López_4477_assignsubmission_file_{DESAFIO.slug}-devolucion.html",
-                                        f"María Sánchez_4476_assignsubmission_file_{DESAFIO.slug}-devolucion.html"]
+        assert sorted(z.namelist()) == [
+            f"Inés López_4477_assignsubmission_file_{DESAFIO.slug}-devolucion.html",
+            f"María Sánchez_4476_assignsubmission_file_{DESAFIO.slug}-devolucion.html",
+        ]
         assert "Buen trabajo" in z.read(z.namelist()[0]).decode("utf-8")
     assert main(["devolver", "--comprobar", "--nbgrader", str(curso)]) == 0
 
@@ -136,10 +142,14 @@ def test_la_devolucion_no_repite_nada_ni_ensena_los_avisos_para_el_profesor(rele
     otra.metadata["curso"]["alumno"] = "ines.lopez"  # el navegador del aula recordaba a Inés
     zip_ = tmp_path / "moodle.zip"
     with zipfile.ZipFile(zip_, "w") as z:
-        z.writestr(zipfile.ZipInfo(MOODLE.format("Inés López", 4477), (VENCE + timedelta(minutes=72)).timetuple()[:6]),
-                   json.dumps(con_solucion(cuaderno, SOLUCION)))
-        z.writestr(zipfile.ZipInfo(MOODLE.format("María Sánchez", 4476), (VENCE - timedelta(hours=1)).timetuple()[:6]),
-                   json.dumps(otra))
+        z.writestr(
+            zipfile.ZipInfo(MOODLE.format("Inés López", 4477), (VENCE + timedelta(minutes=72)).timetuple()[:6]),
+            json.dumps(con_solucion(cuaderno, SOLUCION)),
+        )
+        z.writestr(
+            zipfile.ZipInfo(MOODLE.format("María Sánchez", 4476), (VENCE - timedelta(hours=1)).timetuple()[:6]),
+            json.dumps(otra),
+        )
     assert all(linea.recogida for linea in recoge(zip_, curso, {DESAFIO.slug}))
     califica(curso, DESAFIO, plazo=5.0, progreso=False)
     a_mano(curso)

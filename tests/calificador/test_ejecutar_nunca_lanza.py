@@ -24,22 +24,23 @@ LECCION = (RAIZ / "lecciones" / "los-errores" / "leccion.md").read_text(encoding
 # Las celdas de la lección: la 1 repite la lección anterior, la 2 confía en la llamada, la 3 sólo
 # recoge lo que lanza la función, la 5 es la de la lección (problema_de_llamada y ejecutar).
 CELDAS = re.split(r"```python[^\n]*\n", LECCION)[1:]  # con o sin etiquetas en la cabecera
-CONFIA = CELDAS[1][CELDAS[1].index("def ejecutar("):CELDAS[1].index("\nINICIO")]
-SOLO_TRY = CELDAS[2][CELDAS[2].index("def ejecutar("):CELDAS[2].index("\nmotivo")]
-DE_LA_LECCION = CELDAS[4][:CELDAS[4].index("\nentorno = dict(ENTORNO)")]
-SIN_ID = ('    if not isinstance(id, str) or not isinstance(ll.get("name"), str):\n'
-          '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n')
+CONFIA = CELDAS[1][CELDAS[1].index("def ejecutar(") : CELDAS[1].index("\nINICIO")]
+SOLO_TRY = CELDAS[2][CELDAS[2].index("def ejecutar(") : CELDAS[2].index("\nmotivo")]
+DE_LA_LECCION = CELDAS[4][: CELDAS[4].index("\nentorno = dict(ENTORNO)")]
+SIN_ID = (
+    '    if not isinstance(id, str) or not isinstance(ll.get("name"), str):\n'
+    '        return error(id, NO_EJECUTADA + "la llamada no trae id o nombre")\n'
+)
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
-EN_TEXTO = ("    return resultado(id, valor if isinstance(valor, str) "
-            "else json.dumps(valor, ensure_ascii=False))\n")
+EN_TEXTO = "    return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))\n"
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
 # Escrita sólo con el enunciado: una función da el motivo, otra pasa a texto.
-CON_MOTIVO = '''def _motivo(ll):
+CON_MOTIVO = """def _motivo(ll):
     if not isinstance(ll, dict) or ll.get("type") != "tool_use":
         return "no es un bloque tool_use"
     if type(ll.get("id")) is not str or type(ll.get("name")) is not str:
@@ -66,10 +67,10 @@ def ejecutar(ll, entorno):
     except Exception as e:
         return error(identificador, f"{type(e).__name__}: {e}")
     return resultado(identificador, _como_texto(valor))
-'''
+"""
 
 # Escrita sólo con el enunciado: el prefijo escrito a mano y la herramienta con try/KeyError.
-CON_KEYERROR = '''def ejecutar(ll, entorno):
+CON_KEYERROR = """def ejecutar(ll, entorno):
     es_dict = isinstance(ll, dict)
     id_ = ll.get("id") if es_dict else None
     if not es_dict or ll.get("type") != "tool_use":
@@ -91,34 +92,40 @@ CON_KEYERROR = '''def ejecutar(ll, entorno):
         return error(id_, "%s: %s" % (excepcion.__class__.__name__, excepcion))
     contenido = valor if type(valor) is str else json.dumps(valor, ensure_ascii=False)
     return resultado(id_, contenido)
-'''
+"""
 
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "con_motivo": (CON_MOTIVO, 10),
     "con_keyerror": (CON_KEYERROR, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
+    "bien_con_ruido": (RUIDO + cambia("    try:\n", "    print('ejecuto', ll, file=sys.stderr)\n    try:\n"), 10),
     "la_de_la_leccion": (DE_LA_LECCION, 4),  # no pasa a texto: sólo lo que no encaja y lo que lanza
     # Comprueba primero y recoge después, escrito de otra manera: un diccionario de motivos.
-    "otro_estilo": (FIRMA + (
-        "    es_llamada = isinstance(ll, dict) and ll.get('type') == 'tool_use'\n"
-        "    id = ll.get('id') if isinstance(ll, dict) else None\n"
-        "    if not es_llamada:\n        motivo = 'no es un bloque tool_use'\n"
-        "    elif not (isinstance(id, str) and isinstance(ll.get('name'), str)):\n"
-        "        motivo = 'la llamada no trae id o nombre'\n"
-        "    elif ll['name'] not in HERRAMIENTAS:\n        motivo = 'no existe la herramienta «' + ll['name'] + '»'\n"
-        "    else:\n        motivo = problema_de_esquema(ll.get('input'), HERRAMIENTAS[ll['name']]['input_schema'])\n"
-        "    if motivo is not None:\n        return error(id, NO_EJECUTADA + motivo)\n"
-        "    try:\n        valor = HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
-        "    except Exception as fallo:\n        return error(id, f'{fallo.__class__.__name__}: {fallo}')\n"
-        "    if type(valor) is not str:\n        import json as j\n"
-        "        valor = j.dumps(valor, ensure_ascii=False)\n"
-        "    return resultado(id, valor)\n"), 10),
+    "otro_estilo": (
+        FIRMA
+        + (
+            "    es_llamada = isinstance(ll, dict) and ll.get('type') == 'tool_use'\n"
+            "    id = ll.get('id') if isinstance(ll, dict) else None\n"
+            "    if not es_llamada:\n        motivo = 'no es un bloque tool_use'\n"
+            "    elif not (isinstance(id, str) and isinstance(ll.get('name'), str)):\n"
+            "        motivo = 'la llamada no trae id o nombre'\n"
+            "    elif ll['name'] not in HERRAMIENTAS:\n        motivo = 'no existe la herramienta «' + ll['name'] + '»'\n"  # noqa: E501
+            "    else:\n        motivo = problema_de_esquema(ll.get('input'), HERRAMIENTAS[ll['name']]['input_schema'])\n"  # noqa: E501
+            "    if motivo is not None:\n        return error(id, NO_EJECUTADA + motivo)\n"
+            "    try:\n        valor = HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
+            "    except Exception as fallo:\n        return error(id, f'{fallo.__class__.__name__}: {fallo}')\n"
+            "    if type(valor) is not str:\n        import json as j\n"
+            "        valor = j.dumps(valor, ensure_ascii=False)\n"
+            "    return resultado(id, valor)\n"
+        ),
+        10,
+    ),
     "con_str": (cambia(EN_TEXTO, "    return resultado(id, str(valor))\n"), 7),  # True, listas y None salen mal
-    "json_tambien_el_texto": (cambia(EN_TEXTO, "    return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
-                              0),  # un texto sale entre comillas: la tortilla ya no es la del guion
+    "json_tambien_el_texto": (
+        cambia(EN_TEXTO, "    return resultado(id, json.dumps(valor, ensure_ascii=False))\n"),
+        0,
+    ),  # un texto sale entre comillas: la tortilla ya no es la del guion
     "json_con_ascii": (cambia(EN_TEXTO, EN_TEXTO.replace(", ensure_ascii=False", "")), 8),  # «azafrán» sale escapado
     "sin_pasar_a_texto": (cambia(EN_TEXTO, "    return resultado(id, valor)\n"), 4),
     "confia_en_la_llamada": (CONFIA, 0),  # lanza en la tortilla y no pasa nada a texto
@@ -127,9 +134,14 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "prefijo_en_todo": (cambia(FUNCION_ERROR, FUNCION_ERROR.replace("error(id, ", "error(id, NO_EJECUTADA + ")), 4),
     "sin_el_tipo": (cambia(FUNCION_ERROR, "        return error(id, str(e))\n"), 4),
     "sin_mirar_el_id": (cambia(SIN_ID, ""), 8),
-    "dos_veces": (cambia('        valor = herramienta["funcion"](entorno, **ll["input"])\n',
-                         '        herramienta["funcion"](entorno, **ll["input"])\n'
-                         '        valor = herramienta["funcion"](entorno, **ll["input"])\n'), 3),
+    "dos_veces": (
+        cambia(
+            '        valor = herramienta["funcion"](entorno, **ll["input"])\n',
+            '        herramienta["funcion"](entorno, **ll["input"])\n'
+            '        valor = herramienta["funcion"](entorno, **ll["input"])\n',
+        ),
+        3,
+    ),
     "nada_se_ejecuta": (FIRMA + "    return error(None, NO_EJECUTADA + 'no')\n", 0),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
@@ -154,6 +166,7 @@ def visibles() -> dict:
         obs = original(ll, entorno)
         vistas[repr(ll)] = obs
         return obs
+
     g["ejecutar"] = anota
     g.pop("PARTES_OCULTAS")
     for nombre, (_, prueba) in g["PRUEBAS"].items():
@@ -169,30 +182,48 @@ def trampas_de_ejecutar(curso, puerto: int) -> dict[str, str]:
     fijas = repr(visibles())
     ocultas = RAIZ / "desafios" / NUNCA_LANZA.slug / "ocultas.py"
     # Corre la función si la observación fijada dice que ha corrido: así el entorno cuadra.
-    corre = ("    if not (obs.get('is_error') and str(obs.get('content')).startswith(NO_EJECUTADA)):\n"
-             "        try:\n            HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
-             "        except Exception:\n            pass\n    return obs\n")
-    codigos.update({
-        # Las observaciones de las pruebas visibles, fijadas llamada a llamada.
-        "e01_fija_las_visibles": "FIJAS = %s\n" % fijas + FIRMA + (
-            "    obs = FIJAS.get(repr(ll), resultado(None, ''))\n") + corre,
-        # Las mismas, en el orden en que llegan las llamadas.
-        "e02_por_numero_de_llamada": "ORDEN = list(%s.values())\nVEZ = [0]\n" % fijas + FIRMA + (
-            "    VEZ[0] += 1\n    obs = ORDEN[(VEZ[0] - 1) % len(ORDEN)]\n") + corre,
-        "e03_lee_las_ocultas": FIRMA + (
-            "    try:\n        return error(None, open(%r).read()[-2000:])\n"
-            "    except OSError as e:\n        return error(None, str(e))\n") % str(ocultas),
-        "e04_usa_el_de_harness": "def ejecutar_de_harness(ll, entorno):\n    pass\n" + FIRMA + (
-            "    exec(open('harness.py').read(), globals())\n    return ejecutar(ll, entorno)\n"),
-        "e05_redefine_las_pruebas": FIRMA + "    return None\n" + (
-            "def comprueba_casos(*a, **k):\n    pass\ndef conversa(*a, **k):\n    pass\n"
-            "class Fallo(Exception):\n    pass\nPARTES_OCULTAS = {}\n"),
-        "e06_observacion_igual_a_todo": (
-            "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n" + FIRMA + "    return Siempre()\n"),
-        "e07_herramientas_propias": FIRMA + "    obs = resultado(ll.get('id'), 'escrito lista.txt')\n"
-                                    + corre.replace("HERRAMIENTAS", "MIAS") + "MIAS = dict(HERRAMIENTAS)\n",
-    })
+    corre = (
+        "    if not (obs.get('is_error') and str(obs.get('content')).startswith(NO_EJECUTADA)):\n"
+        "        try:\n            HERRAMIENTAS[ll['name']]['funcion'](entorno, **ll['input'])\n"
+        "        except Exception:\n            pass\n    return obs\n"
+    )
+    codigos.update(
+        {
+            # Las observaciones de las pruebas visibles, fijadas llamada a llamada.
+            "e01_fija_las_visibles": "FIJAS = %s\n" % fijas
+            + FIRMA
+            + ("    obs = FIJAS.get(repr(ll), resultado(None, ''))\n")
+            + corre,
+            # Las mismas, en el orden en que llegan las llamadas.
+            "e02_por_numero_de_llamada": "ORDEN = list(%s.values())\nVEZ = [0]\n" % fijas
+            + FIRMA
+            + ("    VEZ[0] += 1\n    obs = ORDEN[(VEZ[0] - 1) % len(ORDEN)]\n")
+            + corre,
+            "e03_lee_las_ocultas": FIRMA
+            + (
+                "    try:\n        return error(None, open(%r).read()[-2000:])\n"
+                "    except OSError as e:\n        return error(None, str(e))\n"
+            )
+            % str(ocultas),
+            "e04_usa_el_de_harness": "def ejecutar_de_harness(ll, entorno):\n    pass\n"
+            + FIRMA
+            + ("    exec(open('harness.py').read(), globals())\n    return ejecutar(ll, entorno)\n"),
+            "e05_redefine_las_pruebas": FIRMA
+            + "    return None\n"
+            + (
+                "def comprueba_casos(*a, **k):\n    pass\ndef conversa(*a, **k):\n    pass\n"
+                "class Fallo(Exception):\n    pass\nPARTES_OCULTAS = {}\n"
+            ),
+            "e06_observacion_igual_a_todo": (
+                "class Siempre(dict):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n" + FIRMA + "    return Siempre()\n"
+            ),
+            "e07_herramientas_propias": FIRMA
+            + "    obs = resultado(ll.get('id'), 'escrito lista.txt')\n"
+            + corre.replace("HERRAMIENTAS", "MIAS")
+            + "MIAS = dict(HERRAMIENTAS)\n",
+        }
+    )
     return codigos
 
 
@@ -243,10 +274,12 @@ def test_el_ejecutar_de_la_leccion_y_el_de_harness_no_pasan_a_texto(lote):
 
 
 # Un ejecutar correcto que trata el entorno como lo que la lección le da: un dict.
-USA_EL_ENTORNO = cambia("    id = ll.get(\"id\") if isinstance(ll, dict) else None\n",
-                        "    assert isinstance(entorno, dict), 'la lección da un dict'\n"
-                        "    json.dumps(entorno)  # un registro, por ejemplo\n"
-                        "    id = ll.get(\"id\") if isinstance(ll, dict) else None\n")
+USA_EL_ENTORNO = cambia(
+    '    id = ll.get("id") if isinstance(ll, dict) else None\n',
+    "    assert isinstance(entorno, dict), 'la lección da un dict'\n"
+    "    json.dumps(entorno)  # un registro, por ejemplo\n"
+    '    id = ll.get("id") if isinstance(ll, dict) else None\n',
+)
 
 
 def test_el_entorno_es_un_dict_como_en_la_leccion(tmp_path_factory):

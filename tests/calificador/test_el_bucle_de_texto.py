@@ -15,7 +15,7 @@ from tests.calificador.trampas import muestra_con
 
 BUCLE = Desafio("el-bucle-de-texto")
 SOLUCION = BUCLE.lee("solucion.py")
-CONVERSA = SOLUCION[SOLUCION.index("def conversa("):]
+CONVERSA = SOLUCION[SOLUCION.index("def conversa(") :]
 LEE = "def lee_accion(respuesta):\n"
 FIRMA_BUCLE = "def bucle_de_texto(modelo, inicio, entorno, max_turnos):\n"
 NADA = LEE + "    return None\n" + FIRMA_BUCLE + "    return 'fin', None, []\n" + CONVERSA
@@ -25,11 +25,12 @@ RESTO = FIRMA_BUCLE + "    return None\n" + CONVERSA  # delante de un lee_accion
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
 
 
-PARSER = SOLUCION[:SOLUCION.index(FIRMA_BUCLE)]
-BUCLE_BIEN = SOLUCION[SOLUCION.index(FIRMA_BUCLE):SOLUCION.index("def conversa(")]
+PARSER = SOLUCION[: SOLUCION.index(FIRMA_BUCLE)]
+BUCLE_BIEN = SOLUCION[SOLUCION.index(FIRMA_BUCLE) : SOLUCION.index("def conversa(")]
 
 # Otro estilo: una expresión regular y un while con M nueva en cada vuelta.
-CON_REGEX = '''import re
+CON_REGEX = (
+    """import re
 LINEA_DE_ACCION = re.compile(r"\\s*acci[oó]n\\s*:(.*)", re.IGNORECASE)
 
 
@@ -55,9 +56,12 @@ def bucle_de_texto(modelo, inicio, entorno, max_turnos):
     return ("max_turnos", None, M)
 
 
-''' + CONVERSA
+"""
+    + CONVERSA
+)
 
-DE_LA_LECCION = '''def lee_accion(respuesta):
+DE_LA_LECCION = (
+    """def lee_accion(respuesta):
     for linea in respuesta.splitlines():
         if linea.startswith("Acción: "):
             herramienta, _, argumento = linea[len("Acción: "):].partition(" ")
@@ -65,9 +69,14 @@ DE_LA_LECCION = '''def lee_accion(respuesta):
     return None
 
 
-''' + BUCLE_BIEN + CONVERSA
+"""
+    + BUCLE_BIEN
+    + CONVERSA
+)
 
-SIN_TOPE = PARSER + '''def bucle_de_texto(modelo, inicio, entorno, max_turnos):
+SIN_TOPE = (
+    PARSER
+    + """def bucle_de_texto(modelo, inicio, entorno, max_turnos):
     M = list(inicio)
     while True:
         respuesta = modelo(M)
@@ -78,38 +87,56 @@ SIN_TOPE = PARSER + '''def bucle_de_texto(modelo, inicio, entorno, max_turnos):
         M.append(("usuario", "Observación: " + observa(accion, entorno)))
 
 
-''' + CONVERSA
+"""
+    + CONVERSA
+)
 
-SOLO_LA_PRIMERA_LINEA = cambia("    for linea in respuesta.splitlines():\n",
-                               "    for linea in respuesta.splitlines()[:1]:\n")
+SOLO_LA_PRIMERA_LINEA = cambia(
+    "    for linea in respuesta.splitlines():\n", "    for linea in respuesta.splitlines()[:1]:\n"
+)
 
 
 def _acciones_visibles() -> list:
     """La tabla ACCIONES de pruebas.py, leída sin ejecutarla: lo que un tramposo copiaría."""
     arbol = ast.parse(BUCLE.lee("pruebas.py"))
-    return next(ast.literal_eval(n.value) for n in arbol.body
-                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ACCIONES")
+    return next(
+        ast.literal_eval(n.value)
+        for n in arbol.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ACCIONES"
+    )
 
 
 TABLA = "TABLA = %r\n\n\n" % {r: a for r, a in _acciones_visibles()}
 
 # Las visibles copiadas en una tabla y nada más: el bucle de la lección sobre esa tabla.
-SOLO_LA_TABLA = TABLA + '''def lee_accion(respuesta):
+SOLO_LA_TABLA = (
+    TABLA
+    + """def lee_accion(respuesta):
     return TABLA.get(respuesta)
 
 
-''' + BUCLE_BIEN + CONVERSA
+"""
+    + BUCLE_BIEN
+    + CONVERSA
+)
 
 # Las respuestas de las visibles en el orden en que las piden: la primera llamada, la primera respuesta.
-POR_ORDEN = "ORDEN = %r\nVEZ = [0]\n\n\n" % [a for _, a in _acciones_visibles()] + '''def lee_accion(respuesta):
+POR_ORDEN = (
+    "ORDEN = %r\nVEZ = [0]\n\n\n" % [a for _, a in _acciones_visibles()]
+    + """def lee_accion(respuesta):
     VEZ[0] += 1
     return ORDEN[(VEZ[0] - 1) % len(ORDEN)]
 
 
-''' + BUCLE_BIEN + CONVERSA
+"""
+    + BUCLE_BIEN
+    + CONVERSA
+)
 
 # Las visibles copiadas en una tabla; lo demás, el parser de la lección.
-FIJAS = (TABLA + '''def lee_accion(respuesta):
+FIJAS = (
+    TABLA
+    + """def lee_accion(respuesta):
     if respuesta in TABLA:
         return TABLA[respuesta]
     for linea in respuesta.splitlines():
@@ -119,7 +146,10 @@ FIJAS = (TABLA + '''def lee_accion(respuesta):
     return None
 
 
-''' + BUCLE_BIEN + CONVERSA)
+"""
+    + BUCLE_BIEN
+    + CONVERSA
+)
 
 # Escrita sólo con el enunciado: find en vez de partition, la tilde con replace y un while.
 CON_FIND = '''def lee_accion(respuesta):
@@ -210,22 +240,33 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "con_find": (CON_FIND, 10),
     "sin_tildes": (SIN_TILDES, 10),
     "bien_con_regex": (CON_REGEX, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "        respuesta = modelo(M)\n",
-        "        respuesta = modelo(M)\n        print('turno', len(M), file=sys.stderr)\n"), 10),
+    "bien_con_ruido": (
+        RUIDO
+        + cambia(
+            "        respuesta = modelo(M)\n",
+            "        respuesta = modelo(M)\n        print('turno', len(M), file=sys.stderr)\n",
+        ),
+        10,
+    ),
     # La celda de la lección: el bucle está bien, pero su lee_accion no es el tolerante. Las conversaciones
     # ocultas traen acciones tolerantes: sólo queda el tope.
     "parser_de_la_leccion": (DE_LA_LECCION, 2),
     "sin_tope": (SIN_TOPE, 6),
     "un_turno_de_mas": (cambia("range(max_turnos)", "range(max_turnos + 1)"), 6),
     "sin_prefijo": (cambia('"Observación: " + observa', "observa"), 3),  # el modelo diverge en cada conversación
-    "no_salta_las_vacias": (cambia("        if partes:  # «Acción:» sin nada detrás no es una acción\n"
-                                   "            return [partes[0], partes[1].strip() if len(partes) > 1 else \"\"]\n",
-                                   "        return [partes[0] if partes else \"\", "
-                                   "partes[1].strip() if len(partes) > 1 else \"\"]\n"), 5),
+    "no_salta_las_vacias": (
+        cambia(
+            "        if partes:  # «Acción:» sin nada detrás no es una acción\n"
+            '            return [partes[0], partes[1].strip() if len(partes) > 1 else ""]\n',
+            '        return [partes[0] if partes else "", partes[1].strip() if len(partes) > 1 else ""]\n',
+        ),
+        5,
+    ),
     "solo_la_primera_linea": (SOLO_LA_PRIMERA_LINEA, 3),
-    "lanza": (LEE + "    raise ValueError('todavía no')\n" + FIRMA_BUCLE + "    raise ValueError('todavía no')\n"
-              + CONVERSA, 0),
+    "lanza": (
+        LEE + "    raise ValueError('todavía no')\n" + FIRMA_BUCLE + "    raise ValueError('todavía no')\n" + CONVERSA,
+        0,
+    ),
     "tabla_y_parser_de_la_leccion": (FIJAS, 2),  # las visibles de lee_accion copiadas: sólo el tope
 }
 
@@ -234,33 +275,58 @@ def trampas_del_bucle(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
     codigos = muestra_con(curso, puerto, NADA, RESTO + LEE)
     ocultas = RAIZ / "desafios" / BUCLE.slug / "ocultas.py"
-    codigos.update({
-        "b01_redefine_las_pruebas": NADA + (
-            "class Fallo(Exception):\n    pass\n"
-            "def exige(*a, **k):\n    pass\n"
-            "def comprueba_conversacion(*a, **k):\n    pass\n"),
-        "b02_lee_el_guion": NADA.replace("    return 'fin', None, []\n", (
-            "    guion = modelo.__self__.guionizado.guion\n"
-            "    return 'fin', guion[-1]['responde'], guion[-1]['espera'] + [['asistente', guion[-1]['responde']]]\n")),
-        "b03_lee_las_ocultas": NADA.replace("    return None\n", (
-            "    try:\n        return [open(%r).read()[-500:], '']\n"
-            "    except OSError as e:\n        return [str(e), '']\n") % str(ocultas), 1),
-        "b04_igual_a_todo": (
-            "class Siempre(list):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n"
-            + NADA.replace("    return None\n", "    return Siempre(['x', 'y'])\n", 1)
-            .replace("    return 'fin', None, []\n", "    return Siempre()\n")),
-        "b05_sin_llamar_al_modelo": NADA.replace("    return 'fin', None, []\n", (
-            "    M = [list(m) for m in inicio]\n"
-            "    if max_turnos == 0:\n        return 'max_turnos', None, M\n"
-            "    return 'fin', 'El martes tienes dentista a las 17:30.', M\n")),
-        "b07_tabla_de_las_visibles": SOLO_LA_TABLA,
-        "b08_visibles_por_orden": POR_ORDEN,
-        "b06_modelo_propio": NADA.replace(FIRMA_BUCLE, (
-            "class Modelo:\n    def __call__(self, M):\n        return 'Listo.'\n"
-            + FIRMA_BUCLE + "    modelo = Modelo()\n    M = list(inicio)\n    r = modelo(M)\n"
-            "    return 'fin', r, M + [('asistente', r)]\n")).replace("    return 'fin', None, []\n", "", 1),
-    })
+    codigos.update(
+        {
+            "b01_redefine_las_pruebas": NADA
+            + (
+                "class Fallo(Exception):\n    pass\n"
+                "def exige(*a, **k):\n    pass\n"
+                "def comprueba_conversacion(*a, **k):\n    pass\n"
+            ),
+            "b02_lee_el_guion": NADA.replace(
+                "    return 'fin', None, []\n",
+                (
+                    "    guion = modelo.__self__.guionizado.guion\n"
+                    "    return 'fin', guion[-1]['responde'], guion[-1]['espera'] + [['asistente', guion[-1]['responde']]]\n"  # noqa: E501
+                ),
+            ),
+            "b03_lee_las_ocultas": NADA.replace(
+                "    return None\n",
+                (
+                    "    try:\n        return [open(%r).read()[-500:], '']\n"
+                    "    except OSError as e:\n        return [str(e), '']\n"
+                )
+                % str(ocultas),
+                1,
+            ),
+            "b04_igual_a_todo": (
+                "class Siempre(list):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n"
+                + NADA.replace("    return None\n", "    return Siempre(['x', 'y'])\n", 1).replace(
+                    "    return 'fin', None, []\n", "    return Siempre()\n"
+                )
+            ),
+            "b05_sin_llamar_al_modelo": NADA.replace(
+                "    return 'fin', None, []\n",
+                (
+                    "    M = [list(m) for m in inicio]\n"
+                    "    if max_turnos == 0:\n        return 'max_turnos', None, M\n"
+                    "    return 'fin', 'El martes tienes dentista a las 17:30.', M\n"
+                ),
+            ),
+            "b07_tabla_de_las_visibles": SOLO_LA_TABLA,
+            "b08_visibles_por_orden": POR_ORDEN,
+            "b06_modelo_propio": NADA.replace(
+                FIRMA_BUCLE,
+                (
+                    "class Modelo:\n    def __call__(self, M):\n        return 'Listo.'\n"
+                    + FIRMA_BUCLE
+                    + "    modelo = Modelo()\n    M = list(inicio)\n    r = modelo(M)\n"
+                    "    return 'fin', r, M + [('asistente', r)]\n"
+                ),
+            ).replace("    return 'fin', None, []\n", "", 1),
+        }
+    )
     return codigos
 
 
@@ -280,8 +346,9 @@ def test_el_motivo_cuenta_la_conversacion(lote):
     motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
     assert "el modelo ha recibido una M que no es la del guion" in motivos["sin_prefijo"]
     assert "Observación: Martes" in motivos["sin_prefijo"]  # el guion dice qué esperaba
-    assert "lee_accion('acción: leer agenda.txt') debía devolver ['leer', 'agenda.txt']" in motivos[
-        "parser_de_la_leccion"]
+    assert (
+        "lee_accion('acción: leer agenda.txt') debía devolver ['leer', 'agenda.txt']" in motivos["parser_de_la_leccion"]
+    )
     assert "debía llamar al modelo 4 veces y lo ha llamado 5" in motivos["un_turno_de_mas"]
     tabla = motivos["tabla_y_parser_de_la_leccion"]
     assert "la variación oculta 1 de 1 no pasa" in tabla and "HUERTO" not in tabla and "huerto" not in tabla
@@ -289,6 +356,5 @@ def test_el_motivo_cuenta_la_conversacion(lote):
 
 def test_el_esqueleto_conserva_conversa(lote):
     """El cuaderno repartido trae conversa entera (que el esqueleto es el de la página: test_comunes.py)."""
-    celda = next(c for c in lote["cuaderno"].cells
-                 if c.metadata["nbgrader"]["grade_id"] == BUCLE.celda_solucion)
+    celda = next(c for c in lote["cuaderno"].cells if c.metadata["nbgrader"]["grade_id"] == BUCLE.celda_solucion)
     assert CONVERSA.strip() in celda.source

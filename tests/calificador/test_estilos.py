@@ -53,12 +53,16 @@ def estilos(desafio: Desafio) -> dict[str, list[str]]:
     """alumno: las celdas de código que añade (la primera va en la celda de la solución)."""
     sol, fs = desafio.lee("solucion.py"), desafio.funciones
     impl = _renombra(sol, fs)
-    decorada = "import functools\ndef _anota(f):\n    @functools.wraps(f)\n    def envuelta(*a, **k):\n" \
-               "        return f(*a, **k)\n    return envuelta\n" + re.sub(
-                   rf"^(def (?:{'|'.join(fs)})\()", r"@_anota\n\1", sol, flags=re.M)
-    objeto = impl + "\nclass _Llamable:\n    def __init__(self, f):\n        self.f = f\n" \
-                    "    def __call__(self, *a, **k):\n        return self.f(*a, **k)\n" + \
-        "".join(f"{f} = _Llamable(_{f}_impl)\n" for f in fs)
+    decorada = (
+        "import functools\ndef _anota(f):\n    @functools.wraps(f)\n    def envuelta(*a, **k):\n"
+        "        return f(*a, **k)\n    return envuelta\n"
+        + re.sub(rf"^(def (?:{'|'.join(fs)})\()", r"@_anota\n\1", sol, flags=re.M)
+    )
+    objeto = (
+        impl + "\nclass _Llamable:\n    def __init__(self, f):\n        self.f = f\n"
+        "    def __call__(self, *a, **k):\n        return self.f(*a, **k)\n"
+        + "".join(f"{f} = _Llamable(_{f}_impl)\n" for f in fs)
+    )
     parcial = "import functools\n" + impl + "".join(f"{f} = functools.partial(_{f}_impl)\n" for f in fs)
     lambdas = impl + "".join(f"{f} = lambda *a, **k: _{f}_impl(*a, **k)\n" for f in fs)
     formato = '_nota = ("%s de %s"\n         % (1, 2))\n' + sol
@@ -69,44 +73,57 @@ def estilos(desafio: Desafio) -> dict[str, list[str]]:
         "e04_partial": [parcial],
         "e05_lambda": [lambdas],
         "e06_en_otra_celda": [desafio.esqueleto(), sol],
-        "e07_magias": ["%load_ext autoreload\n!ls\n%time x = 1\n" + sol, f"{fs[0]}?", "%%capture\n" + sol,
-                       "%time _y = 2\n%pip install nada\n_z = !pwd",
-                       f"_guarda = {fs[0]}\ndel {fs[0]}\n%timeit -n 1 -r 1 _nada = 1\n"
-                       f"%time _cronometrada = _guarda\n{fs[0]} = _cronometrada"],
+        "e07_magias": [
+            "%load_ext autoreload\n!ls\n%time x = 1\n" + sol,
+            f"{fs[0]}?",
+            "%%capture\n" + sol,
+            "%time _y = 2\n%pip install nada\n_z = !pwd",
+            f"_guarda = {fs[0]}\ndel {fs[0]}\n%timeit -n 1 -r 1 _nada = 1\n"
+            f"%time _cronometrada = _guarda\n{fs[0]} = _cronometrada",
+        ],
         "e08_formato_en_dos_lineas": [formato],
         "e09_display_in_out": [sol + f"\ndisplay({fs[0]})\ndisplay('listo', len(In), Out)\nprint({fs[0]})\n"],
         "e10_borrador_invalido": [sol, "def a_medias(:\n    pass", "esto no es python"],
-        "e11_writefile_y_run": ["%%writefile ayuda.py\n_VALOR = 41\n", "%run ayuda.py\n_VALOR += 1\n",
-                                "from IPython.core.display import HTML, display\ndisplay(HTML('<b>hola</b>'))\n"
-                                "assert _VALOR == 42\n" + sol],
-        "e12_python_del_navegador": ['_ETIQUETAS = {"a": "1"}\nassert f"{_ETIQUETAS["a"]}" == "1"\n'
-                                     "def _igual[T](x: T) -> T:\n    return x\n" + sol],
+        "e11_writefile_y_run": [
+            "%%writefile ayuda.py\n_VALOR = 41\n",
+            "%run ayuda.py\n_VALOR += 1\n",
+            "from IPython.core.display import HTML, display\ndisplay(HTML('<b>hola</b>'))\nassert _VALOR == 42\n" + sol,
+        ],
+        "e12_python_del_navegador": [
+            '_ETIQUETAS = {"a": "1"}\nassert f"{_ETIQUETAS["a"]}" == "1"\n'
+            "def _igual[T](x: T) -> T:\n    return x\n" + sol
+        ],
     }
 
 
-ENTORNO_COMO_DICT = '''    _vistas = (len(entorno), list(entorno)[:1], entorno.get("no-existe.txt"),
+ENTORNO_COMO_DICT = """    _vistas = (len(entorno), list(entorno)[:1], entorno.get("no-existe.txt"),
                "lista.txt" in entorno,
                dict(entorno) == entorno, bool(entorno), repr(entorno)[:0], entorno.copy() == entorno,
                sorted(entorno.items())[:1], list(entorno.values())[:1], list(entorno.keys())[:1],
                [r for r in entorno][:1], entorno == dict(entorno))
     print("depuración:", len(entorno), _vistas[0])
-'''
+"""
 
 
 def estilos_de_ejecutar(desafio: Desafio) -> dict[str, list[str]]:
     """Lo propio del primer desafío: el entorno como diccionario y la herramienta con sus argumentos."""
     sol = desafio.lee("solucion.py")
-    llamada = "resultado(id, funcion(entorno, **ll[\"input\"]))"
+    llamada = 'resultado(id, funcion(entorno, **ll["input"]))'
     assert llamada in sol
-    por_nombre = "resultado(id, funcion(entorno=entorno, **ll[\"input\"]))"
-    por_posicion = "resultado(id, funcion(entorno, *ll[\"input\"].values()))"
+    por_nombre = 'resultado(id, funcion(entorno=entorno, **ll["input"]))'
+    por_posicion = 'resultado(id, funcion(entorno, *ll["input"].values()))'
     return {
         "p01_entorno_como_dict": [sol.replace("    id = ll.get", ENTORNO_COMO_DICT + "    id = ll.get", 1)],
         "p02_entorno_por_nombre": [sol.replace(llamada, por_nombre)],
         "p03_argumentos_por_posicion": [sol.replace(llamada, por_posicion)],
-        "p04_lee_el_fichero_antes": [sol.replace("    funcion = HERRAMIENTAS", "    if ll[\"name\"] == \"leer\" and "
-                                                 "ll[\"input\"][\"ruta\"] in entorno:\n        _antes = entorno["
-                                                 "ll[\"input\"][\"ruta\"]]\n    funcion = HERRAMIENTAS")],
+        "p04_lee_el_fichero_antes": [
+            sol.replace(
+                "    funcion = HERRAMIENTAS",
+                '    if ll["name"] == "leer" and '
+                'll["input"]["ruta"] in entorno:\n        _antes = entorno['
+                'll["input"]["ruta"]]\n    funcion = HERRAMIENTAS',
+            )
+        ],
     }
 
 
@@ -148,9 +165,12 @@ def lote(request, tmp_path_factory):
     copia.cells.append(pegada)
     entrega(curso, "n04_copia_de_una_prueba", copia, desafio)
     filas = por_alumno(califica(curso, desafio, plazo=5.0, progreso=False))
-    return {"desafio": desafio, "curso": curso, "filas": filas, "alumnos": [*todos, "n01_renombrado", "n02_untitled",
-                                                                           "n03_bloqueadas_editadas",
-                                                                           "n04_copia_de_una_prueba"]}
+    return {
+        "desafio": desafio,
+        "curso": curso,
+        "filas": filas,
+        "alumnos": [*todos, "n01_renombrado", "n02_untitled", "n03_bloqueadas_editadas", "n04_copia_de_una_prueba"],
+    }
 
 
 def test_cada_estilo_honesto_saca_la_nota_entera(lote):

@@ -64,10 +64,14 @@ def curso(release, tmp_path_factory):
         _, cuaderno = release
         zip_ = carpeta / "moodle.zip"
         with zipfile.ZipFile(zip_, "w") as z:
-            for nombre, id_, hora in (("Inés López", 4477, VENCE + timedelta(minutes=72)),
-                                      ("María Sánchez", 4476, VENCE - timedelta(hours=1))):
-                z.writestr(zipfile.ZipInfo(MOODLE.format(nombre, id_), hora.timetuple()[:6]),
-                           json.dumps(con_solucion(cuaderno, SOLUCION)))
+            for nombre, id_, hora in (
+                ("Inés López", 4477, VENCE + timedelta(minutes=72)),
+                ("María Sánchez", 4476, VENCE - timedelta(hours=1)),
+            ):
+                z.writestr(
+                    zipfile.ZipInfo(MOODLE.format(nombre, id_), hora.timetuple()[:6]),
+                    json.dumps(con_solucion(cuaderno, SOLUCION)),
+                )
         assert all(linea.recogida for linea in recoge(zip_, curso, {DESAFIO.slug}))
         califica(curso, DESAFIO, plazo=5.0, progreso=False)
         with Gradebook(url_del_libro(curso)) as libro:  # el profesor, en formgrader
@@ -92,15 +96,20 @@ def formgrader_del_curso(curso):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         puerto = s.getsockname()[1]
-    orden = [*orden_de_jupyter(curso, puerto), "--no-browser", f"--ServerApp.token={TOKEN}",
-             "--ServerApp.allow_root=True"]
+    orden = [
+        *orden_de_jupyter(curso, puerto),
+        "--no-browser",
+        f"--ServerApp.token={TOKEN}",
+        "--ServerApp.allow_root=True",
+    ]
     servidor = subprocess.Popen(orden, cwd=curso, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{puerto}"
     try:
         for _ in range(600):  # hasta 60 s para arrancar JupyterLab en una máquina cargada; no es una medida
             try:
-                peticion = urllib.request.Request(f"{base}/formgrader/api/status",
-                                                  headers={"Authorization": f"token {TOKEN}"})
+                peticion = urllib.request.Request(
+                    f"{base}/formgrader/api/status", headers={"Authorization": f"token {TOKEN}"}
+                )
                 with urllib.request.urlopen(peticion, timeout=20):
                     break
             except OSError:
@@ -117,6 +126,7 @@ def navegador():
     if not CHROMIUM.exists():
         pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         navegador = lanza(p)
         yield navegador
@@ -157,8 +167,10 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
         assert "11 / 10" not in pagina.inner_text("body")
 
         # Manual Grading → el cuaderno: la lista de entregas (sin nombres: se busca la fila por su enlace).
-        ids = {nb["student"]: nb["id"] for nb in pagina.request.get(
-            f"{base}/formgrader/api/submitted_notebooks/{DESAFIO.slug}/{CUADERNO}").json()}
+        ids = {
+            nb["student"]: nb["id"]
+            for nb in pagina.request.get(f"{base}/formgrader/api/submitted_notebooks/{DESAFIO.slug}/{CUADERNO}").json()
+        }
         pagina.goto(f"{base}/formgrader/gradebook/{DESAFIO.slug}/{CUADERNO}")
         filas(pagina)
         for alumno, texto in esperado.items():
@@ -185,8 +197,10 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
         for alumno, texto in esperado.items():
             pagina.goto(f"{base}/formgrader/manage_students/{alumno}")
             filas(pagina)
-            assert pagina.locator("#main-table tr", has_text=DESAFIO.slug).locator("td.score").inner_text().strip() \
+            assert (
+                pagina.locator("#main-table tr", has_text=DESAFIO.slug).locator("td.score").inner_text().strip()
                 == texto
+            )
             pagina.goto(f"{base}/formgrader/manage_students/{alumno}/{DESAFIO.slug}")
             filas(pagina)
             assert pagina.locator("#main-table td.score").first.inner_text().strip() == texto
@@ -200,8 +214,9 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
         assert "de nbgrader export" in pagina.inner_text("#nota-del-curso")
         pagina.fill("#prueba_bucle_extra_credit", "2")
         pagina.press("#prueba_bucle_extra_credit", "Tab")  # formgrader guarda al cambiar
-        pagina.wait_for_function("() => document.querySelector('#nota-del-curso-texto').innerText"
-                                 " === '10 / 10 (−2 por retraso, +2 extra)'")
+        pagina.wait_for_function(
+            "() => document.querySelector('#nota-del-curso-texto').innerText === '10 / 10 (−2 por retraso, +2 extra)'"
+        )
         contexto.close()
 
     # Lo que ha escrito el profesor se queda como lo escribió, y el CSV y nbgrader export lo siguen.
@@ -211,16 +226,19 @@ def test_formgrader_dice_la_nota_del_csv_y_nunca_11_de_10(curso, navegador):
     assert float(exporta(curso)[(DESAFIO.slug, "ines.lopez")]["score"]) == 10
 
 
-@pytest.mark.parametrize(("final", "maximo", "penalizacion", "extra", "texto"), [
-    (9, 10, 2, 1, "9 / 10 (−2 por retraso, +1 extra)"),
-    (11, 10, 0, 1, "10 / 10 + 1 extra"),
-    (9, 10, 0, 1, "9 / 10 (+1 extra)"),
-    (8, 10, 2, 0, "8 / 10 (−2 por retraso)"),
-    (12, 10, 1, 3, "10 / 10 + 2 extra (−1 por retraso, +3 extra)"),
-    (9.5, 10, 0.5, 0, "9,5 / 10 (−0,5 por retraso)"),
-    (10.25, 10, 0, 0.25, "10 / 10 + 0,25 extra"),
-    (0, 10, 10, 0, "0 / 10 (−10 por retraso)"),
-])
+@pytest.mark.parametrize(
+    ("final", "maximo", "penalizacion", "extra", "texto"),
+    [
+        (9, 10, 2, 1, "9 / 10 (−2 por retraso, +1 extra)"),
+        (11, 10, 0, 1, "10 / 10 + 1 extra"),
+        (9, 10, 0, 1, "9 / 10 (+1 extra)"),
+        (8, 10, 2, 0, "8 / 10 (−2 por retraso)"),
+        (12, 10, 1, 3, "10 / 10 + 2 extra (−1 por retraso, +3 extra)"),
+        (9.5, 10, 0.5, 0, "9,5 / 10 (−0,5 por retraso)"),
+        (10.25, 10, 0, 0.25, "10 / 10 + 0,25 extra"),
+        (0, 10, 10, 0, "0 / 10 (−10 por retraso)"),
+    ],
+)
 def test_la_nota_se_lee_como_en_el_csv(final, maximo, penalizacion, extra, texto):
     from cursos.calificador.libro import nota_en_texto
 

@@ -51,12 +51,14 @@ def calificadas(tmp_path_factory, aislamiento):
     curso, cuaderno = curso_del_desafio(tmp_path_factory, PERMISO)
     entregas = {
         "pep_701": con_solucion(cuaderno, PEP_701 + solucion, PERMISO),
-        "pep_695": con_solucion(cuaderno, PEP_695 + solucion.replace("decision = permiso(ll)",
-                                                                     "decision = _igual(permiso(ll))"), PERMISO),
+        "pep_695": con_solucion(
+            cuaderno, PEP_695 + solucion.replace("decision = permiso(ll)", "decision = _igual(permiso(ll))"), PERMISO
+        ),
         "input_en_demo": con_celdas(cuaderno, solucion, PERMISO, 'nombre = input("¿Cómo te llamas? ")\n'),
         # En la misma celda que la solución: si help fuera un NameError, el resto de la celda no correría.
-        "help_exit_quit": con_solucion(cuaderno, "help(len)\nassert callable(exit) and callable(quit)\n" + solucion,
-                                       PERMISO),
+        "help_exit_quit": con_solucion(
+            cuaderno, "help(len)\nassert callable(exit) and callable(quit)\n" + solucion, PERMISO
+        ),
         "exit_en_demo": con_celdas(cuaderno, solucion, PERMISO, "exit()\n"),
     }
     for alumno, nb in entregas.items():
@@ -74,8 +76,11 @@ def test_lo_que_corre_en_la_pagina_saca_la_nota_entera(calificadas, alumno):
 def test_el_entorno_de_ejecutar_es_un_dict(tmp_path_factory, aislamiento):
     """En ejecutar-nunca-lanza: isinstance(entorno, dict) y json.dumps(entorno), como en la lección."""
     solucion = NUNCA_LANZA.lee("solucion.py").replace(
-        '    """\n', '    """\n    import json\n    assert isinstance(entorno, dict)\n'
-                    '    assert json.loads(json.dumps(entorno)) == dict(entorno) == {**entorno}\n', 1)
+        '    """\n',
+        '    """\n    import json\n    assert isinstance(entorno, dict)\n'
+        "    assert json.loads(json.dumps(entorno)) == dict(entorno) == {**entorno}\n",
+        1,
+    )
     assert "isinstance(entorno, dict)" in solucion
     curso, cuaderno = curso_del_desafio(tmp_path_factory, NUNCA_LANZA)
     entrega(curso, "entorno_dict", con_solucion(cuaderno, solucion, NUNCA_LANZA), NUNCA_LANZA)
@@ -101,19 +106,22 @@ def test_un_bucle_al_cargar_se_cobra_una_vez(aislamiento, desafio):
     partes ocultas vuelven a arrancar el proceso."""
     contado = Contado(aislamiento)
     codigo = "while True:\n    pass\n" + desafio.lee("solucion.py")
-    resultados = banco.corre_pruebas(contado, desafio, banco.espacio_de_pruebas(desafio),
-                                     Entrega([codigo], codigo), plazo=1)
+    resultados = banco.corre_pruebas(
+        contado, desafio, banco.espacio_de_pruebas(desafio), Entrega([codigo], codigo), plazo=1
+    )
     assert contado.veces == 1
     # CPU o, con la máquina muy cargada, reloj: los dos se recuerdan igual.
     assert all(m and m.startswith(("tiempo de CPU agotado", "tiempo de reloj agotado")) for m in resultados.values())
 
 
 def test_import_js_no_llega_a_node(aislamiento):
-    celda = ("import js, pyodide_js\n"
-             "def ejecutar(ll, entorno):\n"
-             "    return [str(getattr(js, n, None)) for n in ('process', 'require', 'Buffer', 'fetch')] + [\n"
-             "        str(getattr(pyodide_js, 'mountNodeFS', None)),\n"
-             "        str(getattr(pyodide_js.FS.filesystems, 'NODEFS', None))]\n")
+    celda = (
+        "import js, pyodide_js\n"
+        "def ejecutar(ll, entorno):\n"
+        "    return [str(getattr(js, n, None)) for n in ('process', 'require', 'Buffer', 'fetch')] + [\n"
+        "        str(getattr(pyodide_js, 'mountNodeFS', None)),\n"
+        "        str(getattr(pyodide_js.FS.filesystems, 'NODEFS', None))]\n"
+    )
     proceso = aislamiento.arranca(5)
     try:
         for mensaje in ({"modulos": [], "celdas": [celda]}, {"llama": "ejecutar", "args": [{}, None]}):
@@ -139,9 +147,11 @@ def test_la_instantanea_trae_hijo_py_y_nada_de_ningun_alumno(aislamiento):
     ruta = Path(interprete[Interprete.CARPETA]) / interprete[Interprete.INSTANTANEA]
     antes = hashlib.sha256(ruta.read_bytes()).hexdigest()
     marca = "MARCA-DEL-ALUMNO-%d" % os.getpid()
-    celda = ("get_ipython().run_cell_magic('writefile', 'hijo.py', 'DEL_ALUMNO = True\\n')\nimport hijo\n"
-             "GUARDADA = %r * 1000\n"
-             "def ejecutar(ll, entorno):\n    return [hijo.DEL_ALUMNO, len(GUARDADA)]\n" % marca)
+    celda = (
+        "get_ipython().run_cell_magic('writefile', 'hijo.py', 'DEL_ALUMNO = True\\n')\nimport hijo\n"
+        "GUARDADA = %r * 1000\n"
+        "def ejecutar(ll, entorno):\n    return [hijo.DEL_ALUMNO, len(GUARDADA)]\n" % marca
+    )
     proceso = aislamiento.arranca(5)
     try:
         for mensaje in ({"modulos": [], "celdas": [celda]}, {"llama": "ejecutar", "args": [{}, None]}):
@@ -195,9 +205,12 @@ def test_una_celda_enorme_con_ordenes_no_cuesta_segundos_al_calificador(tmp_path
     """El transformador de IPython relee la celda por cada orden: con tope, la celda se salta con una nota."""
     solucion = PERMISO.lee("solucion.py")
     enorme = ("x = 1\n" * 940 + "!echo hola\n") * 30  # ~170 KB y 30 órdenes
-    cuaderno = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(solucion, metadata={"nbgrader": {"grade_id": PERMISO.celda_solucion}}),
-        nbformat.v4.new_code_cell(enorme)])
+    cuaderno = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(solucion, metadata={"nbgrader": {"grade_id": PERMISO.celda_solucion}}),
+            nbformat.v4.new_code_cell(enorme),
+        ]
+    )
     ruta = tmp_path / PERMISO.cuaderno
     nbformat.write(cuaderno, ruta)
     leida = lee_entrega(PERMISO, ruta)

@@ -13,14 +13,20 @@ from tests.calificador.lotes import ficheros_con_lote, lotes
 
 LOTES = lotes()
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
-HONESTAS = [(slug, alumno) for slug, lote in LOTES.items()
-            for alumno, (_, puntos) in lote.honestas.items() if puntos is not None]
+HONESTAS = [
+    (slug, alumno)
+    for slug, lote in LOTES.items()
+    for alumno, (_, puntos) in lote.honestas.items()
+    if puntos is not None
+]
 
 
 def test_cada_desafio_tiene_su_lote():
     sin_lote = [slug for slug in DESAFIOS if slug not in LOTES]
-    assert not sin_lote, (f"sin lote de entregas: {', '.join(sin_lote)}. Declara LOTE = Lote(...) "
-                          "(tests/calificador/lotes.py) en su tests/calificador/test_<desafío>.py")
+    assert not sin_lote, (
+        f"sin lote de entregas: {', '.join(sin_lote)}. Declara LOTE = Lote(...) "
+        "(tests/calificador/lotes.py) en su tests/calificador/test_<desafío>.py"
+    )
     assert set(LOTES) <= set(DESAFIOS), set(LOTES) - set(DESAFIOS)
 
 
@@ -66,8 +72,9 @@ def test_leer_las_ocultas_no_las_desvela(lote_calificado, slug):
     """La trampa que abre el ocultas.py del desafío no lo encuentra, y lo que lee el alumno en su
     cuaderno calificado no cuenta nada de él."""
     declarado = LOTES[slug]
-    assert declarado.lee_ocultas, (f"{slug}: declara en su LOTE lee_ocultas=(la trampa que lee ocultas.py, "
-                                   "lo de ocultas.py que no debe salir)")
+    assert declarado.lee_ocultas, (
+        f"{slug}: declara en su LOTE lee_ocultas=(la trampa que lee ocultas.py, lo de ocultas.py que no debe salir)"
+    )
     alumno, secretos = declarado.lee_ocultas
     ocultas = (declarado.desafio.carpeta / "ocultas.py").read_text(encoding="utf-8")
     assert secretos and all(s in ocultas for s in secretos), "cada secreto tiene que estar en ocultas.py"

@@ -12,8 +12,10 @@ from cursos.cli import main
 
 def test_plurales_y_coma_decimal():
     assert [puntos_es(x) for x in (1, 1.0, 0, 2, 9.5)] == ["1 punto", "1 punto", "0 puntos", "2 puntos", "9,5 puntos"]
-    filas = [{"alumno": "ana", "puntos": 1, "motivo": "", "a": 1}, {"alumno": "eva", "puntos": 0,
-                                                                      "motivo": "sin entrega", "a": 0}]
+    filas = [
+        {"alumno": "ana", "puntos": 1, "motivo": "", "a": 1},
+        {"alumno": "eva", "puntos": 0, "motivo": "sin entrega", "a": 0},
+    ]
     texto = resumen(filas, ["a"], {"a": 1})
     assert texto.startswith("1 entrega; 1 con la nota entera (1 punto); 1 alumno del libro sin entrega."), texto
 
@@ -51,8 +53,9 @@ def ajustes(tmp_path, monkeypatch):
 
 def test_la_carpeta_y_el_desafio_por_omision_en_profesor_toml(ajustes, tmp_path, capsys):
     curso = tmp_path / "mi-curso"
-    ajustes.write_text(f'nbgrader = "{curso}"\ndesafio = "puerta-corregida"\nzona_horaria = "Europe/Madrid"\n',
-                       encoding="utf-8")
+    ajustes.write_text(
+        f'nbgrader = "{curso}"\ndesafio = "puerta-corregida"\nzona_horaria = "Europe/Madrid"\n', encoding="utf-8"
+    )
     assert main(["desafio"]) == 0, capsys.readouterr().err
     assert (curso / "release" / "puerta-corregida" / "puerta-corregida.ipynb").is_file()
     capsys.readouterr()
@@ -71,6 +74,7 @@ def test_un_profesor_toml_mal_escrito_lo_dice(ajustes, capsys):
     ajustes.write_text('zona_horaria = "Europa/Madrid"\n', encoding="utf-8")
     from cursos.calificador.configuracion import ErrorDeConfiguracion
     from cursos.calificador.tiempo import zona
+
     with pytest.raises(ErrorDeConfiguracion, match="«Europa/Madrid»"):
         zona()
 
@@ -98,14 +102,18 @@ def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, mon
     (tmp_path / f"{modulo}.py").write_text(
         "import math\nfrom nbgrader.plugins import BasePlugin\n\n\nclass PorHora(BasePlugin):\n"
         "    def late_submission_penalty(self, student_id, score, total_seconds):\n"
-        "        return math.ceil(total_seconds / 3600)\n", encoding="utf-8")
+        "        return math.ceil(total_seconds / 3600)\n",
+        encoding="utf-8",
+    )
     (tmp_path / "nbgrader_config.py").write_text(
-        f'c = get_config()\nc.AssignLatePenalties.plugin_class = "{modulo}.PorHora"\n', encoding="utf-8")
+        f'c = get_config()\nc.AssignLatePenalties.plugin_class = "{modulo}.PorHora"\n', encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path.parent)
     plugin = CursoNbgrader.de(tmp_path).penalizador().plugin_inst
     assert plugin.late_submission_penalty("ines", 10, 4320) == 2
     (tmp_path / "nbgrader_config.py").write_text(
-        'c = get_config()\nc.AssignLatePenalties.plugin_class = "no_existe_aqui.PorHora"\n', encoding="utf-8")
+        'c = get_config()\nc.AssignLatePenalties.plugin_class = "no_existe_aqui.PorHora"\n', encoding="utf-8"
+    )
     with pytest.raises(ErrorDeConfiguracion) as error:
         CursoNbgrader.de(tmp_path).penalizador()
     assert "«no_existe_aqui.PorHora»" in str(error.value) and "carpeta del curso" in str(error.value)
@@ -118,8 +126,10 @@ def test_un_zip_vacio_dice_que_esta_vacio(tmp_path):
 
     zipfile.ZipFile(tmp_path / "entregas.zip", "w").close()
     (tmp_path / "carpeta").mkdir()
-    for entrada, dice in ((tmp_path / "entregas.zip", "entregas.zip está vacío"),
-                          (tmp_path / "carpeta", "carpeta está vacía")):
+    for entrada, dice in (
+        (tmp_path / "entregas.zip", "entregas.zip está vacío"),
+        (tmp_path / "carpeta", "carpeta está vacía"),
+    ):
         with pytest.raises(EntradaInvalida) as error:
             recoge(entrada, tmp_path / "curso", {"permiso-en-ejecutar"})
         assert dice in str(error.value) and "descarga otra vez" in str(error.value)

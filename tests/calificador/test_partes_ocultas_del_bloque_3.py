@@ -49,8 +49,10 @@ def clave(*args):
 
 def graba(slug, funcion, al_volver=None):
     """[(clave de los argumentos, lo que devolvió o la excepción)] de la referencia en las pruebas visibles."""
-    return [(clave(*args), respuesta) for args, respuesta in
-            respuestas_visibles(slug, funcion, forma="vuelve_o_lanza", al_volver=al_volver)]
+    return [
+        (clave(*args), respuesta)
+        for args, respuesta in respuestas_visibles(slug, funcion, forma="vuelve_o_lanza", al_volver=al_volver)
+    ]
 
 
 @pytest.mark.parametrize("slug", DESAFIOS)
@@ -65,8 +67,9 @@ def test_cada_prueba_visible_tiene_su_parte_oculta(slug):
 def test_la_referencia_pasa_las_partes_ocultas(slug):
     codigo = Desafio(slug).lee("solucion.py")
     g = espacio(slug, codigo)
-    assert sum(puntos_visibles(slug, codigo).values()) == sum(p for n, (p, _) in g["PRUEBAS"].items()
-                                                                 if n != "variaciones")
+    assert sum(puntos_visibles(slug, codigo).values()) == sum(
+        p for n, (p, _) in g["PRUEBAS"].items() if n != "variaciones"
+    )
 
 
 # --- Las trampas de cada desafío ---------------------------------------------------------------
@@ -78,65 +81,99 @@ def trampas_de_la_puerta():
     tabla = {k: valor for k, (_, valor) in vistas}
     comun = "import json\n"
     return {
-        "por_numero_de_llamada": comun + "RESPUESTAS = %r\nVEZ = [0]\n" % respuestas + (
+        "por_numero_de_llamada": comun
+        + "RESPUESTAS = %r\nVEZ = [0]\n" % respuestas
+        + (
             "def puerta(ll, sesion, admitidas):\n    VEZ[0] += 1\n"
-            "    return RESPUESTAS[(VEZ[0] - 1) % len(RESPUESTAS)]\n"),
-        "tabla_que_admite": comun + "TABLA = %r\n" % tabla + (
+            "    return RESPUESTAS[(VEZ[0] - 1) % len(RESPUESTAS)]\n"
+        ),
+        "tabla_que_admite": comun
+        + "TABLA = %r\n" % tabla
+        + (
             "def puerta(ll, sesion, admitidas):\n"
-            "    return TABLA.get(json.dumps([ll, sesion, admitidas], sort_keys=True, ensure_ascii=False))\n"),
-        "tabla_que_deniega": comun + "TABLA = %r\n" % tabla + (
+            "    return TABLA.get(json.dumps([ll, sesion, admitidas], sort_keys=True, ensure_ascii=False))\n"
+        ),
+        "tabla_que_deniega": comun
+        + "TABLA = %r\n" % tabla
+        + (
             "def puerta(ll, sesion, admitidas):\n"
             "    return TABLA.get(json.dumps([ll, sesion, admitidas], sort_keys=True, ensure_ascii=False),"
-            " 'permission_denied')\n"),
+            " 'permission_denied')\n"
+        ),
     }
 
 
 def trampas_del_acumulador():
     def despues(args, valor):
         return [valor, args[0]["tools"], args[0]["operaciones"]]
+
     vistas = graba("acumulador-de-hechos", "anota_llamada", despues)
     respuestas = [valor for _, (_, valor) in vistas]
     tabla = {k: valor for k, (_, valor) in vistas}
-    aplica = ("    devuelto, tools, operaciones = json.loads(json.dumps(respuesta))\n"
-              "    ejecucion['tools'], ejecucion['operaciones'] = tools, operaciones\n    return devuelto\n")
+    aplica = (
+        "    devuelto, tools, operaciones = json.loads(json.dumps(respuesta))\n"
+        "    ejecucion['tools'], ejecucion['operaciones'] = tools, operaciones\n    return devuelto\n"
+    )
     firma = "def anota_llamada(ejecucion, ll, obs, registro, aprobacion=None):\n"
     return {
-        "por_numero_de_llamada": "import json\nRESPUESTAS = %r\nVEZ = [0]\n" % respuestas + firma + (
-            "    VEZ[0] += 1\n    respuesta = RESPUESTAS[(VEZ[0] - 1) % len(RESPUESTAS)]\n") + aplica,
-        "tabla_copiada": "import json\nTABLA = %r\n" % tabla + firma + (
+        "por_numero_de_llamada": "import json\nRESPUESTAS = %r\nVEZ = [0]\n" % respuestas
+        + firma
+        + ("    VEZ[0] += 1\n    respuesta = RESPUESTAS[(VEZ[0] - 1) % len(RESPUESTAS)]\n")
+        + aplica,
+        "tabla_copiada": "import json\nTABLA = %r\n" % tabla
+        + firma
+        + (
             "    k = json.dumps([ejecucion, ll, obs, registro, aprobacion], sort_keys=True, ensure_ascii=False)\n"
-            "    if k not in TABLA:\n        return False\n    respuesta = TABLA[k]\n") + aplica,
+            "    if k not in TABLA:\n        return False\n    respuesta = TABLA[k]\n"
+        )
+        + aplica,
     }
 
 
 def trampas_de_identidad():
     def resultado(args, valor):
         return valor if isinstance(valor, dict) and "iss" in valor else None
+
     validas = graba("identidad-delegada", "validar_token", resultado)
     sesiones = graba("identidad-delegada", "abrir_sesion", lambda args, valor: args[0].get("sub"))
     g = espacio("identidad-delegada", "", ocultas=False)
     perfiles = dict(g["PERFILES_DE_LA_LECCION"])
-    crear = ("PERFILES_COPIADOS = %r\n" % perfiles + "def crear_herramienta_perfil(id_usuario_autenticado):\n"
-             "    return lambda: PERFILES_COPIADOS.get(id_usuario_autenticado, {'error': 'usuario no encontrado'})\n")
-    contesta = ("def contesta(respuesta, ok):\n"
-                "    if respuesta[0] == 'lanza':\n        raise PermissionError(respuesta[2])\n"
-                "    return ok(respuesta[1])\n")
-    sesion = ("def sesion_de(sub):\n    return {'leer': LEER, 'leer_mi_perfil': herramienta("
-              "crear_herramienta_perfil(sub), '', {})}\n")
-    tabla = ("import json\nVALIDAR = %r\nSESIONES = %r\n" % (dict(validas), dict(sesiones)) + crear + contesta + sesion
-             + "def validar_token(token, audiencia, alcance, ahora):\n"
-               "    k = json.dumps([token, audiencia, alcance, ahora], sort_keys=True, ensure_ascii=False)\n"
-               "    return contesta(VALIDAR.get(k, ('lanza', '', 'emisor desconocido')), lambda t: t)\n"
-               "def abrir_sesion(token, ahora):\n"
-               "    k = json.dumps([token, ahora], sort_keys=True, ensure_ascii=False)\n"
-               "    return contesta(SESIONES.get(k, ('lanza', '', 'no')), sesion_de)\n")
-    por_numero = ("VALIDAR = %r\nSESIONES = %r\nVEZ = {'v': 0, 's': 0}\n"
-                  % ([v for _, v in validas], [v for _, v in sesiones]) + crear + contesta + sesion
-                  + "def siguiente(lista, cual):\n    VEZ[cual] += 1\n    return lista[(VEZ[cual] - 1) % len(lista)]\n"
-                    "def validar_token(token, audiencia, alcance, ahora):\n"
-                    "    return contesta(siguiente(VALIDAR, 'v'), lambda t: t)\n"
-                    "def abrir_sesion(token, ahora):\n"
-                    "    return contesta(siguiente(SESIONES, 's'), sesion_de)\n")
+    crear = (
+        "PERFILES_COPIADOS = %r\n" % perfiles + "def crear_herramienta_perfil(id_usuario_autenticado):\n"
+        "    return lambda: PERFILES_COPIADOS.get(id_usuario_autenticado, {'error': 'usuario no encontrado'})\n"
+    )
+    contesta = (
+        "def contesta(respuesta, ok):\n"
+        "    if respuesta[0] == 'lanza':\n        raise PermissionError(respuesta[2])\n"
+        "    return ok(respuesta[1])\n"
+    )
+    sesion = (
+        "def sesion_de(sub):\n    return {'leer': LEER, 'leer_mi_perfil': herramienta("
+        "crear_herramienta_perfil(sub), '', {})}\n"
+    )
+    tabla = (
+        "import json\nVALIDAR = %r\nSESIONES = %r\n" % (dict(validas), dict(sesiones))
+        + crear
+        + contesta
+        + sesion
+        + "def validar_token(token, audiencia, alcance, ahora):\n"
+        "    k = json.dumps([token, audiencia, alcance, ahora], sort_keys=True, ensure_ascii=False)\n"
+        "    return contesta(VALIDAR.get(k, ('lanza', '', 'emisor desconocido')), lambda t: t)\n"
+        "def abrir_sesion(token, ahora):\n"
+        "    k = json.dumps([token, ahora], sort_keys=True, ensure_ascii=False)\n"
+        "    return contesta(SESIONES.get(k, ('lanza', '', 'no')), sesion_de)\n"
+    )
+    por_numero = (
+        "VALIDAR = %r\nSESIONES = %r\nVEZ = {'v': 0, 's': 0}\n" % ([v for _, v in validas], [v for _, v in sesiones])
+        + crear
+        + contesta
+        + sesion
+        + "def siguiente(lista, cual):\n    VEZ[cual] += 1\n    return lista[(VEZ[cual] - 1) % len(lista)]\n"
+        "def validar_token(token, audiencia, alcance, ahora):\n"
+        "    return contesta(siguiente(VALIDAR, 'v'), lambda t: t)\n"
+        "def abrir_sesion(token, ahora):\n"
+        "    return contesta(siguiente(SESIONES, 's'), sesion_de)\n"
+    )
     return {"por_numero_de_llamada": por_numero, "tabla_copiada": tabla}
 
 
@@ -156,7 +193,8 @@ POR_OMISION = {("puerta-corregida", "tabla_que_admite"): "def puerta(ll, sesion,
 def test_repetir_las_respuestas_visibles_no_da_ningun_punto_visible(slug):
     for nombre, codigo in TRAMPAS[slug]().items():
         assert sum(puntos_visibles(slug, codigo, ocultas=False).values()) > 0, (
-            "%s: sin las partes ocultas la trampa saca puntos (por eso hacen falta)" % nombre)
+            "%s: sin las partes ocultas la trampa saca puntos (por eso hacen falta)" % nombre
+        )
         base = POR_OMISION.get((slug, nombre))
         esperado = puntos_visibles(slug, base) if base else dict.fromkeys(puntos_visibles(slug, codigo), 0)
         assert puntos_visibles(slug, codigo) == esperado, nombre
@@ -164,8 +202,11 @@ def test_repetir_las_respuestas_visibles_no_da_ningun_punto_visible(slug):
 
 # --- Decisión 2: ninguna celda de la lección ni ningún módulo servido regala el desafío -----------------
 
-LECCIONES = {"puerta-corregida": "la-propuesta-no-es-el-permiso", "acumulador-de-hechos": "cadenas-peligrosas",
-             "identidad-delegada": "identidad-delegada"}
+LECCIONES = {
+    "puerta-corregida": "la-propuesta-no-es-el-permiso",
+    "acumulador-de-hechos": "cadenas-peligrosas",
+    "identidad-delegada": "identidad-delegada",
+}
 
 
 def puntos(slug, codigo):
@@ -190,8 +231,11 @@ def test_ninguna_celda_ni_modulo_servido_saca_la_nota_entera(slug, capsys):
     from cursos.carga import sin_cargas
     from cursos.celdas import celdas_de_codigo
     from cursos.manifiesto import leer_curso
-    candidatos = {"celda %d" % n: sin_cargas(codigo) for n, (codigo, _) in
-                  enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)}
+
+    candidatos = {
+        "celda %d" % n: sin_cargas(codigo)
+        for n, (codigo, _) in enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)
+    }
     curso = leer_curso()
     candidatos.update({m: curso.modulo(m).read_text(encoding="utf-8") for m in curso.modulos})
     notas = {nombre: puntos(slug, codigo) for nombre, codigo in candidatos.items()}
@@ -214,13 +258,18 @@ def test_lo_servido_con_la_funcion_de_la_leccion_renombrada_no_saca_la_nota_ente
     from cursos import RAIZ
     from cursos.carga import sin_cargas
     from cursos.celdas import celdas_de_codigo
+
     desafio = Desafio(slug)
     servidos = dict(desafio.modulos())
     for nombre in desafio.quitar:  # lo quitado no llega al alumno, ni en el texto del módulo
         assert any("en el desafío, %s la escribes tú" % nombre in t for t in servidos.values()), nombre
     candidatos = {"servido " + m: t + ALIAS[slug] for m, t in servidos.items()}
-    candidatos.update({"celda %d" % n: sin_cargas(codigo) + ALIAS[slug] for n, (codigo, _) in
-                       enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)})
+    candidatos.update(
+        {
+            "celda %d" % n: sin_cargas(codigo) + ALIAS[slug]
+            for n, (codigo, _) in enumerate(celdas_de_codigo(RAIZ / "lecciones" / LECCIONES[slug] / "leccion.md"), 1)
+        }
+    )
     notas = {nombre: puntos(slug, codigo) for nombre, codigo in candidatos.items()}
     capsys.readouterr()
     assert max(notas.values()) < 10, {n: p for n, p in notas.items() if p >= 10}

@@ -55,7 +55,7 @@ def permiso_de_comando(orden, lectura):
     return "permitir"
 '''
 
-CON_CONJUNTOS = '''import os
+CON_CONJUNTOS = """import os
 
 def permiso_de_comando(orden, lectura):
     if isinstance(orden, str):
@@ -74,7 +74,7 @@ def permiso_de_comando(orden, lectura):
         return "denegar"
     opciones = {a for a in args if a[:1] == "-" and a != "-"}
     return "permitir" if programa in lectura and opciones <= set(lectura[programa]) else "preguntar"
-'''
+"""
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
@@ -106,22 +106,27 @@ def _casos_de(g, prueba) -> list:
 def tabla_visible() -> str:
     """Copia las respuestas de las pruebas visibles: lo que no está en la tabla, denegar."""
     tabla = {json.dumps(orden): debe for orden, debe in visibles()}
-    return ("import json\nRESPUESTAS = %r\n" % tabla + FIRMA
-            + "    return RESPUESTAS.get(json.dumps(orden), 'denegar')\n")
+    return (
+        "import json\nRESPUESTAS = %r\n" % tabla + FIRMA + "    return RESPUESTAS.get(json.dumps(orden), 'denegar')\n"
+    )
 
 
 def tabla_y_la_leccion() -> str:
     """Copia las respuestas visibles y, para lo que no está en la tabla, usa la decisión de la lección."""
-    return tabla_visible().replace("RESPUESTAS.get(json.dumps(orden), 'denegar')",
-                                   "RESPUESTAS.get(json.dumps(orden)) or permiso_por_argv(orden)")
+    return tabla_visible().replace(
+        "RESPUESTAS.get(json.dumps(orden), 'denegar')", "RESPUESTAS.get(json.dumps(orden)) or permiso_por_argv(orden)"
+    )
 
 
 def por_cuenta() -> str:
     """Contesta por el número de llamada, con la secuencia de las pruebas visibles."""
     secuencia = [debe for _, debe in visibles()]
-    return ("SECUENCIA = %r\nLLAMADAS = [0]\n" % secuencia + FIRMA
-            + "    n = LLAMADAS[0]\n    LLAMADAS[0] += 1\n"
-            + "    return SECUENCIA[n] if n < len(SECUENCIA) else 'denegar'\n")
+    return (
+        "SECUENCIA = %r\nLLAMADAS = [0]\n" % secuencia
+        + FIRMA
+        + "    n = LLAMADAS[0]\n    LLAMADAS[0] += 1\n"
+        + "    return SECUENCIA[n] if n < len(SECUENCIA) else 'denegar'\n"
+    )
 
 
 SIN_OPCIONES = cambia("all(o in lectura[programa] for o in opciones)", "True")
@@ -131,29 +136,42 @@ SINTAXIS_CORTA = cambia("SINTAXIS & set(orden)", 'any(s in orden for s in (";", 
 OPCIONES_TROCEADAS = cambia(
     'opciones = [a for a in argv[1:] if a.startswith("-") and a != "-"]',
     'opciones = [a if a.startswith("--") else "-" + c for a in argv[1:] if a.startswith("-") and a != "-"\n'
-    '                for c in (a[1:] if not a.startswith("--") else "x")]')
+    '                for c in (a[1:] if not a.startswith("--") else "x")]',
+)
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_otro_estilo": (OTRO_ESTILO, 10),
     "bien_con_conjuntos": (CON_CONJUNTOS, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "    if isinstance(orden, str):\n", "    print('decido', orden, file=sys.stderr)\n"
-        "    if isinstance(orden, str):\n"), 10),
+    "bien_con_ruido": (
+        RUIDO
+        + cambia(
+            "    if isinstance(orden, str):\n",
+            "    print('decido', orden, file=sys.stderr)\n    if isinstance(orden, str):\n",
+        ),
+        10,
+    ),
     "deniega_todo": (NADA, 0),
     "pregunta_todo": (FIRMA + "    return 'preguntar'\n", 0),
     "permite_todo": (FIRMA + "    return 'permitir'\n", 0),
     # La de la lección decide con LECTURA: las partes ocultas, con otras listas, la suspenden.
     "la_de_la_leccion": (FIRMA + "    return permiso_por_argv(orden)\n", 0),
-    "por_texto": (FIRMA + "    if not isinstance(orden, str) or not orden.split():\n        return 'denegar'\n"
-                  "    return 'permitir' if orden.split()[0] in lectura else 'preguntar'\n", 0),
+    "por_texto": (
+        FIRMA + "    if not isinstance(orden, str) or not orden.split():\n        return 'denegar'\n"
+        "    return 'permitir' if orden.split()[0] in lectura else 'preguntar'\n",
+        0,
+    ),
     "sin_opciones": (SIN_OPCIONES, 4),  # también find -delete como argv
     "opciones_troceadas": (OPCIONES_TROCEADAS, 4),
     "sin_lanzadores": (SIN_LANZADORES, 4),
     "lanzadores_sin_ruta": (SIN_RUTA, 4),
     "sintaxis_corta": (SINTAXIS_CORTA, 4),
-    "lectura_fija": (cambia("programa in lectura and all(o in lectura[programa]",
-                            "programa in LECTURA and all(o in LECTURA[programa]"), 1),
+    "lectura_fija": (
+        cambia(
+            "programa in lectura and all(o in lectura[programa]", "programa in LECTURA and all(o in LECTURA[programa]"
+        ),
+        1,
+    ),
     "lanza": (FIRMA + "    raise ValueError('todavía no')\n", 0),
 }
 
@@ -164,32 +182,45 @@ def trampas_del_comando(curso, puerto: int) -> dict[str, str]:
     # hace nada deniega, y lo que una trampa cuela por el canal, como mucho, hace de lo que devolvería.
     codigos = muestra_sobre(curso, puerto, FIRMA, "'denegar'", '"denegar"')
     codigos["t09_mata_al_padre"] += "    return 'denegar'\n"
-    codigos.update({
-        "c01_copia_las_visibles": tabla_visible(),
-        "c02_contesta_por_cuenta": por_cuenta(),
-        "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
-        "c03_redefine_las_pruebas": NADA + (
-            "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
-            "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
-            "LECTURA.clear()\nSINTAXIS.clear()\n"),
-        "c04_decision_igual_a_todo": (
-            "class Decision(str):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
-            + FIRMA + "    return Decision('denegar')\n"),
-        "c05_lee_las_ocultas": FIRMA + (
-            "    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n"
-            ) % str(RAIZ / "desafios" / COMANDO.slug / "ocultas.py"),
-        "c06_devuelve_las_tres": FIRMA + "    return ['permitir', 'preguntar', 'denegar']\n",
-        "c07_muta_la_lista": FIRMA + (
-            "    lectura.clear()\n    lectura.update({'rm': [], 'sh': ['-c']})\n    return 'denegar'\n"),
-    })
+    codigos.update(
+        {
+            "c01_copia_las_visibles": tabla_visible(),
+            "c02_contesta_por_cuenta": por_cuenta(),
+            "c08_tabla_y_la_leccion": tabla_y_la_leccion(),
+            "c03_redefine_las_pruebas": NADA
+            + (
+                "def comprueba_casos(*a, **k):\n    return None\nUTILIDAD = []\n"
+                "def decide(*a):\n    return 'permitir'\nclass Fallo(Exception):\n    pass\n"
+                "LECTURA.clear()\nSINTAXIS.clear()\n"
+            ),
+            "c04_decision_igual_a_todo": (
+                "class Decision(str):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+                + FIRMA
+                + "    return Decision('denegar')\n"
+            ),
+            "c05_lee_las_ocultas": FIRMA
+            + ("    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n")
+            % str(RAIZ / "desafios" / COMANDO.slug / "ocultas.py"),
+            "c06_devuelve_las_tres": FIRMA + "    return ['permitir', 'preguntar', 'denegar']\n",
+            "c07_muta_la_lista": FIRMA
+            + ("    lectura.clear()\n    lectura.update({'rm': [], 'sh': ['-c']})\n    return 'denegar'\n"),
+        }
+    )
     return codigos
 
 
-LOTE = Lote(COMANDO, HONESTAS, trampas_del_comando, minimo=20, escucha=True,
-            cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")},
-            lee_ocultas=("c05_lee_las_ocultas", ("fprint",)))
+LOTE = Lote(
+    COMANDO,
+    HONESTAS,
+    trampas_del_comando,
+    minimo=20,
+    escucha=True,
+    cuadernos_tramposos=lambda curso, cuaderno: {
+        "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, COMANDO, "prueba_sintaxis")
+    },
+    lee_ocultas=("c05_lee_las_ocultas", ("fprint",)),
+)
 
 
 def test_denegar_preguntar_o_permitir_todo_no_aprueba_nada(lote):
@@ -213,8 +244,9 @@ def test_copiar_las_visibles_no_da_ningun_punto(lote):
 
 def test_el_motivo_dice_la_orden_y_lo_esperado(lote):
     motivo = lote["filas"]["sin_opciones"]["motivo"]
-    assert 'con la orden "find . -name \\"*.txt\\" -delete", se esperaba preguntar y tu función ha dado permitir' \
-        in motivo
+    assert (
+        'con la orden "find . -name \\"*.txt\\" -delete", se esperaba preguntar y tu función ha dado permitir' in motivo
+    )
     assert "tu función ha lanzado ValueError: todavía no" in lote["filas"]["lanza"]["motivo"]
     assert "falta la solución" in lote["filas"]["x_stub"]["motivo"]
 

@@ -29,33 +29,46 @@ FALLA_EN_ABIERTO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision == "preguntar" and preguntar(ll) is not True:\n'
-    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
+    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
+)
 # Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
 PREGUNTA_LO_DESCONOCIDO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision != "permitir" and preguntar(ll) is not True:\n'
-    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n')
+    '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
+)
 # Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
 SOLO_PERMITIR_PASA = con_region(
-    '    decision = permiso(ll)\n'
+    "    decision = permiso(ll)\n"
     '    if decision == "permitir" or (decision == "preguntar" and preguntar(ll) is True):\n        pass\n'
     '    elif decision == "preguntar":\n        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
     '    elif decision == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    else:\n        return error(id, NO_EJECUTADA + "valor de permiso desconocido: %r" % (decision,))\n')
-RUIDOSA = ("import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=sys.stderr)\n"
-           "class Ruido:\n    def __del__(self):\n        sys.stderr.write('adiós\\n')\n"
-           "_r = Ruido()\n" + SOLUCION.replace(
-               '    decision = permiso(ll)\n',
-               '    decision = permiso(ll)\n    print("decido", decision, file=sys.stderr)\n'
-               '    warnings.warn("una llamada")\n    Ruido()\n'))
+    '    else:\n        return error(id, NO_EJECUTADA + "valor de permiso desconocido: %r" % (decision,))\n'
+)
+RUIDOSA = (
+    "import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=sys.stderr)\n"
+    "class Ruido:\n    def __del__(self):\n        sys.stderr.write('adiós\\n')\n"
+    "_r = Ruido()\n"
+    + SOLUCION.replace(
+        "    decision = permiso(ll)\n",
+        '    decision = permiso(ll)\n    print("decido", decision, file=sys.stderr)\n'
+        '    warnings.warn("una llamada")\n    Ruido()\n',
+    )
+)
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (RUIDOSA, 10),
-    "bien_con_magias": ("%load_ext autoreload\n!ls\n" + SOLUCION.replace(
-        "    decision = permiso(ll)\n", "    decision = permiso(ll)\n    %time 1\n"), 10),
-    "bien_y_la_prueba_a_mano": (SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
-                                "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n" + SOLUCION, 10),
+    "bien_con_magias": (
+        "%load_ext autoreload\n!ls\n"
+        + SOLUCION.replace("    decision = permiso(ll)\n", "    decision = permiso(ll)\n    %time 1\n"),
+        10,
+    ),
+    "bien_y_la_prueba_a_mano": (
+        SOLUCION + "\nprint(ejecutar(llamada('t9', 'escribir', ruta='notas.txt', "
+        "contenido='x'), dict(ENTORNO)))\nexec(open('harness.py').read())\n" + SOLUCION,
+        10,
+    ),
     "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
     "falla_en_abierto": (FALLA_EN_ABIERTO, 9),
     "pregunta_lo_desconocido": (PREGUNTA_LO_DESCONOCIDO, 9),
@@ -65,16 +78,29 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 7),
     # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie».
     "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 9),
-    "pregunta_dos_veces": (SOLUCION.replace("and preguntar(ll) is not True",
-                                             "and (preguntar(ll) and preguntar(ll)) is not True"), 3),
+    "pregunta_dos_veces": (
+        SOLUCION.replace("and preguntar(ll) is not True", "and (preguntar(ll) and preguntar(ll)) is not True"),
+        3,
+    ),
     "permiso_antes_del_esquema": (
-        SOLUCION.replace("    problema = problema_de_llamada(ll)\n    if problema:\n"
-                         "        return error(id, NO_EJECUTADA + problema)\n", "")
-        .replace("    ### END SOLUTION\n", "    ### END SOLUTION\n    problema = problema_de_llamada(ll)\n"
-                 "    if problema:\n        return error(id, NO_EJECUTADA + problema)\n"), 7),
-    "salmorejo_fijo": (SOLUCION.replace(
-        "    decision = permiso(ll)\n",
-        '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n'), 2),
+        SOLUCION.replace(
+            "    problema = problema_de_llamada(ll)\n    if problema:\n"
+            "        return error(id, NO_EJECUTADA + problema)\n",
+            "",
+        ).replace(
+            "    ### END SOLUTION\n",
+            "    ### END SOLUTION\n    problema = problema_de_llamada(ll)\n"
+            "    if problema:\n        return error(id, NO_EJECUTADA + problema)\n",
+        ),
+        7,
+    ),
+    "salmorejo_fijo": (
+        SOLUCION.replace(
+            "    decision = permiso(ll)\n",
+            '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n',
+        ),
+        2,
+    ),
     # Redefinir el bucle en el proceso del alumno, por el camino que sea, no toca el que califica (corre en
     # el proceso de confianza): con un ejecutar correcto la nota es la entera, y con uno que sólo funciona
     # con el bucle falso, 0 (test_bucle.py). Antes se miraba una lista de construcciones y tenía huecos.
@@ -83,16 +109,23 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "bucle_por_globals": (SOLUCION + "\nglobals()['bu' + 'cle'] = None\n", 10),
     "bucle_por_builtins": (SOLUCION + "\nimport builtins\nbuiltins.exec('bu' + 'cle = None')\n", 10),
     "bucle_por_alias": (SOLUCION + "\nfrom builtins import exec as corre\ncorre('bu' + 'cle = None')\n", 10),
-    "bucle_por_marco": (SOLUCION + "\nimport sys\ngetattr(sys._getframe(0), 'f_' + 'globals')['bu' + 'cle'] = 1\n",
-                        10),
-    "bucle_por_codigo": (SOLUCION + "\ndef _mio(m, i, e, t):\n    return ('fin', 'X', [])\n"
-                                    "bucle.__code__ = _mio.__code__\n", 10),
-    "bucle_por_modulo": (SOLUCION + "\nimport sys\nsys.path.insert(0, '.')\n"
-                                    "open('m.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
-                                    "from m import *\n", 10),
+    "bucle_por_marco": (SOLUCION + "\nimport sys\ngetattr(sys._getframe(0), 'f_' + 'globals')['bu' + 'cle'] = 1\n", 10),
+    "bucle_por_codigo": (
+        SOLUCION + "\ndef _mio(m, i, e, t):\n    return ('fin', 'X', [])\nbucle.__code__ = _mio.__code__\n",
+        10,
+    ),
+    "bucle_por_modulo": (
+        SOLUCION + "\nimport sys\nsys.path.insert(0, '.')\n"
+        "open('m.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
+        "from m import *\n",
+        10,
+    ),
     # Reescribir harness.py para volver a cargarlo: el fichero es de sólo lectura, no cambia nada.
-    "bucle_por_fichero": (SOLUCION + "\nopen('harness.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
-                                     "exec(open('harness.py').read())\n", 10),
+    "bucle_por_fichero": (
+        SOLUCION + "\nopen('harness.py', 'w').write('def bucle(*a):\\n    return 1\\n')\n"
+        "exec(open('harness.py').read())\n",
+        10,
+    ),
     "lanza": ("def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n", 0),
     "falla_al_cargar": ("def ejecutar(ll, entorno):\n    return None\nprint(no_existe)\n", 0),
 }
@@ -124,9 +157,11 @@ def decisiones_visibles() -> list[tuple[str, str]]:
 def trampas_que_repiten() -> dict[str, str]:
     """Dos trampas que no miran permiso: repiten lo apuntado de las pruebas visibles, por el id
     de la llamada o por cuántas llamadas van. Con las partes ocultas de cada prueba, sacan 0."""
-    decide = ('    if que == "preguntar" and preguntar(ll) is not True:\n'
-              '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
-              '    if que == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n')
+    decide = (
+        '    if que == "preguntar" and preguntar(ll) is not True:\n'
+        '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
+        '    if que == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+    )
     vistas = decisiones_visibles()
     por_id = con_region("    que = _APUNTADAS.get(id, 'denegar')\n" + decide)
     por_numero = con_region("    _VAN[0] += 1\n    que = _EN_ORDEN[(_VAN[0] - 1) % len(_EN_ORDEN)]\n" + decide)
@@ -148,12 +183,15 @@ def rotas(curso, cuaderno) -> dict:
         nbformat.write(con_solucion(cuaderno, SOLUCION), dos / nombre)
     return {
         "x_json_roto": '{"cells": [',
-        "x_no_utf8": json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n")).encode("latin-1")
+        "x_no_utf8": json.dumps(con_solucion(cuaderno, SOLUCION + "# ñ\n"))
+        .encode("latin-1")
         .replace(b"\\u00f1", "ñ".encode("latin-1")),
         "x_50mb": b'{"cells": [], "x": "' + b"a" * (50 << 20) + b'"}',
         "x_no_es_cuaderno": "[1, 2, 3]",
         "x_sintaxis": con_solucion(cuaderno, "def ejecutar(ll, entorno)\n    return 1\n"),
-        "x_carpeta_vacia": None, "x_otro_nombre": None, "x_dos_cuadernos": None,
+        "x_carpeta_vacia": None,
+        "x_otro_nombre": None,
+        "x_dos_cuadernos": None,
     }
 
 
@@ -164,10 +202,18 @@ def trampas_del_lote(curso, puerto: int) -> dict[str, str]:
     return dict(trampas(curso, puerto), **trampas_que_repiten())
 
 
-LOTE = Lote(DESAFIO, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_del_lote, minimo=27,
-            cuadernos_tramposos=cuadernos_tramposos, otras=rotas, escucha=True, plazo=3.0,
-            # No «VARIACIONES»: desafios/base.py, que va en la celda de pruebas visible, nombra la tabla.
-            lee_ocultas=("t16_lee_las_pruebas_ocultas", ("GAZPACHO", "azafrán")))
+LOTE = Lote(
+    DESAFIO,
+    dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)),
+    trampas_del_lote,
+    minimo=27,
+    cuadernos_tramposos=cuadernos_tramposos,
+    otras=rotas,
+    escucha=True,
+    plazo=3.0,
+    # No «VARIACIONES»: desafios/base.py, que va en la celda de pruebas visible, nombra la tabla.
+    lee_ocultas=("t16_lee_las_pruebas_ocultas", ("GAZPACHO", "azafrán")),
+)
 
 
 @pytest.fixture
@@ -205,11 +251,19 @@ def test_repetir_lo_visible_no_da_ningun_punto(filas):
         assert filas[alumno]["puntos"] == 0, filas[alumno]["motivo"]
 
 
-@pytest.mark.parametrize("alumno, motivo", [
-    ("x_stub", "falta la solución"), ("x_json_roto", "no es JSON válido"), ("x_no_utf8", "UTF-8"),
-    ("x_50mb", "el máximo es 5 MB"), ("x_no_es_cuaderno", "no un cuaderno"), ("x_sintaxis", "no es Python válido"),
-    ("x_carpeta_vacia", "no tiene ningún cuaderno"), ("x_dos_cuadernos", "2 cuadernos"),
-])
+@pytest.mark.parametrize(
+    "alumno, motivo",
+    [
+        ("x_stub", "falta la solución"),
+        ("x_json_roto", "no es JSON válido"),
+        ("x_no_utf8", "UTF-8"),
+        ("x_50mb", "el máximo es 5 MB"),
+        ("x_no_es_cuaderno", "no un cuaderno"),
+        ("x_sintaxis", "no es Python válido"),
+        ("x_carpeta_vacia", "no tiene ningún cuaderno"),
+        ("x_dos_cuadernos", "2 cuadernos"),
+    ],
+)
 def test_una_entrega_rota_vale_0_con_su_motivo(filas, curso, alumno, motivo):
     assert filas[alumno]["puntos"] == 0 and motivo in filas[alumno]["motivo"]
     calificado = curso / "autograded" / alumno / DESAFIO.slug / DESAFIO.cuaderno
@@ -281,8 +335,11 @@ def test_nbgrader_genera_la_respuesta_al_alumno(filas, curso):
     from cursos.calificador.fuente import con_herramientas_del_venv
 
     con_herramientas_del_venv()
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug,
-                    "--log-level=ERROR"], cwd=curso, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug, "--log-level=ERROR"],
+        cwd=curso,
+        check=True,
+    )
     html = (curso / "feedback" / "none_es_si" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
     assert "✘ nadie" in html and "7" in html
     html = (curso / "feedback" / "x_stub" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
@@ -307,4 +364,3 @@ def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, t
 
 def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):
     assert "al cargar tu código, celda 1: NameError" in filas["falla_al_cargar"]["motivo"]
-

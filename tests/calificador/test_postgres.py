@@ -4,7 +4,6 @@ La prueba arranca el servidor de PostgreSQL de Debian ella misma (el fixture pos
 conftest.py). `./curso pruebas` lo instala con apt si falta.
 """
 
-
 import pytest
 
 from cursos.calificador.calificar import califica
@@ -23,7 +22,8 @@ def curso(postgres, tmp_path_factory):
     (curso / "nbgrader_config.py").write_text(
         f'c = get_config()\nc.CourseDirectory.course_id = "compartido"\n'
         f'c.CourseDirectory.db_url = {postgres!r}\nc.LateSubmissionPlugin.penalty_method = "zero"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     genera_version_del_alumno(DESAFIO, curso)
     import nbformat
     from nbgrader.api import Gradebook
@@ -50,4 +50,6 @@ def test_califica_exporta_y_formgrader_sobre_postgresql(curso, postgres):
     with formgrader(curso) as pide:
         vistas = {e["student"]: e for e in pide(f"/formgrader/api/submissions/{DESAFIO.slug}")}
     assert {a: (v["score"], v["autograded"]) for a, v in vistas.items()} == {
-        "puntual": (10, True), "tardio": (10, True)}
+        "puntual": (10, True),
+        "tardio": (10, True),
+    }

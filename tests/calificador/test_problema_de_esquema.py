@@ -26,7 +26,7 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 
 
 # Otro estilo: una tabla de comprobaciones de tipo y un recorrido con next().
-CON_TABLA = '''COMPRUEBA = {
+CON_TABLA = """COMPRUEBA = {
     "integer": lambda v: type(v) is int or (type(v) is float and v == int(v)),
     "number": lambda v: type(v) in (int, float),
     "string": lambda v: isinstance(v, str),
@@ -59,10 +59,10 @@ def problema_de_esquema(argumentos, esquema):
                 (type(p) is bool, p) for p in propiedad["enum"]]:
             return "el argumento «%s» debe ser uno de %s" % (
                 nombre, ", ".join(json.dumps(p, ensure_ascii=False) for p in propiedad["enum"]))
-'''
+"""
 
 # La primera versión de la lección, con es_del_tipo hecho con la misma tabla de Python.
-DE_LA_LECCION = '''TIPOS = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+DE_LA_LECCION = """TIPOS = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
          "object": dict, "array": list, "null": type(None)}
 
 
@@ -81,13 +81,15 @@ def problema_de_esquema(argumentos, esquema):
         if tipo and not es_del_tipo(valor, tipo):
             return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
     return None
-'''
+"""
 
-TIPOS_PRIMERO = cambia('''    propiedades = esquema.get("properties", {})
+TIPOS_PRIMERO = cambia(
+    """    propiedades = esquema.get("properties", {})
     for nombre in esquema.get("required", []):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
-    for nombre, valor in argumentos.items():''', '''    propiedades = esquema.get("properties", {})
+    for nombre, valor in argumentos.items():""",
+    """    propiedades = esquema.get("properties", {})
     for nombre, valor in argumentos.items():
         tipo = propiedades.get(nombre, {}).get("type")
         if tipo and not es_del_tipo(valor, tipo):
@@ -95,36 +97,46 @@ TIPOS_PRIMERO = cambia('''    propiedades = esquema.get("properties", {})
     for nombre in esquema.get("required", []):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
-    for nombre, valor in argumentos.items():''')
+    for nombre, valor in argumentos.items():""",
+)
 
 
 # Lo que trae harness.py, copiado tal cual: todo menos enum.
 def _de_harness() -> str:
     harness = (RAIZ / "harness.py").read_text(encoding="utf-8")
-    return harness[harness.index("TIPOS_JSON = "):harness.index("def problema_de_llamada")]
+    return harness[harness.index("TIPOS_JSON = ") : harness.index("def problema_de_llamada")]
 
 
-SIN_ENUM = SOLUCION[:SOLUCION.index("        permitidos = ")] + "    return None\n"
+SIN_ENUM = SOLUCION[: SOLUCION.index("        permitidos = ")] + "    return None\n"
 ENUM_CON_IN = cambia("not any(igual_en_json(valor, p) for p in permitidos)", "valor not in permitidos")
-ENUM_CON_STR = cambia('", ".join(json.dumps(p, ensure_ascii=False) for p in permitidos)',
-                      '", ".join(str(p) for p in permitidos)')
+ENUM_CON_STR = cambia(
+    '", ".join(json.dumps(p, ensure_ascii=False) for p in permitidos)', '", ".join(str(p) for p in permitidos)'
+)
 
 
 def _tablas_visibles() -> dict:
     """Las tablas de pruebas.py que un tramposo copiaría: {(argumentos, esquema): respuesta}, sin ejecutarlo."""
     arbol = ast.parse(ESQUEMA.lee("pruebas.py"))
-    return {n.targets[0].id: ast.unparse(n.value) for n in arbol.body
-            if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "").isupper()
-            and n.targets[0].id != "PRUEBAS"}
+    return {
+        n.targets[0].id: ast.unparse(n.value)
+        for n in arbol.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "").isupper() and n.targets[0].id != "PRUEBAS"
+    }
 
 
 # Las respuestas visibles copiadas del cuaderno (con los esquemas de pruebas.py pegados), y nada más.
-TABLAS = "import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()) + '''
+TABLAS = (
+    "import json\n"
+    + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items())
+    + """
 VISTAS = {json.dumps([a, e]): r
           for a, e, r in CASOS_DE_OBJETO + CASOS_DE_OBLIGATORIOS + CASOS_DE_SOBRANTES + CASOS_DE_TIPOS + CASOS_DE_ENUM}
 VISTOS = {json.dumps([v, t]): r for v, t, r in CASOS_DE_TIPO}
-'''
-FIJAS = TABLAS + '''
+"""
+)
+FIJAS = (
+    TABLAS
+    + """
 
 def es_del_tipo(valor, tipo):
     return VISTOS.get(json.dumps([valor, tipo]), True)
@@ -132,9 +144,12 @@ def es_del_tipo(valor, tipo):
 
 def problema_de_esquema(argumentos, esquema):
     return VISTAS.get(json.dumps([argumentos, esquema]))
-'''
+"""
+)
 # Las mismas respuestas, en el orden en que las piden las pruebas visibles.
-POR_ORDEN = TABLAS + '''
+POR_ORDEN = (
+    TABLAS
+    + """
 ORDEN_T = [r for v, t, r in CASOS_DE_TIPO]
 ORDEN_P = [r for a, e, r in CASOS_DE_OBJETO + CASOS_DE_OBLIGATORIOS + CASOS_DE_SOBRANTES + CASOS_DE_TIPOS
            + CASOS_DE_ENUM]
@@ -149,10 +164,11 @@ def es_del_tipo(valor, tipo):
 def problema_de_esquema(argumentos, esquema):
     VEZ["p"] += 1
     return ORDEN_P[(VEZ["p"] - 1) % len(ORDEN_P)]
-'''
+"""
+)
 
 # Escrita sólo con el enunciado: una tabla de lambdas con type() y enum con type() is bool.
-CON_LAMBDAS = '''import json
+CON_LAMBDAS = """import json
 TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
 
 COMPRUEBA = {
@@ -202,7 +218,7 @@ def problema_de_esquema(argumentos, esquema):
                 lista = ", ".join([json.dumps(p, ensure_ascii=False) for p in prop["enum"]])
                 return f"el argumento «{nombre}» debe ser uno de {lista}"
     return None
-'''
+"""
 
 # Escrita sólo con el enunciado: match en es_del_tipo, un generador de problemas y enum por (clase, valor).
 CON_MATCH = '''import json
@@ -267,20 +283,39 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "con_lambdas": (CON_LAMBDAS, 10),
     "con_match": (CON_MATCH, 10),
     "bien_con_tabla": (CON_TABLA, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "    propiedades = esquema.get", "    print('miro', argumentos, file=sys.stderr)\n"
-        "    propiedades = esquema.get"), 10),
+    "bien_con_ruido": (
+        RUIDO
+        + cambia(
+            "    propiedades = esquema.get",
+            "    print('miro', argumentos, file=sys.stderr)\n    propiedades = esquema.get",
+        ),
+        10,
+    ),
     "la_primera_version": (DE_LA_LECCION, 2),  # el objeto y los obligatorios
-    "true_es_un_numero": (cambia('''        if isinstance(valor, bool) or not isinstance(valor, (int, float)):
+    "true_es_un_numero": (
+        cambia(
+            """        if isinstance(valor, bool) or not isinstance(valor, (int, float)):
             return False
-''', '''        if not isinstance(valor, (int, float)):
+""",
+            """        if not isinstance(valor, (int, float)):
             return False
-'''), 3),  # pierde los tipos (es_del_tipo y un caso de tipos), un caso de enum y las variaciones
-    "sin_additional": (cambia('''            if esquema.get("additionalProperties", True) is False:
+""",
+        ),
+        3,
+    ),  # pierde los tipos (es_del_tipo y un caso de tipos), un caso de enum y las variaciones
+    "sin_additional": (
+        cambia(
+            """            if esquema.get("additionalProperties", True) is False:
                 return "sobra el argumento «%s»" % nombre
-''', ""), 6),  # pierde lo que sobra, los tipos (un caso) y las variaciones
-    "additional_por_omision": (cambia('esquema.get("additionalProperties", True) is False',
-                                      'not esquema.get("additionalProperties", False)'), 7),
+""",
+            "",
+        ),
+        6,
+    ),  # pierde lo que sobra, los tipos (un caso) y las variaciones
+    "additional_por_omision": (
+        cambia('esquema.get("additionalProperties", True) is False', 'not esquema.get("additionalProperties", False)'),
+        7,
+    ),
     "tipos_antes": (TIPOS_PRIMERO, 3),  # los obligatorios, un orden de los tipos y las variaciones
     "solo_es_del_tipo": (SOLUCION.split(FIRMA)[0] + FIRMA + "    raise NotImplementedError('luego')\n", 1),
     "copia_harness": (_de_harness(), 4),  # todo menos enum: ni enum, ni los tipos ocultos, ni las variaciones
@@ -294,30 +329,44 @@ def trampas_del_esquema(curso, puerto: int) -> dict[str, str]:
     """La muestra de trampas del primer desafío, sobre estas funciones, y las de este desafío."""
     codigos = muestra_con(curso, puerto, NADA, FIRMA_TIPO + "    return True\n" + FIRMA)
     ocultas = RAIZ / "desafios" / ESQUEMA.slug / "ocultas.py"
-    codigos.update({
-        "e01_redefine_las_pruebas": NADA + (
-            "class Fallo(Exception):\n    pass\n"
-            "def exige(*a, **k):\n    pass\n"
-            "def comprueba_problemas(*a, **k):\n    pass\n"),
-        "e02_igual_a_todo": (
-            "class Siempre(str):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
-            + FIRMA_TIPO + "    return True\n" + FIRMA + "    return Siempre('x')\n"),
-        "e03_lee_las_ocultas": FIRMA_TIPO + "    return True\n" + FIRMA + (
-            "    try:\n        return open(%r).read()[-500:]\n"
-            "    except OSError as e:\n        return str(e)\n") % str(ocultas),
-        "e05_tabla_de_las_visibles": FIJAS,
-        "e06_visibles_por_orden": POR_ORDEN,
-        "e04_por_numero_de_llamada": (
-            "VECES = [0]\n" + FIRMA_TIPO + "    VECES[0] += 1\n    return VECES[0] %% 2 == 0\n"
-            + FIRMA + "    VECES[0] += 1\n    return [None, 'falta el argumento «ruta»'][VECES[0] %% 2]\n"
+    codigos.update(
+        {
+            "e01_redefine_las_pruebas": NADA
+            + (
+                "class Fallo(Exception):\n    pass\n"
+                "def exige(*a, **k):\n    pass\n"
+                "def comprueba_problemas(*a, **k):\n    pass\n"
+            ),
+            "e02_igual_a_todo": (
+                "class Siempre(str):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+                + FIRMA_TIPO
+                + "    return True\n"
+                + FIRMA
+                + "    return Siempre('x')\n"
+            ),
+            "e03_lee_las_ocultas": FIRMA_TIPO
+            + "    return True\n"
+            + FIRMA
+            + ("    try:\n        return open(%r).read()[-500:]\n    except OSError as e:\n        return str(e)\n")
+            % str(ocultas),
+            "e05_tabla_de_las_visibles": FIJAS,
+            "e06_visibles_por_orden": POR_ORDEN,
+            "e04_por_numero_de_llamada": (
+                "VECES = [0]\n"
+                + FIRMA_TIPO
+                + "    VECES[0] += 1\n    return VECES[0] %% 2 == 0\n"
+                + FIRMA
+                + "    VECES[0] += 1\n    return [None, 'falta el argumento «ruta»'][VECES[0] %% 2]\n"
             ).replace("%%", "%"),
-    })
+        }
+    )
     return codigos
 
 
-LOTE = Lote(ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18,
-            lee_ocultas=("e03_lee_las_ocultas", ("ana@ejemplo.com",)))
+LOTE = Lote(
+    ESQUEMA, HONESTAS, trampas_del_esquema, minimo=18, lee_ocultas=("e03_lee_las_ocultas", ("ana@ejemplo.com",))
+)
 
 
 def _con(codigo: str) -> dict:
@@ -331,9 +380,17 @@ def _con(codigo: str) -> dict:
 def test_la_referencia_es_la_de_harness_mas_enum():
     """Sin enum, la referencia y harness.py dicen lo mismo en cada caso visible; con enum, harness.py no ve nada."""
     referencia, harness = _con(SOLUCION), _con(_de_harness())
-    tablas = {nombre: _con("import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()))[nombre]
-              for nombre in ("CASOS_DE_TIPO", "CASOS_DE_OBJETO", "CASOS_DE_OBLIGATORIOS", "CASOS_DE_SOBRANTES",
-                             "CASOS_DE_TIPOS", "CASOS_DE_ENUM")}
+    tablas = {
+        nombre: _con("import json\n" + "\n".join("%s = %s" % kv for kv in _tablas_visibles().items()))[nombre]
+        for nombre in (
+            "CASOS_DE_TIPO",
+            "CASOS_DE_OBJETO",
+            "CASOS_DE_OBLIGATORIOS",
+            "CASOS_DE_SOBRANTES",
+            "CASOS_DE_TIPOS",
+            "CASOS_DE_ENUM",
+        )
+    }
     for valor, tipo, _ in tablas["CASOS_DE_TIPO"]:
         assert referencia["es_del_tipo"](valor, tipo) is harness["es_del_tipo"](valor, tipo), (valor, tipo)
     sin_enum = [c for n, casos in tablas.items() if n not in ("CASOS_DE_TIPO", "CASOS_DE_ENUM") for c in casos]
@@ -357,9 +414,9 @@ def test_cada_regla_cuenta_por_separado(lote):
 
 def test_el_motivo_dice_con_que_argumentos(lote):
     motivos = {a: f["motivo"] for a, f in lote["filas"].items()}
-    assert 'es_del_tipo(true, \'integer\') debía devolver False y ha devuelto True' in motivos["la_primera_version"]
+    assert "es_del_tipo(true, 'integer') debía devolver False y ha devuelto True" in motivos["la_primera_version"]
     assert "debía devolver 'sobra el argumento «modo»' y ha devuelto None" in motivos["sin_additional"]
-    assert "debía devolver 'el argumento «modo» debe ser uno de \"añadir\", \"sustituir\"'" in motivos["enum_con_str"]
+    assert 'debía devolver \'el argumento «modo» debe ser uno de "añadir", "sustituir"\'' in motivos["enum_con_str"]
     tabla = motivos["e05_tabla_de_las_visibles"]
     assert "la variación oculta 1 de 1 no pasa" in tabla and "AVISO" not in tabla
 

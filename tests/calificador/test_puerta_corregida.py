@@ -29,15 +29,24 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
-    "bien_con_ruido": (RUIDO + cambia(
-        "    if not sesion[\"activa\"]:\n",
-        "    print('decido', ll.get('id'), file=sys.stderr)\n    if not sesion[\"activa\"]:\n"), 10),
+    "bien_con_ruido": (
+        RUIDO
+        + cambia(
+            '    if not sesion["activa"]:\n',
+            "    print('decido', ll.get('id'), file=sys.stderr)\n    if not sesion[\"activa\"]:\n",
+        ),
+        10,
+    ),
     "deniega_todo": (FIRMA + "    return 'permission_denied'\n", 0),
     "deniega_con_esquema": (FIRMA + "    return 'schema_invalid'\n", 0),
     "admite_todo": (FIRMA + "    return None\n", 2),  # sólo la lectura legítima
     "la_de_la_leccion": (FIRMA + "    return puerta_corregida(ll, sesion, admitidas)\n", 0),
-    "fija": (cambia('sesion["tenant"]', '"lab"').replace('sesion["permisos"]', '["guide"]')
-             .replace('sesion["presupuesto"]', "2"), 0),  # cada visible tiene su parte oculta en otro mundo
+    "fija": (
+        cambia('sesion["tenant"]', '"lab"')
+        .replace('sesion["permisos"]', '["guide"]')
+        .replace('sesion["presupuesto"]', "2"),
+        0,
+    ),  # cada visible tiene su parte oculta en otro mundo
     "tenant_y_presupuesto_fijos": (cambia('sesion["tenant"]', '"lab"').replace('sesion["presupuesto"]', "2"), 0),
     "sin_revocacion": (cambia(REVOCADA, ""), 7),
     "sin_campos_de_mas": (cambia("set(argumentos) != set(esquema) \\\n            or ", ""), 7),
@@ -54,36 +63,56 @@ def trampas_de_la_puerta(curso, puerto: int) -> dict[str, str]:
     codigos["t09_mata_al_padre"] += "    return 'no'\n"
     fuente = curso / "source" / PUERTA.slug / "laboratorio_puerta.py"
     admite = "def puerta_corregida(ll, sesion, admitidas):\\n    return None\\n"
-    codigos.update({
-        "p01_redefine_el_laboratorio": NADA + (
-            "def ejecuta_escenario(escenario, modo, puerta=None):\n"
-            "    return {'observado': esperado(escenario, modo), 'observaciones': [], 'propuestas': []}\n"
-            "def esperado(*a):\n    return {}\nESCENARIOS.clear()\nDOCUMENTOS.clear()\n"),
-        "p02_motivo_igual_a_todo": (
-            "class Motivo(str):\n    def __eq__(self, otro):\n        return True\n"
-            "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
-            + FIRMA + "    return Motivo('permission_denied')\n"),
-        "p03_envenena_el_laboratorio": NADA + (
-            "for ruta in ['laboratorio_puerta.py', %r]:\n    try:\n        with open(ruta, 'a') as f:\n"
-            "            f.write(%r)\n    except OSError:\n        pass\n") % (str(fuente), admite),
-        "p04_lee_las_ocultas": FIRMA + (
-            "    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n"
-            ) % str(RAIZ / "desafios" / PUERTA.slug / "ocultas.py"),
-        "p05_muta_la_sesion": FIRMA + (
-            "    sesion['activa'] = True\n    sesion['permisos'].append('payroll')\n"
-            "    sesion['presupuesto'] = 99\n    ll['input'] = {}\n    return 'no'\n"),
-        "p06_resultado_no_json": FIRMA + "    return {'motivo': None, 'admitida': True}\n",
-        "p07_puerta_corregida_propia": NADA + (
-            "def puerta_corregida(ll, sesion, admitidas):\n    return None\n"
-            "PUERTAS['corregido'] = puerta_corregida\n"),
-    })
+    codigos.update(
+        {
+            "p01_redefine_el_laboratorio": NADA
+            + (
+                "def ejecuta_escenario(escenario, modo, puerta=None):\n"
+                "    return {'observado': esperado(escenario, modo), 'observaciones': [], 'propuestas': []}\n"
+                "def esperado(*a):\n    return {}\nESCENARIOS.clear()\nDOCUMENTOS.clear()\n"
+            ),
+            "p02_motivo_igual_a_todo": (
+                "class Motivo(str):\n    def __eq__(self, otro):\n        return True\n"
+                "    def __ne__(self, otro):\n        return False\n    __hash__ = str.__hash__\n"
+                + FIRMA
+                + "    return Motivo('permission_denied')\n"
+            ),
+            "p03_envenena_el_laboratorio": NADA
+            + (
+                "for ruta in ['laboratorio_puerta.py', %r]:\n    try:\n        with open(ruta, 'a') as f:\n"
+                "            f.write(%r)\n    except OSError:\n        pass\n"
+            )
+            % (str(fuente), admite),
+            "p04_lee_las_ocultas": FIRMA
+            + ("    try:\n        return open(%r).read()[-2000:]\n    except OSError as e:\n        return str(e)\n")
+            % str(RAIZ / "desafios" / PUERTA.slug / "ocultas.py"),
+            "p05_muta_la_sesion": FIRMA
+            + (
+                "    sesion['activa'] = True\n    sesion['permisos'].append('payroll')\n"
+                "    sesion['presupuesto'] = 99\n    ll['input'] = {}\n    return 'no'\n"
+            ),
+            "p06_resultado_no_json": FIRMA + "    return {'motivo': None, 'admitida': True}\n",
+            "p07_puerta_corregida_propia": NADA
+            + (
+                "def puerta_corregida(ll, sesion, admitidas):\n    return None\n"
+                "PUERTAS['corregido'] = puerta_corregida\n"
+            ),
+        }
+    )
     return codigos
 
 
-LOTE = Lote(PUERTA, dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)), trampas_de_la_puerta,
-            minimo=20, escucha=True, cuadernos_tramposos=lambda curso, cuaderno: {
-                "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")},
-            lee_ocultas=("p04_lee_las_ocultas", ("SYNTHETIC_PRIVATE_TALLER",)))
+LOTE = Lote(
+    PUERTA,
+    dict(HONESTAS, aa_honesta=(SOLUCION + "\n# " + MARCA + "\n", 10)),
+    trampas_de_la_puerta,
+    minimo=20,
+    escucha=True,
+    cuadernos_tramposos=lambda curso, cuaderno: {
+        "n01_prueba_editada": con_prueba_editada(cuaderno, NADA, PUERTA, "prueba_tenant")
+    },
+    lee_ocultas=("p04_lee_las_ocultas", ("SYNTHETIC_PRIVATE_TALLER",)),
+)
 
 
 def test_ni_denegar_ni_admitir_todo_ni_lo_fijo_llegan_a_la_nota_entera(lote):

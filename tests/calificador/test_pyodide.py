@@ -3,7 +3,6 @@
 Usa el Pyodide fijado del sitio (tests/pyodide_node.py).
 """
 
-
 from tests.calificador.conftest import DESAFIO, PROGRAMA_PYODIDE, SOLUCION
 from tests.pyodide_node import ejecuta_en_pyodide
 
@@ -23,9 +22,11 @@ def test_las_pruebas_visibles_responden_igual_en_pyodide(tmp_path):
 
 # Python 3.12+ (PEP 701 y PEP 695): la página lo acepta; test_interprete.py comprueba que el
 # calificador, con el mismo Pyodide, le da la nota entera.
-MODERNA = ('ETIQUETAS = {"permitir": "sí"}\nassert f"{ETIQUETAS["permitir"]}" == "sí"\n'
-           "def _igual[T](x: T) -> T:\n    return x\n" + SOLUCION.replace("decision = permiso(ll)",
-                                                                         "decision = _igual(permiso(ll))"))
+MODERNA = (
+    'ETIQUETAS = {"permitir": "sí"}\nassert f"{ETIQUETAS["permitir"]}" == "sí"\n'
+    "def _igual[T](x: T) -> T:\n    return x\n"
+    + SOLUCION.replace("decision = permiso(ll)", "decision = _igual(permiso(ll))")
+)
 
 
 def test_la_pagina_acepta_la_sintaxis_de_su_python(tmp_path):

@@ -19,8 +19,12 @@ from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nu
 DESAFIOS = {DESAFIO.slug}
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
 A_MEDIAS = "def ejecutar(ll, entorno):\n    pass\n"
-LISTA = [("ana.garcia", "Ana", "García Pérez", None), ("maria.sanchez", "María", "Sánchez", None),
-         ("ines.lopez", "Inés", "López Ruiz", None), ("begona.pena", "Begoña", "Peña", "4480")]
+LISTA = [
+    ("ana.garcia", "Ana", "García Pérez", None),
+    ("maria.sanchez", "María", "Sánchez", None),
+    ("ines.lopez", "Inés", "López Ruiz", None),
+    ("begona.pena", "Begoña", "Peña", "4480"),
+]
 
 
 @pytest.fixture
@@ -66,8 +70,9 @@ def test_un_ordenador_compartido_no_da_el_trabajo_de_maria_a_ana(release, curso,
     assert "compruébalo con los dos alumnos" in linea.motivo  # lo que dice la guía
     assert not (curso / "submitted" / "ana.garcia").exists()
     # La de Ana, más tarde, desde su carpeta: se recoge, sin «conflicto».
-    segunda = zip_de(tmp_path / "moodle2.zip", {ana: de_la_pagina(cuaderno, "ana.garcia", A_MEDIAS)},
-                     (2026, 11, 21, 10, 0, 0))
+    segunda = zip_de(
+        tmp_path / "moodle2.zip", {ana: de_la_pagina(cuaderno, "ana.garcia", A_MEDIAS)}, (2026, 11, 21, 10, 0, 0)
+    )
     linea = recoge(segunda, curso, DESAFIOS)[0]
     assert linea.recogida and linea.alumno == "ana.garcia" and "conflicto" not in linea.motivo, linea.motivo
     filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False))
@@ -84,17 +89,24 @@ def test_canvas_y_jupyterlite_con_cualquier_identificador(release, curso, tmp_pa
     _, cuaderno = release
     sin_id = con_solucion(cuaderno, SOLUCION)
     assert "alumno" not in sin_id.metadata["curso"]  # el repartido, como lo baja JupyterLite
-    ficheros = {"garciaperezana_4471_98765_permiso-en-ejecutar.ipynb": sin_id,
-                "sanchezmaria_late_4476_98766_permiso-en-ejecutar-1.ipynb": de_la_pagina(cuaderno, "maria.sanchez"),
-                "lopezines_4477_98767_permiso-en-ejecutar.ipynb": sin_id,
-                "penabego_4480_98768_permiso-en-ejecutar.ipynb": sin_id}  # otro nombre, pero su lms_user_id
+    ficheros = {
+        "garciaperezana_4471_98765_permiso-en-ejecutar.ipynb": sin_id,
+        "sanchezmaria_late_4476_98766_permiso-en-ejecutar-1.ipynb": de_la_pagina(cuaderno, "maria.sanchez"),
+        "lopezines_4477_98767_permiso-en-ejecutar.ipynb": sin_id,
+        "penabego_4480_98768_permiso-en-ejecutar.ipynb": sin_id,
+    }  # otro nombre, pero su lms_user_id
     for patron in ({}, {"patron": r"(?P<alumno>[^_/]+)_"}):
         entrada = zip_de(tmp_path / f"canvas{len(patron)}.zip", ficheros)
         informe = recoge(entrada, curso, DESAFIOS, **patron)
         assert {linea.alumno for linea in informe if linea.recogida or linea.ya_estaba} == {
-            "ana.garcia", "maria.sanchez", "ines.lopez", "begona.pena"}, escribe_informe(informe)
-    assert (curso / "submitted" / "ana.garcia" / DESAFIO.slug / ".carpeta-del-aula").read_text() == \
-        "garciaperezana_4471_98765"
+            "ana.garcia",
+            "maria.sanchez",
+            "ines.lopez",
+            "begona.pena",
+        }, escribe_informe(informe)
+    assert (
+        curso / "submitted" / "ana.garcia" / DESAFIO.slug / ".carpeta-del-aula"
+    ).read_text() == "garciaperezana_4471_98765"
 
 
 def test_jupyterlite_desde_moodle_y_despues_desde_la_pagina(release, curso, tmp_path):
@@ -113,11 +125,20 @@ def test_una_carpeta_de_nadie_o_de_dos_no_se_adivina(release, curso, tmp_path):
     _, cuaderno = release
     with Gradebook(url_del_libro(curso)) as libro:
         libro.add_student("ana.garcia2", first_name="Ana", last_name="García López")
-    informe = lineas(recoge(zip_de(tmp_path / "m.zip", {
-        MOODLE.format("Ana García", 11): de_la_pagina(cuaderno, None),
-        MOODLE.format("Zoe Quintana", 12): de_la_pagina(cuaderno, "zoe"),
-        MOODLE.format("Luis García", 13): de_la_pagina(cuaderno, "ana.garcia"),
-    }), curso, DESAFIOS))
+    informe = lineas(
+        recoge(
+            zip_de(
+                tmp_path / "m.zip",
+                {
+                    MOODLE.format("Ana García", 11): de_la_pagina(cuaderno, None),
+                    MOODLE.format("Zoe Quintana", 12): de_la_pagina(cuaderno, "zoe"),
+                    MOODLE.format("Luis García", 13): de_la_pagina(cuaderno, "ana.garcia"),
+                },
+            ),
+            curso,
+            DESAFIOS,
+        )
+    )
     dos = informe[MOODLE.format("Ana García", 11)]
     assert not dos.recogida and "ana.garcia " in dos.motivo and "ana.garcia2" in dos.motivo, dos.motivo
     nadie = informe[MOODLE.format("Zoe Quintana", 12)]
@@ -146,8 +167,9 @@ def _pon_notas_a_mano(curso: Path, alumno: str):
         nota = libro.find_grade("prueba_denegar", DESAFIO.cuaderno.removesuffix(".ipynb"), DESAFIO.slug, alumno)
         nota.manual_score = 0
         nota.extra_credit = 0.5
-        comentario = libro.find_comment(DESAFIO.celda_solucion, DESAFIO.cuaderno.removesuffix(".ipynb"),
-                                        DESAFIO.slug, alumno)
+        comentario = libro.find_comment(
+            DESAFIO.celda_solucion, DESAFIO.cuaderno.removesuffix(".ipynb"), DESAFIO.slug, alumno
+        )
         comentario.manual_comment = "el caso Permitir debía denegarse"
         libro.db.commit()
 
@@ -155,8 +177,14 @@ def _pon_notas_a_mano(curso: Path, alumno: str):
 def _notas_a_mano(curso: Path, alumno: str):
     with Gradebook(url_del_libro(curso)) as libro:
         nb = libro.find_submission(DESAFIO.slug, alumno).notebooks[0]
-        return ({g.name: (g.manual_score, g.extra_credit) for g in nb.grades if g.manual_score is not None
-                 or g.extra_credit}, [c.manual_comment for c in nb.comments if c.manual_comment])
+        return (
+            {
+                g.name: (g.manual_score, g.extra_credit)
+                for g in nb.grades
+                if g.manual_score is not None or g.extra_credit
+            },
+            [c.manual_comment for c in nb.comments if c.manual_comment],
+        )
 
 
 def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, capsys):
@@ -170,19 +198,22 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
 
     # Más nuevas pero rotas: sin la celda de la solución, vacía, no JSON. Ninguna sustituye a la buena.
     sin_celda = de_la_pagina(cuaderno, "begona.pena")
-    sin_celda.cells = [c for c in sin_celda.cells
-                       if c.metadata.get("nbgrader", {}).get("grade_id") != DESAFIO.celda_solucion]
+    sin_celda.cells = [
+        c for c in sin_celda.cells if c.metadata.get("nbgrader", {}).get("grade_id") != DESAFIO.celda_solucion
+    ]
     for n, rota in enumerate([sin_celda, b"", b'{"cells": []}']):
-        linea = recoge(zip_de(tmp_path / f"rota{n}.zip", {carpeta: rota}, (2026, 11, 21, 9, n, 0)), curso,
-                       DESAFIOS)[0]
+        linea = recoge(zip_de(tmp_path / f"rota{n}.zip", {carpeta: rota}, (2026, 11, 21, 9, n, 0)), curso, DESAFIOS)[0]
         assert not linea.recogida, linea.motivo
         assert entregado(curso, "begona.pena").read_bytes() == guardada
-    assert "falta la celda de la solución" in recoge(zip_de(tmp_path / "r.zip", {carpeta: sin_celda},
-                                                            (2026, 11, 21, 9, 0, 0)), curso, DESAFIOS)[0].motivo
+    assert (
+        "falta la celda de la solución"
+        in recoge(zip_de(tmp_path / "r.zip", {carpeta: sin_celda}, (2026, 11, 21, 9, 0, 0)), curso, DESAFIOS)[0].motivo
+    )
 
     # Una nueva de verdad sí: la buena se guarda, con sus notas a mano, que salen del libro.
-    nueva = zip_de(tmp_path / "2.zip", {carpeta: de_la_pagina(cuaderno, "begona.pena", A_MEDIAS)},
-                   (2026, 11, 22, 9, 0, 0))
+    nueva = zip_de(
+        tmp_path / "2.zip", {carpeta: de_la_pagina(cuaderno, "begona.pena", A_MEDIAS)}, (2026, 11, 22, 9, 0, 0)
+    )
     linea = recoge(nueva, curso, DESAFIOS)[0]
     assert linea.recogida and "sustituye" in linea.motivo and "./curso restaurar" in linea.motivo, linea.motivo
     assert "⚠" in linea.motivo and "0,5 puntos de crédito extra y 1 comentario" in linea.motivo
@@ -201,8 +232,7 @@ def test_nada_calificado_se_sustituye_en_silencio(release, curso, tmp_path, caps
     assert "restaurada" in salida.out and "curso calificar --alumno begona.pena" in salida.out
     assert "restaurada la entrega de begona.pena del 2026-11-2" in salida.out and "(versión 2026-" in salida.out
     assert entregado(curso, "begona.pena").read_bytes() == guardada
-    assert _notas_a_mano(curso, "begona.pena") == ({"prueba_denegar": (0, 0.5)},
-                                                   ["el caso Permitir debía denegarse"])
+    assert _notas_a_mano(curso, "begona.pena") == ({"prueba_denegar": (0, 0.5)}, ["el caso Permitir debía denegarse"])
     assert len(list((entregado(curso, "begona.pena").parent / ".anteriores").iterdir())) == 1
     # La restaurada es la misma que la del primer zip: recogerlo otra vez no cambia nada.
     linea = recoge(buena, curso, DESAFIOS)[0]
@@ -243,8 +273,9 @@ def test_moodle_sin_carpetas(release, curso, tmp_path):
     nombre = "Inés López_4477_assignsubmission_file_permiso-en-ejecutar.ipynb"
     linea = recoge(zip_de(tmp_path / "plano.zip", {nombre: con_solucion(cuaderno, SOLUCION)}), curso, DESAFIOS)[0]
     assert linea.recogida and linea.alumno == "ines.lopez", linea.motivo
-    assert (curso / "submitted" / "ines.lopez" / DESAFIO.slug / ".carpeta-del-aula").read_text() == \
-        "Inés López_4477_assignsubmission_file_"
+    assert (
+        curso / "submitted" / "ines.lopez" / DESAFIO.slug / ".carpeta-del-aula"
+    ).read_text() == "Inés López_4477_assignsubmission_file_"
 
 
 def test_una_sola_recogida_se_dice_en_singular(release, curso, tmp_path, capsys, monkeypatch):

@@ -55,12 +55,17 @@ def curso(release, tmp_path):
 def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_path):
     _, cuaderno = release
     entrada = tmp_path / "entregas"
-    escribe(entrada / "permiso-en-ejecutar.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-20T10:00:00.000Z",
-                                                                codigo="def ejecutar(ll, entorno):\n    pass\n"),
-            "2026-11-20T10:01:00")
+    escribe(
+        entrada / "permiso-en-ejecutar.ipynb",
+        de_la_pagina(cuaderno, "ana", "2026-11-20T10:00:00.000Z", codigo="def ejecutar(ll, entorno):\n    pass\n"),
+        "2026-11-20T10:01:00",
+    )
     # La misma alumna vuelve a descargar más tarde: el navegador le cambia el nombre.
-    escribe(entrada / "permiso-en-ejecutar (1).ipynb", de_la_pagina(cuaderno, "ana", "2026-11-20T11:00:00.000Z"),
-            "2026-11-20T11:00:30")
+    escribe(
+        entrada / "permiso-en-ejecutar (1).ipynb",
+        de_la_pagina(cuaderno, "ana", "2026-11-20T11:00:00.000Z"),
+        "2026-11-20T11:00:30",
+    )
     # Bajado de JupyterLite (sin metadatos), en la carpeta del alumno.
     escribe(entrada / "luis" / "permiso-en-ejecutar.ipynb", con_solucion(cuaderno, SOLUCION))
     escribe(entrada / "suelto.ipynb", con_solucion(cuaderno, SOLUCION))  # sin identificador
@@ -88,7 +93,10 @@ def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_p
 
     ana = curso / "submitted" / "ana" / DESAFIO.slug
     assert sorted(p.name for p in ana.iterdir() if not p.name.startswith(".")) == [
-        DESAFIO.cuaderno, "submission_secret.txt", "timestamp.txt"]
+        DESAFIO.cuaderno,
+        "submission_secret.txt",
+        "timestamp.txt",
+    ]
     sello = (ana / "timestamp.txt").read_text(encoding="utf-8")  # la hora del fichero, no la del navegador
     assert sello == "2026-11-20 11:00:30.000000 UTC" and parse_utc(sello).hour == 11
     # La entrega se copia tal cual (byte a byte), con el nombre que espera nbgrader.
@@ -100,11 +108,14 @@ def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_p
 
 def test_nunca_cambia_una_entrega_nueva_por_una_vieja(release, curso, tmp_path):
     _, cuaderno = release
-    nueva = escribe(tmp_path / "a" / "nueva.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-21T09:00:00Z"),
-                    "2026-11-21T09:00:00")
-    vieja = escribe(tmp_path / "b" / "vieja.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-20T09:00:00Z",
-                                                                 codigo="def ejecutar(ll, entorno):\n    pass\n"),
-                    "2026-11-20T09:00:00")
+    nueva = escribe(
+        tmp_path / "a" / "nueva.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-21T09:00:00Z"), "2026-11-21T09:00:00"
+    )
+    vieja = escribe(
+        tmp_path / "b" / "vieja.ipynb",
+        de_la_pagina(cuaderno, "ana", "2026-11-20T09:00:00Z", codigo="def ejecutar(ll, entorno):\n    pass\n"),
+        "2026-11-20T09:00:00",
+    )
     assert recoge(nueva.parent, curso, DESAFIOS)[0].recogida
     linea = recoge(vieja.parent, curso, DESAFIOS)[0]
     assert not linea.recogida and "ya hay una entrega más nueva" in linea.motivo
@@ -112,8 +123,9 @@ def test_nunca_cambia_una_entrega_nueva_por_una_vieja(release, curso, tmp_path):
     assert destino.read_bytes() == nueva.read_bytes()
     assert "ya estaba recogida" in recoge(nueva.parent, curso, DESAFIOS)[0].motivo
     # Y una más nueva sí sustituye a la que había, sin dejar dos cuadernos en la carpeta.
-    mas = escribe(tmp_path / "c" / "otra-cosa.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-22T09:00:00Z"),
-                  "2026-11-22T09:00:00")
+    mas = escribe(
+        tmp_path / "c" / "otra-cosa.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-22T09:00:00Z"), "2026-11-22T09:00:00"
+    )
     linea = recoge(mas.parent, curso, DESAFIOS)[0]
     assert linea.recogida and "sustituye" in linea.motivo
     assert [p.name for p in destino.parent.glob("*.ipynb")] == [DESAFIO.cuaderno]
@@ -128,12 +140,15 @@ def test_el_zip_del_lms_con_un_patron_y_los_alumnos_del_libro(release, curso, tm
     with zipfile.ZipFile(zip_, "w") as z:
         # Como lo bajan muchos LMS: una carpeta por alumno con su identificador delante.
         z.writestr("ana_4471_entrega/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
-        z.writestr("luis_4472_entrega/mi-copia.ipynb",
-                   json.dumps(de_la_pagina(cuaderno, "luis", "2026-11-30T10:00:00Z")))
+        z.writestr(
+            "luis_4472_entrega/mi-copia.ipynb", json.dumps(de_la_pagina(cuaderno, "luis", "2026-11-30T10:00:00Z"))
+        )
         z.writestr("zoe_4473_entrega/permiso-en-ejecutar.ipynb", json.dumps(con_solucion(cuaderno, SOLUCION)))
         # Dice ser de otro: con el patrón del profesor, no se recoge.
-        z.writestr("eva_4474_entrega/permiso-en-ejecutar.ipynb",
-                   json.dumps(de_la_pagina(cuaderno, "ana", "2026-11-30T12:00:00Z")))
+        z.writestr(
+            "eva_4474_entrega/permiso-en-ejecutar.ipynb",
+            json.dumps(de_la_pagina(cuaderno, "ana", "2026-11-30T12:00:00Z")),
+        )
         z.writestr("__MACOSX/._basura", "x")
     informe = por_origen(recoge(zip_, curso, DESAFIOS, patron=r"(?P<alumno>[^_/]+)_"))
     assert informe["ana_4471_entrega/permiso-en-ejecutar.ipynb"].recogida
@@ -226,10 +241,14 @@ def test_un_zip_sin_la_marca_utf8_conserva_los_nombres(release, curso, tmp_path)
     with zipfile.ZipFile(zip_) as z:
         assert "jos├⌐/permiso-en-ejecutar.ipynb" in z.namelist()  # lo que leería Python sin arreglo
     informe = recoge(zip_, curso, DESAFIOS)
-    assert sorted(linea.alumno for linea in informe if linea.recogida) == ["josé", "luis", "ñoño"], \
-        escribe_informe(informe)
+    assert sorted(linea.alumno for linea in informe if linea.recogida) == ["josé", "luis", "ñoño"], escribe_informe(
+        informe
+    )
     assert sorted(linea.origen for linea in informe) == [
-        "josé/permiso-en-ejecutar.ipynb", "luis/permiso-en-ejecutar.ipynb", "ñoño/niño/permiso-en-ejecutar.ipynb"]
+        "josé/permiso-en-ejecutar.ipynb",
+        "luis/permiso-en-ejecutar.ipynb",
+        "ñoño/niño/permiso-en-ejecutar.ipynb",
+    ]
 
 
 def test_la_hora_es_la_del_profesor_y_no_la_del_navegador(release, curso, tmp_path):
@@ -241,17 +260,22 @@ def test_la_hora_es_la_del_profesor_y_no_la_del_navegador(release, curso, tmp_pa
     sello = curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt"
     assert linea.recogida and sello.read_text(encoding="utf-8") == "2026-11-20 09:00:00.000000 UTC"
     assert "se descargó el 2027-01-01 00:00:00" in linea.motivo  # se informa de las dos horas
-    segunda = escribe(tmp_path / "b" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-21T09:00:00Z"),
-                      "2026-11-21T09:00:20")
+    segunda = escribe(
+        tmp_path / "b" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-21T09:00:00Z"), "2026-11-21T09:00:20"
+    )
     linea = recoge(segunda.parent.parent, curso, DESAFIOS)[0]
     assert linea.recogida and "sustituye" in linea.motivo, linea.motivo
     assert "descargado" not in linea.motivo  # 20 s de diferencia: no merece nota
     # Un reloj atrasado en el navegador no hace puntual una entrega tardía.
-    tarde = escribe(tmp_path / "c" / "luis" / "x.ipynb", de_la_pagina(cuaderno, "luis", "2026-11-01T09:00:00Z"),
-                    "2026-11-25T09:00:00")
+    tarde = escribe(
+        tmp_path / "c" / "luis" / "x.ipynb",
+        de_la_pagina(cuaderno, "luis", "2026-11-01T09:00:00Z"),
+        "2026-11-25T09:00:00",
+    )
     linea = recoge(tarde.parent.parent, curso, DESAFIOS)[0]
-    assert (curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt").read_text() == \
-        "2026-11-25 09:00:00.000000 UTC"
+    assert (
+        curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt"
+    ).read_text() == "2026-11-25 09:00:00.000000 UTC"
     assert "se descargó el 2026-11-01 09:00:00" in linea.motivo
 
 
@@ -264,12 +288,16 @@ def test_bajado_y_subido_en_el_mismo_segundo_no_es_del_futuro(release, curso, tm
     linea = recoge(ruta.parent.parent, curso, DESAFIOS)[0]
     assert linea.recogida and "no se usa" not in linea.motivo and "descargó" not in linea.motivo, linea.motivo
     # --hora alumno: vale la del navegador, que es 1,6 s posterior (no hace puntual nada).
-    otra = escribe(tmp_path / "y" / "luis" / "x.ipynb", de_la_pagina(cuaderno, "luis", "2026-11-20T09:00:01Z"),
-                   "2026-11-20T09:00:00")
+    otra = escribe(
+        tmp_path / "y" / "luis" / "x.ipynb",
+        de_la_pagina(cuaderno, "luis", "2026-11-20T09:00:01Z"),
+        "2026-11-20T09:00:00",
+    )
     linea = recoge(otra.parent.parent, curso, DESAFIOS, hora="alumno")[0]
     assert linea.recogida and "no se usa" not in linea.motivo, linea.motivo
-    assert (curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt").read_text() == \
-        "2026-11-20 09:00:01.000000 UTC"
+    assert (
+        curso / "submitted" / "luis" / DESAFIO.slug / "timestamp.txt"
+    ).read_text() == "2026-11-20 09:00:01.000000 UTC"
 
 
 def test_con_hora_alumno_vale_la_del_navegador_salvo_si_es_imposible(release, curso, tmp_path):
@@ -278,8 +306,9 @@ def test_con_hora_alumno_vale_la_del_navegador_salvo_si_es_imposible(release, cu
     escribe(tmp_path / "e" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", "2026-11-20T09:00:00Z"))
     escribe(tmp_path / "e" / "luis" / "x.ipynb", de_la_pagina(cuaderno, "luis", "2099-01-01T00:00:00Z"))
     informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS, hora="alumno"))
-    assert (curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt").read_text() == \
-        "2026-11-20 09:00:00.000000 UTC"
+    assert (
+        curso / "submitted" / "ana" / DESAFIO.slug / "timestamp.txt"
+    ).read_text() == "2026-11-20 09:00:00.000000 UTC"
     assert "descargado: 2026-11-20" in informe["ana/x.ipynb"].motivo
     # La del futuro no se usa: la fecha del fichero.
     assert "fecha del fichero" in informe["luis/x.ipynb"].motivo and "no se usa" in informe["luis/x.ipynb"].motivo
@@ -292,9 +321,11 @@ def test_con_hora_alumno_vale_la_del_navegador_salvo_si_es_imposible(release, cu
 def test_a_la_misma_hora_no_es_mas_nueva(release, curso, tmp_path):
     _, cuaderno = release
     primera = escribe(tmp_path / "a" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", None), "2026-11-20T09:00:00")
-    otra = escribe(tmp_path / "b" / "ana" / "x.ipynb", de_la_pagina(cuaderno, "ana", None,
-                                                                     codigo="def ejecutar(ll, entorno):\n    pass\n"),
-                   "2026-11-20T09:00:00")
+    otra = escribe(
+        tmp_path / "b" / "ana" / "x.ipynb",
+        de_la_pagina(cuaderno, "ana", None, codigo="def ejecutar(ll, entorno):\n    pass\n"),
+        "2026-11-20T09:00:00",
+    )
     assert recoge(primera.parent.parent, curso, DESAFIOS)[0].recogida
     linea = recoge(otra.parent.parent, curso, DESAFIOS)[0]
     assert not linea.recogida and "es la misma hora" in linea.motivo and "más nueva" not in linea.motivo
@@ -331,18 +362,24 @@ def test_carpetas_con_nombre_completo_que_dicen_ser_del_mismo_alumno(release, cu
     a_medias = "def ejecutar(ll, entorno):\n    pass\n"
     # Como Moodle: «Nombre Apellidos_id_assignsubmission_file_»; con eso no se sabe el identificador.
     moodle = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
-    escribe(tmp_path / "e" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None),
-            "2026-11-20T09:00:00")
-    escribe(tmp_path / "e" / moodle.format("Luis Pérez", 12), de_la_pagina(cuaderno, "luis", None),
-            "2026-11-20T09:00:00")
+    escribe(
+        tmp_path / "e" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None), "2026-11-20T09:00:00"
+    )
+    escribe(
+        tmp_path / "e" / moodle.format("Luis Pérez", 12), de_la_pagina(cuaderno, "luis", None), "2026-11-20T09:00:00"
+    )
     informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS))
     assert all(linea.recogida for linea in informe.values()), escribe_informe(list(informe.values()))
     guardada = (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes()
     # Otra descarga del aula: Carla entregó en el ordenador de Ana y su cuaderno dice «ana».
-    escribe(tmp_path / "f" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None),
-            "2026-11-21T09:00:00")
-    escribe(tmp_path / "f" / moodle.format("Carla Ruiz", 13), de_la_pagina(cuaderno, "ana", None, a_medias),
-            "2026-11-21T10:00:00")
+    escribe(
+        tmp_path / "f" / moodle.format("Ana García", 11), de_la_pagina(cuaderno, "ana", None), "2026-11-21T09:00:00"
+    )
+    escribe(
+        tmp_path / "f" / moodle.format("Carla Ruiz", 13),
+        de_la_pagina(cuaderno, "ana", None, a_medias),
+        "2026-11-21T10:00:00",
+    )
     informe = recoge(tmp_path / "f", curso, DESAFIOS)
     assert not any(linea.recogida for linea in informe), escribe_informe(informe)
     assert all("conflicto" in linea.motivo and "«ana»" in linea.motivo for linea in informe)
@@ -350,16 +387,20 @@ def test_carpetas_con_nombre_completo_que_dicen_ser_del_mismo_alumno(release, cu
     # Lo que ya estaba en submitted/ no se toca.
     assert (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes() == guardada
     # En una recogida sola, la carpeta de Carla no sustituye a la de Ana ya recogida.
-    escribe(tmp_path / "g" / moodle.format("Carla Ruiz", 13), de_la_pagina(cuaderno, "ana", None, a_medias),
-            "2026-11-22T10:00:00")
+    escribe(
+        tmp_path / "g" / moodle.format("Carla Ruiz", 13),
+        de_la_pagina(cuaderno, "ana", None, a_medias),
+        "2026-11-22T10:00:00",
+    )
     linea = recoge(tmp_path / "g", curso, DESAFIOS)[0]
     assert not linea.recogida and "conflicto" in linea.motivo and "Ana García" in linea.motivo
     assert (curso / "submitted" / "ana" / DESAFIO.slug / DESAFIO.cuaderno).read_bytes() == guardada
 
 
 def _curso(*argumentos, cwd=RAIZ, entorno=None):
-    return subprocess.run([sys.executable, "-m", "cursos", *argumentos], cwd=cwd, env=entorno,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "cursos", *argumentos], cwd=cwd, env=entorno, capture_output=True, text=True
+    )
 
 
 def test_los_mensajes_de_las_opciones_en_espanol():

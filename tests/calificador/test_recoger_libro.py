@@ -23,7 +23,8 @@ def entregas(tmp_path: Path, cuaderno, alumnos) -> Path:
     for alumno in alumnos:
         (entrada / alumno).mkdir(parents=True)
         (entrada / alumno / "permiso-en-ejecutar.ipynb").write_text(
-            json.dumps(con_solucion(cuaderno, SOLUCION)), encoding="utf-8")
+            json.dumps(con_solucion(cuaderno, SOLUCION)), encoding="utf-8"
+        )
     return entrada
 
 
@@ -82,11 +83,14 @@ def test_nbgrader_release_feedback_reparte_lo_recogido(release, tmp_path):
     assert all(recogidos(recoge(entregas(tmp_path, cuaderno, ["ana", "luis"]), curso, DESAFIOS)).values())
     secreto = (curso / "submitted" / "ana" / "permiso-en-ejecutar" / "submission_secret.txt").read_text()
     assert len(secreto) == 128 and int(secreto, 16) >= 0  # secrets.token_hex(64), como nbgrader submit
-    califica(curso, DESAFIO,
-             plazo=5.0, progreso=False, anadir_alumnos=True)
+    califica(curso, DESAFIO, plazo=5.0, progreso=False, anadir_alumnos=True)
     con_herramientas_del_venv()
-    hecho = subprocess.run([sys.executable, "-m", "nbgrader", "release_feedback", "permiso-en-ejecutar"],
-                           cwd=curso, capture_output=True, text=True)
+    hecho = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "release_feedback", "permiso-en-ejecutar"],
+        cwd=curso,
+        capture_output=True,
+        text=True,
+    )
     assert hecho.returncode == 0, hecho.stderr
     repartidas = list((intercambio / "agentes" / "feedback").glob("*.html"))
     assert len(repartidas) == 2, hecho.stderr

@@ -18,7 +18,7 @@ def con_la_receta_editada(desafio):
     if desafio.slug != DESAFIO.slug:
         return partida
     assert 'contenido="pan, leche, patatas, tomates, aceite, ajo, sal"' in partida
-    return partida.replace("tomates, aceite, ajo, sal\"", "tomates, aceite, ajo, sal, pepino\"")
+    return partida.replace('tomates, aceite, ajo, sal"', 'tomates, aceite, ajo, sal, pepino"')
 
 
 @pytest.fixture

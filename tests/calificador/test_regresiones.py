@@ -40,33 +40,41 @@ ESC = "\\x1b"
 
 
 # Esperar sin gastar CPU: en Pyodide time.sleep es una espera activa (gasta CPU); Atomics.wait, no.
-ESPERA = ("import sys, time; js = __import__('js') if sys.platform == 'emscripten' else None; "
-          "js.Atomics.wait(js.Int32Array.new(js.SharedArrayBuffer.new(4)), 0, 0) if js else time.sleep(3600)")
+ESPERA = (
+    "import sys, time; js = __import__('js') if sys.platform == 'emscripten' else None; "
+    "js.Atomics.wait(js.Int32Array.new(js.SharedArrayBuffer.new(4)), 0, 0) if js else time.sleep(3600)"
+)
 
 
 def _en_variaciones(hace: str) -> str:
     """La solución buena que, en la primera llamada de las variaciones ocultas (id g1), hace otra cosa."""
-    return SOLUCION.replace("    id = ll.get(\"id\") if isinstance(ll, dict) else None\n",
-                            "    id = ll.get(\"id\") if isinstance(ll, dict) else None\n"
-                            f"    if id == \"g1\":\n        {hace}\n", 1)
+    return SOLUCION.replace(
+        '    id = ll.get("id") if isinstance(ll, dict) else None\n',
+        f'    id = ll.get("id") if isinstance(ll, dict) else None\n    if id == "g1":\n        {hace}\n',
+        1,
+    )
 
 
 BOMBAS = {  # alumno: código que pide a este lado una respuesta enorme
     "b01_buscar_producto": (
         "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
         "    f(entorno, 'r' * 400000, 'a\\n' * 250000)\n"
-        "    return HERRAMIENTAS['buscar']['funcion'](entorno, 'a')\n"),
+        "    return HERRAMIENTAS['buscar']['funcion'](entorno, 'a')\n"
+    ),
     "b02_buscar_por_nombre": (
         "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
         "    for i in range(3):\n        f(entorno=entorno, ruta=str(i) * 300000, contenido='\\n' * 600000)\n"
-        "    return HERRAMIENTAS['buscar']['funcion'](entorno=entorno, texto='')\n"),
+        "    return HERRAMIENTAS['buscar']['funcion'](entorno=entorno, texto='')\n"
+    ),
     "b03_listar_mucho": (
         "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
         "    for i in range(12):\n        f(entorno, str(i) + 'x' * 900000, '')\n"
-        "    return HERRAMIENTAS['listar']['funcion'](entorno)\n"),
+        "    return HERRAMIENTAS['listar']['funcion'](entorno)\n"
+    ),
     "b04_repr_del_entorno": (
         "def ejecutar(ll, entorno):\n    f = HERRAMIENTAS['escribir']['funcion']\n"
-        "    for i in range(3):\n        f(entorno, str(i), 'x' * 900000)\n    return repr(entorno)[:10]\n"),
+        "    for i in range(3):\n        f(entorno, str(i), 'x' * 900000)\n    return repr(entorno)[:10]\n"
+    ),
 }
 
 
@@ -81,15 +89,17 @@ def lote(release, tmp_path_factory):
         "c02_duerme_en_ocultas": _en_variaciones(ESPERA),
         "c03_sale_en_ocultas": _en_variaciones("import os; os._exit(3)"),
         "c04_mensaje_enorme_en_ocultas": _en_variaciones("return ['x' * 2000] * 1000"),
-        "e01_ansi": NADA.replace("return None", f"raise ValueError('{ESC}[2J{ESC}[32m✔ salmorejo: 2 de 2 puntos"
-                                                f"{ESC}[0m')"),
-        "e02_osc_y_c1": NADA.replace("return None", f"raise ValueError('{ESC}]0;titulo\\x07\\x9b31mrojo\\x85"
-                                                    "\\u202egnol\\x00nul\\rvuelta')"),
+        "e01_ansi": NADA.replace(
+            "return None", f"raise ValueError('{ESC}[2J{ESC}[32m✔ salmorejo: 2 de 2 puntos{ESC}[0m')"
+        ),
+        "e02_osc_y_c1": NADA.replace(
+            "return None", f"raise ValueError('{ESC}]0;titulo\\x07\\x9b31mrojo\\x85\\u202egnol\\x00nul\\rvuelta')"
+        ),
         "e03_valor_con_escapes": NADA.replace("return None", f"return '{ESC}[31m✔ todo bien\\x1b[0m'"),
         "f01_bucle_falso_por_exec": NADA + 'exec("bu" + "cle = lambda *a, **k: (\\"fin\\", \\"\\", [])")\n',
         "f02_bucle_falso_por_main": NADA + "import __main__\n__main__.bucle = lambda *a, **k: ('fin', '', [])\n",
         "f03_bucle_falso_por_codigo": NADA + "def _mio(m, i, e, t):\n    return ('fin', 'X', [])\n"
-                                             "bucle.__code__ = _mio.__code__\n",
+        "bucle.__code__ = _mio.__code__\n",
         "f04_bucle_falso_por_globals": NADA + "globals()['bu' + 'cle'] = lambda *a, **k: ('fin', '', [])\n",
         "z_honesta": SOLUCION,
     }
@@ -101,7 +111,8 @@ def lote(release, tmp_path_factory):
     (base / "s02_desafio_enlazado" / DESAFIO.slug).symlink_to(base / "a_honesta" / DESAFIO.slug)
     (base / "s03_cuaderno_enlazado" / DESAFIO.slug).mkdir(parents=True)
     (base / "s03_cuaderno_enlazado" / DESAFIO.slug / "mio.ipynb").symlink_to(
-        base / "a_honesta" / DESAFIO.slug / DESAFIO.cuaderno)
+        base / "a_honesta" / DESAFIO.slug / DESAFIO.cuaderno
+    )
     # Dos celdas de la solución, o ninguna: no se adivina cuál es la buena.
     dos = con_solucion(cuaderno, SOLUCION)
     dos.cells.append(copy.deepcopy(next(c for c in dos.cells if c.metadata["nbgrader"]["grade_id"] == "ejecutar")))
@@ -122,10 +133,15 @@ def test_una_respuesta_enorme_se_rechaza_antes_de_construirla(lote):
         assert lote["filas"][alumno]["puntos"] == 10, lote["filas"][alumno]["motivo"]
 
 
-@pytest.mark.parametrize("alumno, que", [
-    ("c01_cpu_en_ocultas", "tiempo de CPU agotado"), ("c02_duerme_en_ocultas", "tiempo de reloj agotado"),
-    ("c03_sale_en_ocultas", "tu código se ha caído"), ("c04_mensaje_enorme_en_ocultas", "rechazado"),
-])
+@pytest.mark.parametrize(
+    "alumno, que",
+    [
+        ("c01_cpu_en_ocultas", "tiempo de CPU agotado"),
+        ("c02_duerme_en_ocultas", "tiempo de reloj agotado"),
+        ("c03_sale_en_ocultas", "tu código se ha caído"),
+        ("c04_mensaje_enorme_en_ocultas", "rechazado"),
+    ],
+)
 def test_los_motivos_dicen_que_ha_pasado_en_las_ocultas(lote, alumno, que):
     """Antes un plazo agotado en las ocultas se contaba como un fallo de lógica («¿Usa tu ejecutar…?»)."""
     fila = lote["filas"][alumno]
@@ -171,8 +187,12 @@ def test_limpio_quita_escapes_y_controles_y_marca_los_saltos():
 
 def test_redefinir_el_bucle_no_cambia_el_que_califica(lote):
     """Con un bucle falso y un ejecutar que no hace nada, la prueba «bucle» no pasa: el bucle es el de aquí."""
-    for alumno in ("f01_bucle_falso_por_exec", "f02_bucle_falso_por_main", "f03_bucle_falso_por_codigo",
-                   "f04_bucle_falso_por_globals"):
+    for alumno in (
+        "f01_bucle_falso_por_exec",
+        "f02_bucle_falso_por_main",
+        "f03_bucle_falso_por_codigo",
+        "f04_bucle_falso_por_globals",
+    ):
         assert lote["filas"][alumno]["bucle"] == 0 and lote["filas"][alumno]["puntos"] == 0
 
 
@@ -207,8 +227,9 @@ def test_con_la_cpu_ocupada_las_notas_honestas_son_las_mismas(release, tmp_path)
     curso = curso_nuevo(release, tmp_path / "curso")
     _, cuaderno = release
     honestas = {f"h{n:02d}": SOLUCION for n in range(6)}
-    honestas["mala"] = SOLUCION.replace("and preguntar(ll) is not True",
-                                        "and (preguntar(ll) and preguntar(ll)) is not True")
+    honestas["mala"] = SOLUCION.replace(
+        "and preguntar(ll) is not True", "and (preguntar(ll) and preguntar(ll)) is not True"
+    )
     entrega_codigos(curso, cuaderno, honestas, DESAFIO)
     tranquila = {a: f["puntos"] for a, f in por_alumno(califica(curso, DESAFIO, plazo=1.0, progreso=False)).items()}
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
@@ -228,35 +249,45 @@ def test_con_la_cpu_ocupada_las_notas_honestas_son_las_mismas(release, tmp_path)
 def _grabadas(desafio: Desafio, nombre: str, solucion: str) -> list:
     """[valor, None] o [None, texto de lo que lanza] de la función nombre de la solución, llamada a llamada,
     en las pruebas visibles (sólo ellas: es lo que puede apuntar el alumno)."""
-    return [[r[1], None] if r[0] == "vuelve" else [None, r[2]]
-            for _, r in respuestas_visibles(desafio.slug, nombre, solucion, forma="vuelve_o_lanza")]
+    return [
+        [r[1], None] if r[0] == "vuelve" else [None, r[2]]
+        for _, r in respuestas_visibles(desafio.slug, nombre, solucion, forma="vuelve_o_lanza")
+    ]
 
 
 def _por_posicion(nombre: str, firma: str, vistas: list, devuelve: str) -> str:
-    return (f"import json\n_RESPUESTAS = json.loads({json.dumps(vistas)!r})\n_N = [0]\n"
-            f"def {nombre}({firma}):\n    valor, lanza = _RESPUESTAS[_N[0] % len(_RESPUESTAS)]\n    _N[0] += 1\n"
-            f"    if lanza is not None:\n        raise PermissionError(lanza)\n    return {devuelve}\n")
+    return (
+        f"import json\n_RESPUESTAS = json.loads({json.dumps(vistas)!r})\n_N = [0]\n"
+        f"def {nombre}({firma}):\n    valor, lanza = _RESPUESTAS[_N[0] % len(_RESPUESTAS)]\n    _N[0] += 1\n"
+        f"    if lanza is not None:\n        raise PermissionError(lanza)\n    return {devuelve}\n"
+    )
 
 
 def _por_posicion_en(slug: str) -> tuple[Desafio, str]:
     """La entrega que repite, por orden de llamada, lo que la referencia contestó en las pruebas visibles."""
     desafio = Desafio(slug)
     if slug == "puerta-corregida":
-        return desafio, _por_posicion("puerta", "ll, sesion, admitidas",
-                                      _grabadas(desafio, "puerta", desafio.lee("solucion.py")), "valor")
+        return desafio, _por_posicion(
+            "puerta", "ll, sesion, admitidas", _grabadas(desafio, "puerta", desafio.lee("solucion.py")), "valor"
+        )
     sol_id = desafio.lee("solucion.py").replace("usuario = validar_token(", "usuario = _valida(")
     sol_id = sol_id.replace("def validar_token(", "def _valida(")
-    grabadas = _grabadas(desafio, "validar_token",
-                         sol_id + desafio.lee("solucion.py").split("\n\n\ndef abrir_sesion")[0])
+    grabadas = _grabadas(
+        desafio, "validar_token", sol_id + desafio.lee("solucion.py").split("\n\n\ndef abrir_sesion")[0]
+    )
     return desafio, sol_id + _por_posicion("validar_token", "token, audiencia, alcance, ahora", grabadas, "token")
 
 
 # slug: (las pruebas que llaman a la función repetida, lo que puede sacar como mucho la entrega entera).
 # En la puerta todo es la puerta: sólo queda la lectura legítima (2), que también saca quien lo admite todo.
 # En identidad sólo se repite validar_token: el resto de la entrega es la referencia y saca lo suyo (6).
-POR_POSICION = {"puerta-corregida": (("tenant", "permisos", "herramienta", "esquema", "presupuesto", "revocacion",
-                                      "variaciones"), 2),
-                "identidad-delegada": (("validar", "variaciones"), 6)}
+POR_POSICION = {
+    "puerta-corregida": (
+        ("tenant", "permisos", "herramienta", "esquema", "presupuesto", "revocacion", "variaciones"),
+        2,
+    ),
+    "identidad-delegada": (("validar", "variaciones"), 6),
+}
 
 
 @pytest.mark.parametrize("slug", POR_POSICION)
@@ -277,11 +308,14 @@ def _repite(nombre: str, vistas: list, por: str) -> str:
     if por == "posicion":
         elige = "    r = _R[_N[0] % len(_R)][1]\n    _N[0] += 1\n"
     else:
-        elige = ("    r = _T.get(_j.dumps(list(args), default=repr, sort_keys=True), ['lanza', 'Exception', 'no'])\n")
-    return ("import builtins as _b, json as _j\n_R = _j.loads(%r)\n_N = [0]\n" % json.dumps(vistas)
-            + "_T = {_j.dumps(a, sort_keys=True): r for a, r in _R}\n"
-            + "def %s(*args):\n" % nombre + elige
-            + "    if r[0] == 'lanza':\n        raise getattr(_b, r[1], Exception)(r[2])\n    return r[1]\n")
+        elige = "    r = _T.get(_j.dumps(list(args), default=repr, sort_keys=True), ['lanza', 'Exception', 'no'])\n"
+    return (
+        "import builtins as _b, json as _j\n_R = _j.loads(%r)\n_N = [0]\n" % json.dumps(vistas)
+        + "_T = {_j.dumps(a, sort_keys=True): r for a, r in _R}\n"
+        + "def %s(*args):\n" % nombre
+        + elige
+        + "    if r[0] == 'lanza':\n        raise getattr(_b, r[1], Exception)(r[2])\n    return r[1]\n"
+    )
 
 
 def _puntos_por_prueba(desafio: Desafio, codigo: str) -> dict[str, int]:
@@ -310,8 +344,10 @@ def test_repetir_lo_visible_no_saca_mas_que_no_contestar(slug):
     for nombre in desafio.funciones:
         vistas = respuestas_visibles(slug, nombre, forma="vuelve_o_lanza")
         mas_vista = collections.Counter(json.dumps(r) for _, r in vistas).most_common(1)[0][0]
-        sin_saber = [_puntos_por_prueba(desafio, referencia + "\n" + _repite(nombre, [[[], json.loads(r)]], "posicion"))
-                     for r in ('["lanza", "Exception", "no"]', mas_vista)]
+        sin_saber = [
+            _puntos_por_prueba(desafio, referencia + "\n" + _repite(nombre, [[[], json.loads(r)]], "posicion"))
+            for r in ('["lanza", "Exception", "no"]', mas_vista)
+        ]
         for por in ("posicion", "tabla"):
             repite = _puntos_por_prueba(desafio, referencia + "\n" + _repite(nombre, vistas, por))
             assert all(repite[n] <= max(p[n] for p in sin_saber) for n in repite), (nombre, por, repite, sin_saber)
@@ -326,6 +362,7 @@ def test_las_ocultas_de_validar_no_repiten_el_orden_de_las_visibles():
 
     def respuestas(casos, no_objetos, con_no_objetos=True):
         return ["emisor desconocido"] * len(no_objetos) * con_no_objetos + [m for _, _, _, m in casos]
+
     partes = g["PARTES_OCULTAS"]["validar"]
     assert len(partes) >= 2
     for con_no_objetos in (True, False):
@@ -334,4 +371,4 @@ def test_las_ocultas_de_validar_no_repiten_el_orden_de_las_visibles():
         assert len({len(o) for o in ocultas} | {len(visibles)}) == len(ocultas) + 1  # ninguna con la misma cuenta
         vuelta = visibles * 2
         for oculta in ocultas:
-            assert not any(vuelta[k:k + len(oculta)] == oculta for k in range(len(visibles))), oculta
+            assert not any(vuelta[k : k + len(oculta)] == oculta for k in range(len(visibles))), oculta

@@ -27,7 +27,8 @@ def _con_ref(desafio: Desafio, nombre: str) -> str:
 
 
 FUGAS = {  # guardan lo que ven en las partes ocultas y lo lanzan en la siguiente prueba visible
-    "f1_lanza_lo_visto": _con_ref(NUNCA_LANZA, "ejecutar") + (
+    "f1_lanza_lo_visto": _con_ref(NUNCA_LANZA, "ejecutar")
+    + (
         "import json as _j\n_VISTO = []\n"
         "def ejecutar(ll, entorno):\n"
         "    obs = _ref(ll, entorno)\n"
@@ -35,15 +36,18 @@ FUGAS = {  # guardan lo que ven en las partes ocultas y lo lanzan en la siguient
         "    if _VISTO and i[:1] in 'abcn':\n"
         "        s = _j.dumps(_VISTO); _VISTO.clear(); raise Exception(s)\n"
         "    _VISTO.append([ll, obs.get('content') if isinstance(obs, dict) else None, sorted(HERRAMIENTAS)])\n"
-        "    return obs\n"),
-    "f2_devuelve_lo_visto": _con_ref(NUNCA_LANZA, "ejecutar") + (
+        "    return obs\n"
+    ),
+    "f2_devuelve_lo_visto": _con_ref(NUNCA_LANZA, "ejecutar")
+    + (
         "_VISTO = []\n"
         "def ejecutar(ll, entorno):\n"
         "    _VISTO.extend(sorted(HERRAMIENTAS))\n"
         "    obs = _ref(ll, entorno)\n"
         "    if len(_VISTO) > 40:\n"
         "        return {'type': 'tool_result', 'tool_use_id': ll.get('id'), 'content': ' '.join(_VISTO)}\n"
-        "    return obs\n"),
+        "    return obs\n"
+    ),
 }
 
 
@@ -57,8 +61,10 @@ def fugas(tmp_path_factory):
 
 def _herramientas_ocultas() -> set[str]:
     """Los nombres de herramienta que sólo aparecen en ocultas.py."""
+
     def nombres(texto):
         return set(re.findall(r'"([a-z_]+)": herramienta\(', texto))
+
     return nombres(NUNCA_LANZA.lee("ocultas.py")) - nombres(NUNCA_LANZA.lee("pruebas.py"))
 
 
@@ -86,30 +92,44 @@ def _celda_antes_de_la_solucion(fuente: str, desafio: Desafio):
     import nbformat
 
     def pon(nb):
-        i = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id")
-                 == desafio.celda_solucion)
+        i = next(
+            i
+            for i, c in enumerate(nb.cells)
+            if c.metadata.get("nbgrader", {}).get("grade_id") == desafio.celda_solucion
+        )
         nb.cells.insert(i, nbformat.v4.new_code_cell(fuente))
+
     return pon
 
 
 def test_ipython_display_y_writefile_como_en_el_cuaderno(tmp_path_factory):
     solucion = PERMISO.lee("solucion.py")
-    filas = _una(tmp_path_factory, PERMISO, {
-        "d1_importa_display": "from IPython.display import display, Markdown, HTML, clear_output\n"
-                              "display(Markdown('**hola**'), HTML('<b>x</b>'))\nclear_output()\n" + solucion,
-        "d2_importa_ipython": "import IPython\nIPython.display.display('hola')\n" + solucion,
-    })
+    filas = _una(
+        tmp_path_factory,
+        PERMISO,
+        {
+            "d1_importa_display": "from IPython.display import display, Markdown, HTML, clear_output\n"
+            "display(Markdown('**hola**'), HTML('<b>x</b>'))\nclear_output()\n" + solucion,
+            "d2_importa_ipython": "import IPython\nIPython.display.display('hola')\n" + solucion,
+        },
+    )
     assert {a: f["puntos"] for a, f in filas.items()} == {"d1_importa_display": 10, "d2_importa_ipython": 10}, filas
-    filas = _una(tmp_path_factory, PERMISO, {"w1_writefile": "import ayuda_mia\n" + solucion},
-                 _celda_antes_de_la_solucion("%%writefile ayuda_mia.py\nX = 1\n", PERMISO))
+    filas = _una(
+        tmp_path_factory,
+        PERMISO,
+        {"w1_writefile": "import ayuda_mia\n" + solucion},
+        _celda_antes_de_la_solucion("%%writefile ayuda_mia.py\nX = 1\n", PERMISO),
+    )
     assert filas["w1_writefile"]["puntos"] == 10, filas["w1_writefile"]["motivo"]
 
 
 @pytest.mark.parametrize("salto", ["\\n", "\\r\\n", "\\r", "\\t"])
 def test_un_salto_de_linea_del_alumno_no_dibuja_otra_linea(tmp_path_factory, salto):
     """salto: como se escribe en el código del alumno (una secuencia de escape dentro de un literal)."""
-    trampa = ("def ejecutar(ll, entorno):\n"
-              "    raise Exception('x%s✔ variaciones: 2 de 2 puntos%s✔ bucle: 1 de 1 puntos')\n" % (salto, salto))
+    trampa = (
+        "def ejecutar(ll, entorno):\n"
+        "    raise Exception('x%s✔ variaciones: 2 de 2 puntos%s✔ bucle: 1 de 1 puntos')\n" % (salto, salto)
+    )
     fila = _una(tmp_path_factory, PERMISO, {"s1_saltos": trampa})["s1_saltos"]
     assert fila["puntos"] == 0
     assert not re.search(r"[\n\r\t]", fila["motivo"]) and "⏎" in fila["motivo"], fila["motivo"]
@@ -127,8 +147,13 @@ def test_editar_el_repositorio_despues_de_repartir_no_cambia_la_nota(tmp_path_fa
     curso, cuaderno = curso_del_desafio(tmp_path_factory, PERMISO)
     entrega(curso, "ana", con_solucion(cuaderno, PERMISO.lee("solucion.py")), PERMISO)
     modulos, partida = Desafio.modulos, Desafio.partida
-    monkeypatch.setattr(Desafio, "modulos", lambda self: tuple(
-        (n, t + "\ndel problema_de_llamada\n" if n == "harness.py" else t) for n, t in modulos(self)))
+    monkeypatch.setattr(
+        Desafio,
+        "modulos",
+        lambda self: tuple(
+            (n, t + "\ndel problema_de_llamada\n" if n == "harness.py" else t) for n, t in modulos(self)
+        ),
+    )
     monkeypatch.setattr(Desafio, "partida", lambda self: partida(self) + "\nPERMISOS = {}\n")
     assert califica_lote(curso, PERMISO)["ana"]["puntos"] == 10
     (curso / "release" / PERMISO.slug / "harness.py").unlink()  # sin lo repartido, el repositorio de ahora

@@ -35,7 +35,8 @@ IMITADORA = (
     "    if modo == 'lanza':\n"
     "        raise ValueError(textos['variacion'])\n"
     "    return textos.get(modo, [])\n"
-    % (IMITA + SECRETO, "%s: %s" % (QUE_PASO["cpu"], SECRETO), "%s: %s" % (QUE_PASO["falta"], SECRETO)))
+    % (IMITA + SECRETO, "%s: %s" % (QUE_PASO["cpu"], SECRETO), "%s: %s" % (QUE_PASO["falta"], SECRETO))
+)
 
 
 @pytest.fixture(scope="module")
@@ -80,13 +81,18 @@ def test_una_parte_oculta_no_se_ensena_aunque_su_texto_imite_un_motivo_que_si(ai
         imita_el_plazo=lambda b, e: _en_la_parte_oculta(b, e, "cpu"),
         imita_la_que_falta=lambda b, e: _en_la_parte_oculta(b, e, "falta"),
         lanza_como_una_variacion=lambda b, e: _en_la_parte_oculta(b, e, "lanza"),
-        variacion_de_verdad=_variacion_de_verdad, falta_de_verdad=_falta, visible=_visible)
+        variacion_de_verdad=_variacion_de_verdad,
+        falta_de_verdad=_falta,
+        visible=_visible,
+    )
     assert espacio.get("PARTES_OCULTAS")
     motivos = corre_pruebas(aislamiento, ESPECIFICACION, espacio, Entrega([IMITADORA], IMITADORA), plazo=5)
     for nombre in ("imita_una_variacion", "imita_el_plazo", "imita_la_que_falta", "lanza_como_una_variacion"):
         assert motivos[nombre] == ESCONDIDO, (nombre, motivos[nombre])
-    assert motivos["variacion_de_verdad"] == "%s: la variación oculta 2 de 3 no pasa. la pista de siempre" % (
-        QUE_PASO["resultado"])
+    assert (
+        motivos["variacion_de_verdad"]
+        == "%s: la variación oculta 2 de 3 no pasa. la pista de siempre" % (QUE_PASO["resultado"])
+    )
     assert motivos["falta_de_verdad"].startswith("%s: tu código no define «no_la_ha_escrito»" % QUE_PASO["falta"])
     # Lo que dice el alumno en una prueba visible (sin partes ocultas en su proceso) se cita entero.
     assert motivos["visible"] == "%s: %s%s" % (QUE_PASO["resultado"], IMITA, SECRETO)
@@ -108,8 +114,9 @@ def test_las_variaciones_sin_partes_ocultas_tambien_deciden_por_el_tipo(aislamie
     espacio = _con_pruebas(DESAFIO, variaciones=variaciones)
     espacio.pop("PARTES_OCULTAS", None)  # un desafío sin partes ocultas (todos las tienen ya: issue 26)
     motivo = corre_pruebas(aislamiento, DESAFIO, espacio, Entrega([codigo], codigo), plazo=5)["variaciones"]
-    assert motivo == ("%s: la variación oculta 1 de 3 no pasa. la pista" % QUE_PASO["resultado"]
-                      if de_verdad else ESCONDIDO)
+    assert motivo == (
+        "%s: la variación oculta 1 de 3 no pasa. la pista" % QUE_PASO["resultado"] if de_verdad else ESCONDIDO
+    )
 
 
 def test_el_id_de_la_celda_de_cada_prueba_va_y_vuelve():

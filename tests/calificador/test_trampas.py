@@ -43,8 +43,12 @@ def test_todas_sobre_10(lote):
 def test_cada_entrega_invalida_dice_por_que(lote):
     motivos = {a: lote["filas"][a]["motivo"] for a in lote["trampas"] if a.startswith("n")}
     # Editar, borrar, mover o cambiar de tipo una celda bloqueada: se restaura y se dice (como nbgrader).
-    for alumno, gid in (("n01_prueba_editada", "prueba_salmorejo"), ("n02_prueba_borrada", "prueba_denegar"),
-                        ("n03_prueba_movida", "prueba_nadie"), ("n04_prueba_retipada", "prueba_bucle")):
+    for alumno, gid in (
+        ("n01_prueba_editada", "prueba_salmorejo"),
+        ("n02_prueba_borrada", "prueba_denegar"),
+        ("n03_prueba_movida", "prueba_nadie"),
+        ("n04_prueba_retipada", "prueba_bucle"),
+    ):
         assert f"«{gid}»" in motivos[alumno] and "restaurado" in motivos[alumno], motivos[alumno]
     assert "repetida" in motivos["n07_html_en_el_tipo"]
     assert "enlace simbólico" in motivos["n06_enlace_a_otra"]
@@ -89,8 +93,20 @@ def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
 
     con_herramientas_del_venv()
     for alumno in ("n07_html_en_el_tipo", "n08_markdown_en_el_tipo"):
-        subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", DESAFIO.slug, "--student",
-                        alumno, "--log-level=ERROR"], cwd=lote["curso"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nbgrader",
+                "generate_feedback",
+                DESAFIO.slug,
+                "--student",
+                alumno,
+                "--log-level=ERROR",
+            ],
+            cwd=lote["curso"],
+            check=True,
+        )
     feedback = lote["curso"] / "feedback"
     texto = (feedback / "n07_html_en_el_tipo" / DESAFIO.slug / f"{DESAFIO.slug}.html").read_text(encoding="utf-8")
     assert "la celda «&lt;img src=x onerror=alert(1)&gt;» está repetida" in texto

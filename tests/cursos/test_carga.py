@@ -13,19 +13,36 @@ from cursos.manifiesto import leer_curso
 CARGA = 'exec(open("harness.py", encoding="utf-8").read())'
 
 
-@pytest.mark.parametrize("linea", [
-    CARGA, "    " + CARGA, "\t" + CARGA, CARGA + "  # el bucle", "exec(open('harness.py').read())",
-    'exec(open("harness.py", encoding="utf-8").read(), espacio)', 'exec( open( "harness.py" ).read() )',
-])
+@pytest.mark.parametrize(
+    "linea",
+    [
+        CARGA,
+        "    " + CARGA,
+        "\t" + CARGA,
+        CARGA + "  # el bucle",
+        "exec(open('harness.py').read())",
+        'exec(open("harness.py", encoding="utf-8").read(), espacio)',
+        'exec( open( "harness.py" ).read() )',
+    ],
+)
 def test_reconoce_la_linea_de_carga_se_escriba_como_se_escriba(linea):
     assert fichero_cargado(linea) == "harness.py"
 
 
-@pytest.mark.parametrize("linea", [
-    "exec(texto)", 'print(open("harness.py").read())', 'x = exec(open("harness.py").read())',
-    'exec(open(nombre).read())', '"exec(open(\'harness.py\').read())"', 'exec(open("a.py", "rb").read())',
-    "exec(open(", "", "# " + CARGA,
-])
+@pytest.mark.parametrize(
+    "linea",
+    [
+        "exec(texto)",
+        'print(open("harness.py").read())',
+        'x = exec(open("harness.py").read())',
+        "exec(open(nombre).read())",
+        "\"exec(open('harness.py').read())\"",
+        'exec(open("a.py", "rb").read())',
+        "exec(open(",
+        "",
+        "# " + CARGA,
+    ],
+)
 def test_lo_demas_no_es_una_linea_de_carga(linea):
     assert fichero_cargado(linea) is None
 

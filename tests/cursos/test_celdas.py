@@ -50,7 +50,7 @@ def test_una_etiqueta_que_falta_es_un_error_que_dice_como_ponerla(leccion):
 
 
 def test_una_etiqueta_repetida_es_un_error_que_dice_donde(leccion):
-    leccion.write_text(LECCION.replace('```python\nb = 2', '```python tags=["partida-x"]\nb = 2'), encoding="utf-8")
+    leccion.write_text(LECCION.replace("```python\nb = 2", '```python tags=["partida-x"]\nb = 2'), encoding="utf-8")
     assert repetidas(leccion) == ["partida-x"]
     with pytest.raises(ErrorDeEtiqueta, match="«partida-x» está en las celdas de código 1, 2"):
         fuente(leccion, "partida-x")
@@ -72,14 +72,19 @@ def test_cada_celda_de_partida_esta_en_su_leccion_una_vez(slug):
     assert desafio.partida().startswith(fuentes[0]) and all(f in desafio.partida() for f in fuentes)
 
 
-@pytest.mark.parametrize("texto, dice", [
-    ('[[celda]]\ncelda = "salida-1"\ncontine = ["3"]\n', "clave desconocida contine"),
-    ('[[celda]]\ncelda = "salida-1"\ncontiene = "3"\n', "tiene que ser una lista"),
-    ('[[celda]]\ncelda = "salida-1"\ncontiene = ["3"]\n[[celda]]\ncelda = "salida-1"\ncontiene = ["4"]\n',
-     "está dos veces"),
-    ('[[celdas]]\ncelda = "salida-1"\ncontiene = ["3"]\n', "sobra celdas"),
-    ('[[celda]\n', "no es TOML válido"),
-])
+@pytest.mark.parametrize(
+    "texto, dice",
+    [
+        ('[[celda]]\ncelda = "salida-1"\ncontine = ["3"]\n', "clave desconocida contine"),
+        ('[[celda]]\ncelda = "salida-1"\ncontiene = "3"\n', "tiene que ser una lista"),
+        (
+            '[[celda]]\ncelda = "salida-1"\ncontiene = ["3"]\n[[celda]]\ncelda = "salida-1"\ncontiene = ["4"]\n',
+            "está dos veces",
+        ),
+        ('[[celdas]]\ncelda = "salida-1"\ncontiene = ["3"]\n', "sobra celdas"),
+        ("[[celda]\n", "no es TOML válido"),
+    ],
+)
 def test_un_salidas_toml_mal_escrito_es_un_error_que_dice_que_corregir(leccion, texto, dice):
     """Una errata no deja una celda sin comprobar en silencio."""
     salidas = leccion.with_name("salidas.toml")

@@ -41,8 +41,11 @@ def clases_de_error() -> list[tuple[str, str, list[str]]]:
 
 
 def test_todo_error_de_cursos_deriva_de_la_base():
-    sueltas = [f"{f}: {clase}({', '.join(bases)})" for f, clase, bases in clases_de_error()
-               if "ErrorDelCurso" not in bases and clase != "ErrorDelCurso"]
+    sueltas = [
+        f"{f}: {clase}({', '.join(bases)})"
+        for f, clase, bases in clases_de_error()
+        if "ErrorDelCurso" not in bases and clase != "ErrorDelCurso"
+    ]
     assert not sueltas, "deben derivar de cursos.errores.ErrorDelCurso: " + "; ".join(sueltas)
     # Y la búsqueda encuentra las de verdad (una lista vacía no probaría nada).
     assert {"ErrorDeManifiesto", "ErrorDeDesafio", "EntradaInvalida"} <= {c for _, c, _ in clases_de_error()}
@@ -57,12 +60,17 @@ def desafios_copiados(tmp_path, monkeypatch):
     return tmp_path / "desafios"
 
 
-@pytest.mark.parametrize(("cambia", "dice"), [
-    (lambda t: t.replace("funciones =", "funcion ="), ["«funcion» no existe", "funciones"]),
-    (lambda t: t.replace("funciones =", "funciones = 3\nnada =", 1).replace("nada =", "#", 1),
-     ["«funciones» tiene que ser una lista"]),
-    (lambda t: t.replace("leccion =", "leccion ==", 1), ["no es TOML válido", "corrígelo"]),
-])
+@pytest.mark.parametrize(
+    ("cambia", "dice"),
+    [
+        (lambda t: t.replace("funciones =", "funcion ="), ["«funcion» no existe", "funciones"]),
+        (
+            lambda t: t.replace("funciones =", "funciones = 3\nnada =", 1).replace("nada =", "#", 1),
+            ["«funciones» tiene que ser una lista"],
+        ),
+        (lambda t: t.replace("leccion =", "leccion ==", 1), ["no es TOML válido", "corrígelo"]),
+    ],
+)
 def test_una_errata_en_desafio_toml_dice_que_corregir(capsys, desafios_copiados, cambia, dice):
     toml = desafios_copiados / "compacta" / "desafio.toml"
     toml.write_text(cambia(toml.read_text(encoding="utf-8")), encoding="utf-8")
@@ -113,13 +121,16 @@ def test_argparse_queda_como_estaba():
     assert argparse._ is gettext.gettext
 
 
-@pytest.mark.parametrize(("argumentos", "dice"), [
-    (["nada"], "curso: orden: «nada» no es válido; elige entre "),
-    (["calificar", "--plazo"], "curso calificar: --plazo: necesita un valor"),
-    (["recoger"], "curso recoger: falta: entrada"),
-    (["servir", "--puerto", "ochenta"], "curso servir: --puerto: «ochenta» no es un valor válido"),
-    (["calificar", "--alumnos", "ana"], "curso: no se entiende: --alumnos ana"),
-])
+@pytest.mark.parametrize(
+    ("argumentos", "dice"),
+    [
+        (["nada"], "curso: orden: «nada» no es válido; elige entre "),
+        (["calificar", "--plazo"], "curso calificar: --plazo: necesita un valor"),
+        (["recoger"], "curso recoger: falta: entrada"),
+        (["servir", "--puerto", "ochenta"], "curso servir: --puerto: «ochenta» no es un valor válido"),
+        (["calificar", "--alumnos", "ana"], "curso: no se entiende: --alumnos ana"),
+    ],
+)
 def test_los_errores_de_argparse_en_espanol(capsys, argumentos, dice):
     codigo, error = ejecuta(capsys, *argumentos)
     assert codigo == 2 and error.startswith(dice), error

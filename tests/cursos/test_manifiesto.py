@@ -44,7 +44,9 @@ def test_leccion_sin_fuente(raiz_falsa):
         (raiz_falsa / nombre).write_text("", encoding="utf-8")
     (raiz_falsa / "cursos" / "c.toml").write_text(
         'slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n'
-        '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "nada"\ntitulo = "Nada"\n', encoding="utf-8")
+        '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "nada"\ntitulo = "Nada"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ErrorDeManifiesto, match="crea lecciones/nada/leccion.md"):
         leer_curso("c")
 
@@ -86,8 +88,9 @@ def test_cada_bloque_se_describe_y_sus_lecciones_van_en_su_orden():
 
 
 def test_los_temas_son_una_lista_de_textos(raiz_falsa):
-    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
-                            'temas = "los errores"\n')
+    _manifiesto(
+        raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\ntemas = "los errores"\n'
+    )
     with pytest.raises(ErrorDeManifiesto, match="«temas» es una lista de textos"):
         leer_curso("c")
 
@@ -97,8 +100,9 @@ def _manifiesto(raiz, bloques: str) -> None:
         (raiz / nombre).write_text("", encoding="utf-8")
     (raiz / "lecciones" / "a").mkdir(parents=True)
     (raiz / "lecciones" / "a" / "leccion.md").write_text("# A\n", encoding="utf-8")
-    (raiz / "cursos" / "c.toml").write_text('slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n' + bloques,
-                                            encoding="utf-8")
+    (raiz / "cursos" / "c.toml").write_text(
+        'slug = "c"\ntitulo = "C"\nmodulos = ["harness.py"]\n' + bloques, encoding="utf-8"
+    )
 
 
 def test_un_bloque_sin_descripcion_sigue_valiendo(raiz_falsa):
@@ -108,14 +112,18 @@ def test_un_bloque_sin_descripcion_sigue_valiendo(raiz_falsa):
 
 
 def test_descripcion_que_no_es_texto(raiz_falsa):
-    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\ndescripcion = 3\n'
-                            '[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n')
+    _manifiesto(
+        raiz_falsa, '[[bloques]]\nslug = "b"\ndescripcion = 3\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
+    )
     with pytest.raises(ErrorDeManifiesto, match="«descripcion» debe ser un texto"):
         leer_curso("c")
 
 
 def test_leccion_repetida(raiz_falsa):
-    _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
-                            '[[bloques]]\nslug = "d"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A otra vez"\n')
+    _manifiesto(
+        raiz_falsa,
+        '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
+        '[[bloques]]\nslug = "d"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A otra vez"\n',
+    )
     with pytest.raises(ErrorDeManifiesto, match=r"hay lecciones repetidas \(a\)"):
         leer_curso("c")

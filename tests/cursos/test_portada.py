@@ -2,8 +2,6 @@
 a cada cuaderno que de verdad está en su carpeta. Aquí, la de ./curso cuadernos; la de
 JupyterLite, en el sitio construido (tests/navegador/test_portada_lite.py)."""
 
-
-
 from cursos.cli import main
 from cursos.manifiesto import leer_curso
 from cursos.portada import NOMBRE, titulo_del_desafio

@@ -41,15 +41,29 @@ def test_la_clave_de_escribir_sin_contenido_sale_de_ejecutar(preguntas, leccion)
     assert "«no se ha ejecutado: falta el argumento “contenido”»" in correcta["texto"]  # «…“…”…»
 
 
-@pytest.mark.parametrize("pregunta, mensaje", [
-    ({"id": "x", "tipo": "una", "enunciado": "?", "opcion": [{"texto": "a", "explicacion": "b"}]},
-     "ninguna opción es correcta"),
-    ({"id": "x", "tipo": "quiz", "enunciado": "?", "opcion": []}, "el tipo debe ser"),
-    ({"id": "x", "tipo": "una", "enunciado": "?", "opcion": [
-        {"texto": "a", "explicacion": "b", "correcta": True}, {"texto": "c", "explicacion": "d", "correcta": True}]},
-     "una sola correcta"),
-    ({"id": "x", "tipo": "una", "opcion": []}, "falta «enunciado»"),
-])
+@pytest.mark.parametrize(
+    "pregunta, mensaje",
+    [
+        (
+            {"id": "x", "tipo": "una", "enunciado": "?", "opcion": [{"texto": "a", "explicacion": "b"}]},
+            "ninguna opción es correcta",
+        ),
+        ({"id": "x", "tipo": "quiz", "enunciado": "?", "opcion": []}, "el tipo debe ser"),
+        (
+            {
+                "id": "x",
+                "tipo": "una",
+                "enunciado": "?",
+                "opcion": [
+                    {"texto": "a", "explicacion": "b", "correcta": True},
+                    {"texto": "c", "explicacion": "d", "correcta": True},
+                ],
+            },
+            "una sola correcta",
+        ),
+        ({"id": "x", "tipo": "una", "opcion": []}, "falta «enunciado»"),
+    ],
+)
 def test_preguntas_mal_escritas_dan_un_error_claro(pregunta, mensaje):
     with pytest.raises(ErrorDeManifiesto, match=mensaje):
         _comprueba(pregunta, "prueba")

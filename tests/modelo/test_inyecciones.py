@@ -24,8 +24,13 @@ def tabla_guionizada():
 
 def test_cada_leccion_con_modelo_tiene_su_ataque_en_el_laboratorio():
     lecciones = {e.leccion for e in ESCENARIOS}
-    assert {"permisos-y-confianza", "un-comando-en-la-terminal", "la-red", "identidad-delegada",
-            "la-propuesta-no-es-el-permiso"} <= lecciones
+    assert {
+        "permisos-y-confianza",
+        "un-comando-en-la-terminal",
+        "la-red",
+        "identidad-delegada",
+        "la-propuesta-no-es-el-permiso",
+    } <= lecciones
     assert sum(e.leccion == "la-propuesta-no-es-el-permiso" for e in ESCENARIOS) == 14
 
 
@@ -44,8 +49,13 @@ def test_sin_la_defensa_el_modelo_obediente_consigue_el_ataque(tabla_guionizada,
 
 def test_en_el_laboratorio_de_las_dos_puertas_la_vulnerable_deja_pasar_los_ataques(tabla_guionizada):
     pasan = {e for (e, d), f in tabla_guionizada.items() if d == "sin" and f["ejecutada"]}
-    assert {"puertas/otro-tenant", "puertas/escritura", "puertas/aprobacion-insertada",
-            "puertas/revocacion", "puertas/presupuesto"} <= pasan
+    assert {
+        "puertas/otro-tenant",
+        "puertas/escritura",
+        "puertas/aprobacion-insertada",
+        "puertas/revocacion",
+        "puertas/presupuesto",
+    } <= pasan
     assert "puertas/lectura-publica" not in pasan and "puertas/sin-propuesta" not in pasan
 
 
@@ -57,8 +67,12 @@ def test_una_defensa_que_lo_deniega_todo_no_hace_la_tarea(slug):
 
     def prepara(defensa):
         partida = original(defensa)
-        partida.ejecutar = lambda ll, entorno: {"type": "tool_result", "tool_use_id": ll.get("id"),
-                                                "content": "no se ha ejecutado: no", "is_error": True}
+        partida.ejecutar = lambda ll, entorno: {
+            "type": "tool_result",
+            "tool_use_id": ll.get("id"),
+            "content": "no se ha ejecutado: no",
+            "is_error": True,
+        }
         return partida
 
     niega = inyecciones.Escenario(slug, escenario.leccion, escenario.titulo, prepara)
@@ -83,10 +97,27 @@ def test_la_orden_escribe_tabla_grafico_y_conversaciones_sin_la_clave(tmp_path):
     nombre = servido.registra_sordo(respuestas)
     http, url = en_segundo_plano(servido)
     try:
-        orden = [sys.executable, "-m", "cursos", "inyecciones", "--url", url, "--formato", "anthropic",
-                 "--modelo", nombre, "--escenario", "salmorejo", "--veces", "2", "--salida", str(tmp_path)]
-        hecho = subprocess.run(orden, cwd=RAIZ, capture_output=True, text=True, timeout=120,
-                               env=dict(os.environ, CURSO_MODELO_CLAVE=CLAVE))
+        orden = [
+            sys.executable,
+            "-m",
+            "cursos",
+            "inyecciones",
+            "--url",
+            url,
+            "--formato",
+            "anthropic",
+            "--modelo",
+            nombre,
+            "--escenario",
+            "salmorejo",
+            "--veces",
+            "2",
+            "--salida",
+            str(tmp_path),
+        ]
+        hecho = subprocess.run(
+            orden, cwd=RAIZ, capture_output=True, text=True, timeout=120, env=dict(os.environ, CURSO_MODELO_CLAVE=CLAVE)
+        )
     finally:
         http.shutdown()
     assert hecho.returncode == 0, hecho.stderr
@@ -100,6 +131,11 @@ def test_la_orden_escribe_tabla_grafico_y_conversaciones_sin_la_clave(tmp_path):
 
 
 def test_un_escenario_que_no_existe_se_dice(tmp_path):
-    hecho = subprocess.run([sys.executable, "-m", "cursos", "inyecciones", "--escenario", "nada",
-                            "--salida", str(tmp_path)], cwd=RAIZ, capture_output=True, text=True, timeout=60)
+    hecho = subprocess.run(
+        [sys.executable, "-m", "cursos", "inyecciones", "--escenario", "nada", "--salida", str(tmp_path)],
+        cwd=RAIZ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert hecho.returncode == 2 and "los escenarios son salmorejo" in hecho.stderr

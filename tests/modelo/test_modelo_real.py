@@ -47,8 +47,12 @@ def carpeta(tmp_path_factory):
 
 
 def registra(url, guion):
-    peticion = urllib.request.Request(url + "/guiones", data=json.dumps({"guion": guion}).encode(),
-                                      headers={"content-type": "application/json"}, method="POST")
+    peticion = urllib.request.Request(
+        url + "/guiones",
+        data=json.dumps({"guion": guion}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
     with urllib.request.urlopen(peticion, timeout=10) as r:
         return json.loads(r.read())["modelo"]
 
@@ -66,9 +70,15 @@ def modelo_por_http(url, formato, espacio, original):
             self.local = original(guion)
             self.guion = guion
             base = url + "/v1" if formato == "openai" else url
-            self.real = ModeloReal(base, formato, modelo=registra(url, guion), clave=CLAVE,
-                                   herramientas=espacio.get("HERRAMIENTAS"), plazo=20,
-                                   texto=isinstance(guion[0]["responde"], str) if guion else None)
+            self.real = ModeloReal(
+                base,
+                formato,
+                modelo=registra(url, guion),
+                clave=CLAVE,
+                herramientas=espacio.get("HERRAMIENTAS"),
+                plazo=20,
+                texto=isinstance(guion[0]["responde"], str) if guion else None,
+            )
 
         @property
         def turno(self):
@@ -87,6 +97,7 @@ def salidas_de(leccion, carpeta, cambia=None):
     """Lo que imprime cada celda de la lección, ejecutada en la carpeta de su cuaderno."""
     espacio = {"__name__": "__main__"}
     if cambia:
+
         def abre(nombre, *args, **kwargs):
             fichero = builtins.open(nombre, *args, **kwargs)
             if os.path.basename(str(nombre)) != "guionizado.py":
@@ -95,6 +106,7 @@ def salidas_de(leccion, carpeta, cambia=None):
                 fuente = fichero.read()
             # Tras cargar guionizado.py, ModeloGuionizado es el que habla por HTTP.
             return io.StringIO(fuente + "\nModeloGuionizado = _cambia(ModeloGuionizado)\n")
+
         espacio["open"], espacio["_cambia"] = abre, lambda original: cambia(espacio, original)
     salidas, antes = [], os.getcwd()
     os.chdir(carpeta)
@@ -132,7 +144,9 @@ def test_cada_leccion_por_http_dice_lo_mismo_que_con_el_guion(servidor, carpeta,
 def llama(url, formato, modelo, clave=CLAVE, plazo=10, M=None):
     base = url + "/v1" if formato == "openai" else url
     real = ModeloReal(base, formato, modelo=modelo, clave=clave, herramientas={}, plazo=plazo)
-    return real(M or [("usuario", [{"type": "text", "text": "hola"}])], )
+    return real(
+        M or [("usuario", [{"type": "text", "text": "hola"}])],
+    )
 
 
 CASOS = {
@@ -196,9 +210,19 @@ def test_la_clave_no_sale_en_repr_ni_en_los_errores(servidor):
 def test_los_argumentos_que_no_son_json_llegan_a_ejecutar_que_los_rechaza(g):
     from cursos.modelo.modelo_real import respuesta_openai
 
-    datos = {"choices": [{"message": {"content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "leer", "arguments": "{ruta: notas"}}]},
-        "finish_reason": "tool_calls"}]}
+    datos = {
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "leer", "arguments": "{ruta: notas"}}
+                    ],
+                },
+                "finish_reason": "tool_calls",
+            }
+        ]
+    }
     (bloque,), _ = respuesta_openai(datos)
     observacion = g["ejecutar"](bloque, dict(g["ENTORNO"]))
     assert observacion["is_error"] and observacion["content"].startswith("no se ha ejecutado: ")
@@ -231,8 +255,12 @@ def test_la_orden_sirve_un_guion_y_dice_si_el_puerto_esta_ocupado(tmp_path):
 
 @pytest.mark.skipif(not os.environ.get("CURSO_MODELO_URL"), reason="sin CURSO_MODELO_URL no hay modelo de verdad")
 def test_un_modelo_de_verdad_contesta_con_bloques():
-    real = ModeloReal(os.environ["CURSO_MODELO_URL"], os.environ.get("CURSO_MODELO_FORMATO", "openai"),
-                      modelo=os.environ.get("CURSO_MODELO_NOMBRE", ""), clave=os.environ.get("CURSO_MODELO_CLAVE"))
+    real = ModeloReal(
+        os.environ["CURSO_MODELO_URL"],
+        os.environ.get("CURSO_MODELO_FORMATO", "openai"),
+        modelo=os.environ.get("CURSO_MODELO_NOMBRE", ""),
+        clave=os.environ.get("CURSO_MODELO_CLAVE"),
+    )
     respuesta = real([("usuario", [{"type": "text", "text": "Di «hola» y nada más."}])])
     assert respuesta and all(b["type"] in ("text", "tool_use") for b in respuesta)
 
@@ -246,10 +274,18 @@ def test_en_pyodide_las_peticiones_son_las_mismas_y_sin_xhr_lo_dice():
     from cursos.modelo import modelo_real as mr
     from tests.pyodide_node import ejecuta_en_pyodide
 
-    M = [("sistema", "Trabajas con ficheros."), ("usuario", "Lee notas.txt"),
-         ("asistente", [{"type": "text", "text": "Leo."},
-                        {"type": "tool_use", "id": "t1", "name": "leer", "input": {"ruta": "notas.txt"}}]),
-         ("usuario", [{"type": "tool_result", "tool_use_id": "t1", "content": ["a", 1], "is_error": True}])]
+    M = [
+        ("sistema", "Trabajas con ficheros."),
+        ("usuario", "Lee notas.txt"),
+        (
+            "asistente",
+            [
+                {"type": "text", "text": "Leo."},
+                {"type": "tool_use", "id": "t1", "name": "leer", "input": {"ruta": "notas.txt"}},
+            ],
+        ),
+        ("usuario", [{"type": "tool_result", "tool_use_id": "t1", "content": ["a", 1], "is_error": True}]),
+    ]
     herramientas = {"leer": {"description": "Lee.", "input_schema": {"type": "object"}}}
     programa = """
 import json
@@ -265,6 +301,7 @@ json.dumps({"peticiones": peticiones, "error": error})
 """
     fuente = (RAIZ / "cursos" / "modelo" / "modelo_real.py").read_text(encoding="utf-8")
     hecho = ejecuta_en_pyodide({"modelo_real.py": fuente}, programa, {"M": M, "h": herramientas})
-    assert hecho["peticiones"] == json.loads(json.dumps(
-        [mr.peticion_anthropic(M, herramientas, "m", 10), mr.peticion_openai(M, herramientas, "m", 10)]))
+    assert hecho["peticiones"] == json.loads(
+        json.dumps([mr.peticion_anthropic(M, herramientas, "m", 10), mr.peticion_openai(M, herramientas, "m", 10)])
+    )
     assert hecho["error"].startswith("este Python no puede hacer peticiones HTTP")

@@ -12,8 +12,13 @@ from cursos.manifiesto import ErrorDeManifiesto, ServidorDelModelo, leer_curso, 
 from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion, pagina_del_laboratorio
 from cursos.sitio.servir import crea_servidor, politica_de_contenido
 
-LOCAL = {"titulo": "Ollama", "url": "http://127.0.0.1:11434/v1", "formato": "openai", "modelo": "qwen2.5:7b",
-         "clave": False}
+LOCAL = {
+    "titulo": "Ollama",
+    "url": "http://127.0.0.1:11434/v1",
+    "formato": "openai",
+    "modelo": "qwen2.5:7b",
+    "clave": False,
+}
 REMOTO = {"titulo": "Anthropic", "url": "https://api.ejemplo.test", "formato": "anthropic", "modelo": "m"}
 
 
@@ -36,31 +41,37 @@ def test_servidores_validos():
     assert _lee({**LOCAL, "url": "http://localhost:8080/v1/"})[0].url == "http://localhost:8080/v1"
 
 
-@pytest.mark.parametrize("url, mensaje", [
-    ("http://api.ejemplo.test/v1", "va sin cifrar; usa https"),
-    ("http://192.168.1.5:11434/v1", "va sin cifrar; usa https"),
-    ("http://127.0.0.1.ejemplo.test/v1", "va sin cifrar"),
-    ("ftp://api.ejemplo.test", "no es https"),
-    ("file:///etc/passwd", "no es una URL que pueda usar"),
-    ("https://", "no es una URL que pueda usar"),
-    ("https://usuario:secreto@api.ejemplo.test", "no es una URL que pueda usar"),
-    ("https://api.ejemplo.test/v1?clave=1", "no es una URL que pueda usar"),
-    ("https://api.ejemplo.test/v1#x", "no es una URL que pueda usar"),
-    ("https://api.ejemplo.test:abc/v1", "no es una URL que pueda usar"),
-    ("https://api.ejemplo.test; script-src *", "no es una URL que pueda usar"),  # inyectar en la CSP
-    ("https://a.test https://b.test", "no es una URL que pueda usar"),
-])
+@pytest.mark.parametrize(
+    "url, mensaje",
+    [
+        ("http://api.ejemplo.test/v1", "va sin cifrar; usa https"),
+        ("http://192.168.1.5:11434/v1", "va sin cifrar; usa https"),
+        ("http://127.0.0.1.ejemplo.test/v1", "va sin cifrar"),
+        ("ftp://api.ejemplo.test", "no es https"),
+        ("file:///etc/passwd", "no es una URL que pueda usar"),
+        ("https://", "no es una URL que pueda usar"),
+        ("https://usuario:secreto@api.ejemplo.test", "no es una URL que pueda usar"),
+        ("https://api.ejemplo.test/v1?clave=1", "no es una URL que pueda usar"),
+        ("https://api.ejemplo.test/v1#x", "no es una URL que pueda usar"),
+        ("https://api.ejemplo.test:abc/v1", "no es una URL que pueda usar"),
+        ("https://api.ejemplo.test; script-src *", "no es una URL que pueda usar"),  # inyectar en la CSP
+        ("https://a.test https://b.test", "no es una URL que pueda usar"),
+    ],
+)
 def test_urls_que_no_valen(url, mensaje):
     with pytest.raises(ErrorDeManifiesto, match=re.escape(mensaje)):
         _lee({**REMOTO, "url": url})
 
 
-@pytest.mark.parametrize("cambio, mensaje", [
-    ({"formato": "gemini"}, "formato «gemini» desconocido"),
-    ({"modelo": ""}, "falta «modelo»"),
-    ({"titulo": 3}, "falta «titulo»"),
-    ({"clave": "no"}, "«clave» es true"),
-])
+@pytest.mark.parametrize(
+    "cambio, mensaje",
+    [
+        ({"formato": "gemini"}, "formato «gemini» desconocido"),
+        ({"modelo": ""}, "falta «modelo»"),
+        ({"titulo": 3}, "falta «titulo»"),
+        ({"clave": "no"}, "«clave» es true"),
+    ],
+)
 def test_campos_que_no_valen(cambio, mensaje):
     with pytest.raises(ErrorDeManifiesto, match=re.escape(mensaje)):
         _lee({**REMOTO, **cambio})
@@ -148,17 +159,24 @@ def test_el_preflight_permite_la_cabecera_de_la_clave():
 
     http, url = en_segundo_plano(ModeloServido())
     try:
-        peticion = urllib.request.Request(url + "/v1/chat/completions", method="OPTIONS",
-                                          headers={"origin": "http://127.0.0.1:1",
-                                                   "access-control-request-headers": "authorization,content-type"})
+        peticion = urllib.request.Request(
+            url + "/v1/chat/completions",
+            method="OPTIONS",
+            headers={"origin": "http://127.0.0.1:1", "access-control-request-headers": "authorization,content-type"},
+        )
         with urllib.request.urlopen(peticion) as r:
             permitidas = {c.strip() for c in r.headers["access-control-allow-headers"].split(",")}
             assert r.headers["access-control-allow-origin"] == "*"
     finally:
         http.shutdown()
         http.server_close()
-    assert {"authorization", "x-api-key", "anthropic-version", "content-type",
-            "anthropic-dangerous-direct-browser-access"} <= permitidas
+    assert {
+        "authorization",
+        "x-api-key",
+        "anthropic-version",
+        "content-type",
+        "anthropic-dangerous-direct-browser-access",
+    } <= permitidas
 
 
 def test_el_modelo_sordo_contesta_segun_la_peticion_del_usuario():

@@ -1,7 +1,5 @@
 """Lo que comparten las pruebas del navegador (las pruebas no se importan unas de otras)."""
 
-
-
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
 
@@ -16,8 +14,9 @@ def url_de_leccion(base, leccion):
 def espera_celdas(pagina):
     """Hasta que ninguna celda esté sin ejecutar o ejecutándose."""
     pagina.wait_for_function(
-        "() => [...document.querySelectorAll('.celda')]"
-        ".every(c => ['hecha', 'error'].includes(c.dataset.estado))", timeout=ESPERA)
+        "() => [...document.querySelectorAll('.celda')].every(c => ['hecha', 'error'].includes(c.dataset.estado))",
+        timeout=ESPERA,
+    )
 
 
 def escribe_codigo(pagina, caja: str, codigo: str) -> None:
@@ -35,8 +34,9 @@ def escribe_codigo(pagina, caja: str, codigo: str) -> None:
     pagina.wait_for_selector(f"{caja} .codigo-editable[data-modo=editando] .cm-content:focus")
     pagina.keyboard.press("Control+a")
     pagina.keyboard.insert_text(codigo)
-    pagina.wait_for_function("([caja, codigo]) => document.querySelector(caja).codigoActual() === codigo",
-                             arg=[caja, codigo])
+    pagina.wait_for_function(
+        "([caja, codigo]) => document.querySelector(caja).codigoActual() === codigo", arg=[caja, codigo]
+    )
 
 
 def codigo_de(pagina, caja: str) -> str:
@@ -47,8 +47,10 @@ def codigo_de(pagina, caja: str) -> str:
 
 def salidas(pagina) -> dict[int, tuple[str, str]]:
     """{número de celda: (estado, texto de su salida)}."""
-    return {int(c.get_attribute("data-celda")): (c.get_attribute("data-estado"), c.locator(".salida").inner_text())
-            for c in pagina.locator(".celda").all()}
+    return {
+        int(c.get_attribute("data-celda")): (c.get_attribute("data-estado"), c.locator(".salida").inner_text())
+        for c in pagina.locator(".celda").all()
+    }
 
 
 def comprueba_afirmaciones(leccion, vistas, afirmadas=None):
@@ -61,6 +63,7 @@ def comprueba_afirmaciones(leccion, vistas, afirmadas=None):
 
 # En el desafío de la página.
 
+
 def montado(pagina):
     """Tras abrir o recargar: el gancho ha puesto el código guardado y activado los botones."""
     pagina.wait_for_selector("#desafio button.comprobar-desafio:enabled")
@@ -71,7 +74,8 @@ def comprueba(pagina) -> str:
     pagina.click("button.comprobar-desafio")
     pagina.wait_for_function(
         "() => ['todas', 'faltan', 'error'].includes(document.querySelector('#desafio').dataset.resultado)",
-        timeout=ESPERA)
+        timeout=ESPERA,
+    )
     return pagina.locator(".resultado-desafio").inner_text()
 
 

@@ -63,6 +63,7 @@ def navegador():
     if not CHROMIUM.exists():
         pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         navegador = lanza(p)
         yield navegador

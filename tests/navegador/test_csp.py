@@ -37,8 +37,16 @@ def test_cada_pagina_lleva_la_politica_que_solo_deja_el_sitio(sitio, curso):
     assert sitio.with_name(sitio.name + ".csp").read_text(encoding="utf-8") == politica
 
 
-@pytest.mark.parametrize("ruta", ["index.html", "courses/llm-agents/los-errores/index.html", "sw.js",
-                                  "lite/lab/index.html", "lite/service-worker.js"])
+@pytest.mark.parametrize(
+    "ruta",
+    [
+        "index.html",
+        "courses/llm-agents/los-errores/index.html",
+        "sw.js",
+        "lite/lab/index.html",
+        "lite/service-worker.js",
+    ],
+)
 def test_servir_manda_la_misma_politica(url_raiz, ruta):
     """La de las páginas; en JupyterLite, la misma con 'unsafe-eval' (JupyterLab compila sus esquemas)."""
     with urllib.request.urlopen(url_raiz + ruta) as respuesta:
@@ -53,6 +61,7 @@ def test_servir_manda_la_misma_politica(url_raiz, ruta):
 @pytest.fixture(scope="module")
 def otro_origen():
     """Un servidor en otro puerto de 127.0.0.1 que contesta a todo (con CORS): sólo lo para la CSP."""
+
     class Contesta(BaseHTTPRequestHandler):
         def do_GET(self):
             self.send_response(200)
@@ -62,6 +71,7 @@ def otro_origen():
 
         def log_message(self, *args):
             pass
+
     servidor = ThreadingHTTPServer(("127.0.0.1", 0), Contesta)
     threading.Thread(target=servidor.serve_forever, daemon=True).start()
     yield "http://127.0.0.1:%d/" % servidor.server_address[1]
@@ -76,7 +86,8 @@ def test_una_leccion_no_puede_llamar_a_otro_origen(navegador, url_raiz, curso, o
     with pestana(navegador) as pagina:
         pagina.goto(url_de_leccion(url_raiz, curso.lecciones[0]))
         pagina.wait_for_function("() => window.performance.getEntriesByType('resource').length > 0", timeout=ESPERA)
-        visto = pagina.evaluate("""async (url) => {
+        visto = pagina.evaluate(
+            """async (url) => {
           const bloqueadas = [];
           document.addEventListener("securitypolicyviolation",
                                     (e) => bloqueadas.push([e.blockedURI, e.effectiveDirective]));
@@ -85,7 +96,9 @@ def test_una_leccion_no_puede_llamar_a_otro_origen(navegador, url_raiz, curso, o
           try { otro = (await fetch(url)).status; } catch { otro = "no ha salido"; }
           await new Promise((listo) => setTimeout(listo, 100));
           return {propio, otro, bloqueadas};
-        }""", otro_origen)
+        }""",
+            otro_origen,
+        )
     assert visto["propio"] == 200 and visto["otro"] == "no ha salido"
     # Una vez por política: la de la <meta> y la de la cabecera, las dos la bloquean.
     assert {tuple(b) for b in visto["bloqueadas"]} == {(otro_origen, "connect-src")}

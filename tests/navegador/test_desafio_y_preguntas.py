@@ -78,8 +78,11 @@ def test_las_pruebas_ocultas_no_salen_al_sitio(sitio):
             continue
         desafio = Desafio(leccion.desafio)
         visibles = desafio.pruebas() + desafio.partida()
-        propias = {linea.strip() for linea in desafio.lee("ocultas.py").splitlines()
-                   if len(linea.strip()) > 25 and linea.strip() not in visibles}
+        propias = {
+            linea.strip()
+            for linea in desafio.lee("ocultas.py").splitlines()
+            if len(linea.strip()) > 25 and linea.strip() not in visibles
+        }
         assert propias
         for ruta in (sitio / "courses").rglob("*"):
             if ruta.is_file():
@@ -156,8 +159,13 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     progreso = descarga(pagina)
     assert progreso["leccion"] == LECCION.slug and set(progreso["preguntas"]) == {p["id"] for p in PREGUNTAS[:3]}
     assert progreso["preguntas"][segunda["id"]]["acierto"] is True
-    assert progreso["desafio"] == {"desafio": DESAFIO.slug, "codigo": "# mi intento\n" + DESAFIO.esqueleto(),
-                                   "ultima_comprobacion": None, "comprobaciones": 0, "pistas_vistas": 0}
+    assert progreso["desafio"] == {
+        "desafio": DESAFIO.slug,
+        "codigo": "# mi intento\n" + DESAFIO.esqueleto(),
+        "ultima_comprobacion": None,
+        "comprobaciones": 0,
+        "pistas_vistas": 0,
+    }
     # Borrar pide confirmación y deja las preguntas sin contestar, también tras recargar.
     pagina.once("dialog", lambda d: d.accept())
     pagina.click("button.borrar-respuestas")
@@ -169,8 +177,9 @@ def test_las_preguntas_con_raton_y_teclado_se_guardan_y_se_borran(pagina, url_ra
     assert descarga(pagina)["preguntas"] == {}
 
 
-@pytest.mark.parametrize("leccion", [lec for lec in CURSO.lecciones if lec.desafio and lec is not LECCION],
-                         ids=lambda lec: lec.slug)
+@pytest.mark.parametrize(
+    "leccion", [lec for lec in CURSO.lecciones if lec.desafio and lec is not LECCION], ids=lambda lec: lec.slug
+)
 def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     """Sus ficheros (el laboratorio sin la puerta corregida) van aparte de los de la lección."""
     desafio = Desafio(leccion.desafio)
@@ -183,8 +192,10 @@ def test_los_otros_desafios_pasan_con_su_solucion(pagina, url_raiz, leccion):
     assert f"{len(visibles)} de {len(visibles)} pruebas visibles pasan" in texto
     # La última celda de la lección sigue funcionando después, con sus propios ficheros.
     pagina.locator(".celda").last.locator("button[data-accion=ejecutar]").click()  # y las que necesita
-    pagina.wait_for_function("() => ['hecha', 'error'].includes([...document.querySelectorAll('.celda')].at(-1)"
-                             ".dataset.estado)", timeout=ESPERA)
+    pagina.wait_for_function(
+        "() => ['hecha', 'error'].includes([...document.querySelectorAll('.celda')].at(-1).dataset.estado)",
+        timeout=ESPERA,
+    )
     assert pagina.locator(".celda").last.get_attribute("data-estado") == "hecha"
 
 
@@ -203,7 +214,8 @@ def test_un_bucle_sin_fin_se_puede_detener(pagina, url_raiz):
     # La celda ejecutada conserva su salida, marcada como de un intérprete que ya no existe.
     assert pagina.locator("#celda-1").get_attribute("data-estado") == "anterior"
     assert "Python ya detenido" in pagina.evaluate(
-        "getComputedStyle(document.querySelector('#celda-1 .numero'), '::after').content")
+        "getComputedStyle(document.querySelector('#celda-1 .numero'), '::after').content"
+    )
     assert pagina.locator("button.detener-desafio").is_hidden()
     # El intérprete vuelve a arrancar y comprueba como siempre.
     escribe_codigo(pagina, "#desafio", DESAFIO.lee("solucion.py"))
@@ -216,18 +228,18 @@ def test_el_editor_sangra_como_python_y_se_sale_con_esc_tab(pagina, url_raiz):
     escribe_codigo(pagina, "#desafio", "")
     teclado = pagina.keyboard
     teclado.type("def f(x):")
-    teclado.press("Enter")          # tras «:», cuatro espacios más
+    teclado.press("Enter")  # tras «:», cuatro espacios más
     teclado.type("if x:")
-    teclado.press("Enter")          # y cuatro más
+    teclado.press("Enter")  # y cuatro más
     teclado.type("return 1")
     assert codigo_de(pagina, "#desafio") == "def f(x):\n    if x:\n        return 1"
-    teclado.press("Shift+Tab")      # editando, Mayús+Tab quita un nivel a la línea
+    teclado.press("Shift+Tab")  # editando, Mayús+Tab quita un nivel a la línea
     assert codigo_de(pagina, "#desafio") == "def f(x):\n    if x:\n    return 1"
-    teclado.press("Tab")            # y Tab lo pone: no sale del editor
+    teclado.press("Tab")  # y Tab lo pone: no sale del editor
     escrito = "def f(x):\n    if x:\n        return 1"
     assert codigo_de(pagina, "#desafio") == escrito
     assert pagina.evaluate("document.activeElement.classList.contains('cm-content')")
-    teclado.press("Control+z")      # se deshace y se rehace (CodeMirror agrupa lo escrito seguido)
+    teclado.press("Control+z")  # se deshace y se rehace (CodeMirror agrupa lo escrito seguido)
     assert codigo_de(pagina, "#desafio") != escrito
     for _ in range(10):
         teclado.press("Control+y")

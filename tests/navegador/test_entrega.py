@@ -77,8 +77,12 @@ def entrega_desde_jupyterlite(pagina, base, leccion, codigo) -> dict:
     pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
     # Hasta que el cuaderno está leído entero y su celda de solución tiene ya su widget (antes, a veces faltaba).
     pagina.evaluate("() => window.jupyterapp.shell.currentWidget.context.ready")
-    pagina.wait_for_function("""id => window.jupyterapp.shell.currentWidget.content.widgets
-        .some(c => c.model.getMetadata('nbgrader')?.grade_id === id)""", arg=desafio.celda_solucion, timeout=ESPERA)
+    pagina.wait_for_function(
+        """id => window.jupyterapp.shell.currentWidget.content.widgets
+        .some(c => c.model.getMetadata('nbgrader')?.grade_id === id)""",
+        arg=desafio.celda_solucion,
+        timeout=ESPERA,
+    )
     celdas = pagina.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets.map(c => ({
         id: c.model.getMetadata('nbgrader')?.grade_id, soloLectura: c.readOnly,
         borrable: c.model.getMetadata('deletable')}))""")
@@ -86,9 +90,11 @@ def entrega_desde_jupyterlite(pagina, base, leccion, codigo) -> dict:
     assert solo_lectura.pop(desafio.celda_solucion) is False  # la solución se escribe
     assert all(solo_lectura.values()), solo_lectura  # el resto, bloqueado en la interfaz
     assert all(c["borrable"] is False for c in celdas)
-    pagina.evaluate("""([id, codigo]) => window.jupyterapp.shell.currentWidget.content.widgets
+    pagina.evaluate(
+        """([id, codigo]) => window.jupyterapp.shell.currentWidget.content.widgets
         .find(c => c.model.getMetadata('nbgrader')?.grade_id === id).model.sharedModel.setSource(codigo)""",
-                    [desafio.celda_solucion, codigo])
+        [desafio.celda_solucion, codigo],
+    )
     pagina.evaluate(NUCLEO_LISTO)
     pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     pagina.wait_for_function(TODAS_EJECUTADAS, timeout=ESPERA)
@@ -98,9 +104,12 @@ def entrega_desde_jupyterlite(pagina, base, leccion, codigo) -> dict:
     texto = pagina.locator(".jp-Notebook").inner_text()
     assert all(f"✔ {p}" in texto for p in desafio.puntos() if p != "variaciones")
     pagina.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    return pagina.evaluate("""async (ruta) => {
+    return pagina.evaluate(
+        """async (ruta) => {
         const modelo = await window.jupyterapp.serviceManager.contents.get(ruta, {content: true});
-        return modelo.content;}""", ruta)
+        return modelo.content;}""",
+        ruta,
+    )
 
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda lec: lec.desafio)
@@ -138,7 +147,8 @@ def test_de_la_pagina_y_de_jupyterlite_al_calificador(pagina, navegador, url_rai
     otro = next(d for d in sorted(DESAFIOS) if d != desafio.slug)
     linea = recoge(entrada, curso, DESAFIOS, solo=otro)
     assert {lin.origen: lin for lin in linea}[desafio.cuaderno].motivo.startswith(
-        f"es del desafío «{desafio.slug}», no de «{otro}»")
+        f"es del desafío «{desafio.slug}», no de «{otro}»"
+    )
 
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda lec: lec.desafio)

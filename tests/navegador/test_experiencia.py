@@ -158,8 +158,9 @@ def test_las_preguntas_ensenan_sin_regalar_la_clave(pagina, url_raiz):
     # «Ver la solución» en otra pregunta sin contestar: enseña la clave y queda guardado.
     otra = next(p for p in preguntas if p is not una)
     pagina.locator(f"#pregunta-{otra['id']} button.ver-solucion").click()
-    assert all(o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text()
-               for o in otra["opcion"])
+    assert all(
+        o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text() for o in otra["opcion"]
+    )
     clave = f"curso-agentes-llm:{CURSO.slug}:{LECCION.slug}:preguntas"
     guardado = pagina.evaluate("clave => JSON.parse(localStorage.getItem(clave))", clave)
     assert guardado[otra["id"]]["solucion_vista"] is True and guardado[otra["id"]]["acierto"] is False
@@ -167,8 +168,9 @@ def test_las_preguntas_ensenan_sin_regalar_la_clave(pagina, url_raiz):
     pagina.reload()
     pagina.wait_for_selector("#preguntas button.comprobar")
     assert pagina.locator(f"#pregunta-{otra['id']}").get_attribute("data-resultado") == "solucion"
-    assert all(o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text()
-               for o in otra["opcion"])
+    assert all(
+        o["explicacion"] in pagina.locator(f"#pregunta-{otra['id']} .correccion").inner_text() for o in otra["opcion"]
+    )
 
 
 def test_pistas_de_una_en_una_y_comprobaciones_contadas(pagina, url_raiz):
@@ -263,7 +265,7 @@ def test_saltar_al_contenido_y_un_solo_titulo_de_preguntas(pagina, url_raiz):
 
 
 def _luminancia(color: str) -> float:
-    canales = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    canales = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     lineal = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in canales]
     return 0.2126 * lineal[0] + 0.7152 * lineal[1] + 0.0722 * lineal[2]
 
@@ -290,8 +292,13 @@ def test_cada_color_del_codigo_tiene_contraste_suficiente(sitio):
         assert contraste(color, fondo) >= 4.5, f"{color} sobre {fondo}: {contraste(color, fondo):.2f}:1"
     # Y el texto de la página: el gris de las notas, el verde de enlaces y botones, el rojo de errores.
     variables = dict(re.findall(r"--(\w+):\s*(#[0-9a-fA-F]{6})", estilo))
-    for texto, sobre in [("suave", "fondo"), ("suave", "caja"), ("acento", "fondo"), ("error", "fondo"),
-                         ("tinta", "caja")]:
+    for texto, sobre in [
+        ("suave", "fondo"),
+        ("suave", "caja"),
+        ("acento", "fondo"),
+        ("error", "fondo"),
+        ("tinta", "caja"),
+    ]:
         assert contraste(variables[texto], variables[sobre]) >= 4.5, (texto, sobre)
     assert contraste(variables["acento"], "#ffffff") >= 4.5 and contraste(variables["error"], "#ffffff") >= 4.5
 

@@ -57,8 +57,10 @@ def test_una_leccion_se_recarga_y_ejecuta_sin_conexion(pagina, url_raiz):
 
 
 def _ruta_pyodide(pagina) -> str:
-    return pagina.evaluate("() => new URL(JSON.parse(document.getElementById('python').textContent).pyodide,"
-                           " new URL('../../../', location.href)).href")
+    return pagina.evaluate(
+        "() => new URL(JSON.parse(document.getElementById('python').textContent).pyodide,"
+        " new URL('../../../', location.href)).href"
+    )
 
 
 def _ejecuta_en_lite(pagina):

@@ -39,7 +39,7 @@ from tests.navegador.ayudas import (
 )
 from tests.navegador.conftest import servido
 
-CONSTRUYE = r'''
+CONSTRUYE = r"""
 import dataclasses, json
 from pathlib import Path
 
@@ -58,7 +58,7 @@ construir(curso)
 print(json.dumps({"sitio": str(SITIO), "leccion": dataclasses.asdict(leccion), "afirmaciones": afirmaciones(leccion),
                   "esqueleto": desafio.esqueleto(), "solucion": desafio.lee("solucion.py"),
                   "visibles": [p for p in desafio.puntos() if p != "variaciones"]}))
-'''
+"""
 
 
 @pytest.fixture(scope="module")

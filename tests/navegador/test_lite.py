@@ -39,8 +39,11 @@ def ejecuta_y_comprueba(pagina, base, leccion):
         texto = celdas[numero].locator(".jp-Cell-outputArea").inner_text()
         assert fallos(texto, lineas) == [], f"celda {numero} de {leccion.slug} en JupyterLite"
     if leccion.imagenes:  # la figura de la prosa, servida junto al cuaderno
-        pagina.wait_for_function("() => [...document.querySelectorAll('.jp-RenderedMarkdown img')]"
-                                 ".some(i => i.complete && i.naturalWidth > 0)", timeout=ESPERA)
+        pagina.wait_for_function(
+            "() => [...document.querySelectorAll('.jp-RenderedMarkdown img')]"
+            ".some(i => i.complete && i.naturalWidth > 0)",
+            timeout=ESPERA,
+        )
     if preguntas_de(leccion):
         # Un widget de ipywidgets pintado por el gestor de widgets, no su repr de texto.
         pagina.wait_for_selector(".jp-OutputArea-output .jupyter-widgets", timeout=ESPERA)

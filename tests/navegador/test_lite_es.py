@@ -10,8 +10,11 @@ ESPERA = 240_000  # ms; techo para no colgarse, no una medida
 
 
 def test_menu_en_espanol_y_celda_de_preparacion_oculta(pagina, url_raiz):
-    leccion = next(lc for lc in CURSO.lecciones if lc.imagenes) if any(lc.imagenes for lc in CURSO.lecciones) \
+    leccion = (
+        next(lc for lc in CURSO.lecciones if lc.imagenes)
+        if any(lc.imagenes for lc in CURSO.lecciones)
         else CURSO.lecciones[0]
+    )
     pagina.goto(url_raiz + url_del_cuaderno(CURSO, leccion))
     pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     menus = pagina.locator(".lm-MenuBar-itemLabel").all_inner_texts()
@@ -23,8 +26,11 @@ def test_menu_en_espanol_y_celda_de_preparacion_oculta(pagina, url_raiz):
     assert preparacion.locator(".jp-InputPlaceholder").inner_text().strip().startswith("# Preparación")
     assert "os.path.exists" not in preparacion.inner_text()
     if leccion.imagenes:  # la figura se ve, sin un intento fallido de cargar attachment:…
-        pagina.wait_for_function("() => [...document.querySelectorAll('.jp-RenderedMarkdown img')]"
-                                 ".some(i => i.complete && i.naturalWidth > 0)", timeout=ESPERA)
+        pagina.wait_for_function(
+            "() => [...document.querySelectorAll('.jp-RenderedMarkdown img')]"
+            ".some(i => i.complete && i.naturalWidth > 0)",
+            timeout=ESPERA,
+        )
     pagina.evaluate("0")  # ida y vuelta: los errores de consola anteriores ya han llegado
     assert pagina.vigilante.perdonados == []  # lo demás lo comprueba el vigilante al cerrar la pestaña
 
@@ -35,4 +41,4 @@ def test_explorador_en_el_orden_del_curso(pagina, url_raiz):
     nombres = pagina.locator(".jp-DirListing-item .jp-DirListing-itemText").all_inner_texts()
     esperado = [carpeta_de(CURSO, lc) for lc in CURSO.lecciones]
     assert [n for n in nombres if n in esperado] == esperado
-    assert nombres[:len(esperado)] == esperado, "las lecciones primero, en orden"
+    assert nombres[: len(esperado)] == esperado, "las lecciones primero, en orden"

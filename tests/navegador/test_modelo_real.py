@@ -55,8 +55,10 @@ def modelos():
 
 
 def _servidores(urls):
-    return (ServidorDelModelo("El de pago", urls["con_clave"], "anthropic", "sordo", True),
-            ServidorDelModelo("El local", urls["sin_clave"] + "/v1", "openai", "sordo", False))
+    return (
+        ServidorDelModelo("El de pago", urls["con_clave"], "anthropic", "sordo", True),
+        ServidorDelModelo("El local", urls["sin_clave"] + "/v1", "openai", "sordo", False),
+    )
 
 
 def _sitio_con_servidores(destino: Path, curso) -> Path:
@@ -65,8 +67,12 @@ def _sitio_con_servidores(destino: Path, curso) -> Path:
         construir(leer_curso())
     recursos = next(SITIO.glob("recursos-*")).name
     propios = ("index.html", "laboratorio", recursos)
-    shutil.copytree(SITIO, destino, copy_function=os.link,
-                    ignore=lambda carpeta, nombres: [n for n in nombres if Path(carpeta) == SITIO and n in propios])
+    shutil.copytree(
+        SITIO,
+        destino,
+        copy_function=os.link,
+        ignore=lambda carpeta, nombres: [n for n in nombres if Path(carpeta) == SITIO and n in propios],
+    )
     # Los recursos de ahora con el nombre de los del sitio (el service worker los nombra así).
     shutil.copytree(RECURSOS, destino / recursos, ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
     for generado in ("resaltado.css", "codemirror.mjs"):
@@ -103,7 +109,8 @@ def sitio_con_modelo(modelos, tmp_path_factory):
 
 def _prueba_de_conexion(contexto, urls):
     """En la página o en el worker: qué peticiones salen y cuáles bloquea la CSP (securitypolicyviolation)."""
-    return contexto.evaluate("""async (urls) => {
+    return contexto.evaluate(
+        """async (urls) => {
       const bloqueadas = [];
       self.addEventListener("securitypolicyviolation", (e) => bloqueadas.push(e.blockedURI));
       const resultado = {};
@@ -115,14 +122,18 @@ def _prueba_de_conexion(contexto, urls):
       }
       await new Promise((listo) => setTimeout(listo, 100));  // el evento llega tras el rechazo
       return {resultado, bloqueadas};
-    }""", urls)
+    }""",
+        urls,
+    )
 
 
 @pytest.mark.con_problemas  # las peticiones bloqueadas salen en la consola: es lo que se prueba
 def test_la_csp_deja_los_servidores_del_manifiesto_y_bloquea_los_demas(navegador, sitio_con_modelo, modelos):
-    urls = {"listado": modelos["sin_clave"] + "/v1/chat/completions",
-            "listado_otra_ruta": modelos["sin_clave"] + "/guiones",  # mismo servidor, fuera de la URL nombrada
-            "no_listado": modelos["fuera"] + "/v1/chat/completions"}
+    urls = {
+        "listado": modelos["sin_clave"] + "/v1/chat/completions",
+        "listado_otra_ruta": modelos["sin_clave"] + "/guiones",  # mismo servidor, fuera de la URL nombrada
+        "no_listado": modelos["fuera"] + "/v1/chat/completions",
+    }
     with pestana(navegador) as pagina:
         pagina.goto(sitio_con_modelo + "laboratorio/index.html")
         en_la_pagina = _prueba_de_conexion(pagina, urls)  # la <meta> (y la cabecera) de la página
@@ -132,8 +143,9 @@ def test_la_csp_deja_los_servidores_del_manifiesto_y_bloquea_los_demas(navegador
         # El servidor listado contesta (400: el cuerpo vacío no es una petición de la API), y CORS lo deja leer.
         assert visto["resultado"] == {"listado": 400, "listado_otra_ruta": "no ha salido", "no_listado": "no ha salido"}
         # (en la página, una vez por política: la de la <meta> y la de la cabecera)
-        assert set(visto["bloqueadas"]) == {urls["listado_otra_ruta"], urls["no_listado"]}, \
+        assert set(visto["bloqueadas"]) == {urls["listado_otra_ruta"], urls["no_listado"]}, (
             "las dos las bloquea la CSP, no la red"
+        )
 
 
 def _todo_lo_guardado(pagina) -> str:
@@ -178,8 +190,9 @@ def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
     pagina.fill("#veces", "1")
     pagina.click(".ejecutar-laboratorio")
     assert pagina.input_value("#clave") == "", "la página vacía el campo al mandarla al worker"
-    pagina.wait_for_function("() => document.querySelector('.estado-laboratorio').textContent.startsWith('Hecho')",
-                             timeout=ESPERA * 3)
+    pagina.wait_for_function(
+        "() => document.querySelector('.estado-laboratorio').textContent.startsWith('Hecho')", timeout=ESPERA * 3
+    )
     # La clave ha llegado al servidor (que sin ella contesta 401 y la tabla saldría con errores).
     assert pagina.inner_text(".tabla-laboratorio") == _referencia()
     assert pagina.locator(".grafico-laboratorio svg rect").count() > 18
@@ -191,7 +204,8 @@ def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
     espera.value.save_as(conversaciones)
     assert len(json.loads(conversaciones.read_text(encoding="utf-8"))) == 36
     dom_del_laboratorio = pagina.content() + json.dumps(
-        pagina.eval_on_selector_all("input", "cajas => cajas.map((c) => c.value)"))
+        pagina.eval_on_selector_all("input", "cajas => cajas.map((c) => c.value)")
+    )
     url_del_laboratorio = pagina.url
 
     # La entrega de un desafío, en el mismo navegador después de usar la clave.

@@ -29,8 +29,10 @@ def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     for imagen in pagina.locator("article img").all():
         imagen.scroll_into_view_if_needed()
     # Una función, no una expresión: Playwright evalúa las expresiones con eval(), que la CSP no deja.
-    pagina.wait_for_function("() => [...document.querySelectorAll('article img')]"
-                             ".every(i => i.complete && i.naturalWidth > 0)", timeout=ESPERA)
+    pagina.wait_for_function(
+        "() => [...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)",
+        timeout=ESPERA,
+    )
     assert pagina.locator("article img").count() == len(leccion.imagenes)
     enlace = pagina.locator("a.abrir-lite").get_attribute("href")
     assert enlace.endswith(f"lite/notebooks/index.html?path={ruta_del_cuaderno(CURSO, leccion)}")
@@ -45,17 +47,22 @@ def test_bajo_una_subruta_una_celda_ejecuta_antes_las_que_necesita(pagina, url_s
     ultima = pagina.locator(".celda").last
     assert re.search(r"se ejecutan? antes", ultima.locator(".depende").inner_text())
     ultima.locator("button[data-accion=ejecutar]").click()
-    pagina.wait_for_function("() => [...document.querySelectorAll('.celda')].at(-1).dataset.estado === 'hecha'"
-                             " || [...document.querySelectorAll('.celda')].some(c => c.dataset.estado === 'error')",
-                             timeout=ESPERA)
+    pagina.wait_for_function(
+        "() => [...document.querySelectorAll('.celda')].at(-1).dataset.estado === 'hecha'"
+        " || [...document.querySelectorAll('.celda')].some(c => c.dataset.estado === 'error')",
+        timeout=ESPERA,
+    )
     # Se han ejecutado ella y las que definen lo que usa (la nota las nombra); ninguna más.
     celdas = {c["numero"]: c for c in json.loads(pagina.locator("#celdas").text_content())}
     numero = max(celdas)
     necesarias = {numero, *celdas[numero]["depende_de"]}
     vistas = salidas(pagina)
     assert {n for n, (estado, _) in vistas.items() if estado == "hecha"} == necesarias, vistas
-    comprueba_afirmaciones(leccion, {n: v for n, v in vistas.items() if n in necesarias},
-                           {n: a for n, a in afirmaciones(leccion).items() if n in necesarias})
+    comprueba_afirmaciones(
+        leccion,
+        {n: v for n, v in vistas.items() if n in necesarias},
+        {n: a for n, a in afirmaciones(leccion).items() if n in necesarias},
+    )
 
 
 @pytest.mark.con_problemas  # el 404 de entorno.py es a propósito
@@ -79,8 +86,10 @@ def test_quien_solo_lee_no_descarga_el_interprete(pagina, url_raiz):
     # Sin esperas fijas: hasta que el worker ha pedido lo ligero (cada expect_request escucha
     # desde antes de abrir la página, así que ninguna petición se escapa) y la red lleva un rato
     # quieta (networkidle: 500 ms sin peticiones); si bajara el intérprete, no estaría quieta.
-    ligero = [pagina.expect_request(lambda p, n=nombre: p.url.endswith("/" + n), timeout=ESPERA)
-              for nombre in ("entorno.py", "ejecutor.py", "pyodide.mjs")]
+    ligero = [
+        pagina.expect_request(lambda p, n=nombre: p.url.endswith("/" + n), timeout=ESPERA)
+        for nombre in ("entorno.py", "ejecutor.py", "pyodide.mjs")
+    ]
     with ligero[0], ligero[1], ligero[2]:
         pagina.goto(url_de_leccion(url_raiz, CURSO.lecciones[0]), wait_until="load")
     pagina.wait_for_load_state("networkidle", timeout=ESPERA)

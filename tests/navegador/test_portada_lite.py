@@ -30,4 +30,6 @@ def test_la_portada_se_abre_y_sus_enlaces_abren_los_cuadernos(pagina, url_raiz):
     indice.get_by_role("link", name=primera.titulo).click()
     pagina.wait_for_function(
         "nombre => window.jupyterapp?.shell.currentWidget?.context?.path.endsWith(nombre)",
-        arg=f"{primera.slug}.ipynb", timeout=ESPERA)
+        arg=f"{primera.slug}.ipynb",
+        timeout=ESPERA,
+    )

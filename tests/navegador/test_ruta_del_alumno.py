@@ -38,14 +38,20 @@ def _abre_el_desafio_en_lite(lite, desafio):
     lite.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     lite.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
     lite.evaluate("() => window.jupyterapp.shell.currentWidget.context.ready")
-    lite.wait_for_function("""id => window.jupyterapp.shell.currentWidget.content.widgets
-        .some(c => c.model.getMetadata('nbgrader')?.grade_id === id)""", arg=desafio.celda_solucion, timeout=ESPERA)
+    lite.wait_for_function(
+        """id => window.jupyterapp.shell.currentWidget.content.widgets
+        .some(c => c.model.getMetadata('nbgrader')?.grade_id === id)""",
+        arg=desafio.celda_solucion,
+        timeout=ESPERA,
+    )
 
 
 def _solucion_en_lite(lite, desafio) -> str:
-    return lite.evaluate("""id => window.jupyterapp.shell.currentWidget.content.widgets
+    return lite.evaluate(
+        """id => window.jupyterapp.shell.currentWidget.content.widgets
         .find(c => c.model.getMetadata('nbgrader')?.grade_id === id).model.sharedModel.getSource()""",
-                         desafio.celda_solucion)
+        desafio.celda_solucion,
+    )
 
 
 def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
@@ -75,9 +81,11 @@ def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
 
     # Allí escribe la solución y la descarga: el nombre de nbgrader, su identificador y la hora.
     solucion = desafio.lee("solucion.py")
-    pagina.evaluate("""([id, codigo]) => window.jupyterapp.shell.currentWidget.content.widgets
+    pagina.evaluate(
+        """([id, codigo]) => window.jupyterapp.shell.currentWidget.content.widgets
         .find(c => c.model.getMetadata('nbgrader')?.grade_id === id).model.sharedModel.setSource(codigo)""",
-                    [desafio.celda_solucion, solucion])
+        [desafio.celda_solucion, solucion],
+    )
     preguntado = []
     pagina.once("dialog", lambda d: (preguntado.append(d.default_value), d.accept(d.default_value)))
     with pagina.expect_download(timeout=ESPERA) as espera:
@@ -88,8 +96,9 @@ def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
         bajado = json.load(f)
     assert bajado["metadata"]["curso"]["alumno"] == "ana.lab" and bajado["metadata"]["curso"]["desafio"] == desafio.slug
     assert datetime.fromisoformat(bajado["metadata"]["curso"]["descargado"].replace("Z", "+00:00"))
-    solucion_bajada = next(c for c in bajado["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id")
-                           == desafio.celda_solucion)
+    solucion_bajada = next(
+        c for c in bajado["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == desafio.celda_solucion
+    )
     assert "".join(solucion_bajada["source"]) == solucion
 
     # De vuelta en la página: trae lo de JupyterLite, que es lo más reciente.
@@ -103,13 +112,20 @@ def test_la_pagina_y_jupyterlite_son_un_solo_curso(pagina, url_raiz):
     assert desafio.cuaderno in ayuda and "Archivo › Descargar" in ayuda and "Descargar para entregar" in ayuda
 
 
-INGLES = re.compile(r"\b(Run|Kernel|Cell|Cells|Open|Rename|Download|Trusted|Checkpoint|Restart|Shut|Paste|"
-                    r"Copy|Cut|Delete|Move|Insert|Clear|Select|this|and|the)\b")
+INGLES = re.compile(
+    r"\b(Run|Kernel|Cell|Cells|Open|Rename|Download|Trusted|Checkpoint|Restart|Shut|Paste|"
+    r"Copy|Cut|Delete|Move|Insert|Clear|Select|this|and|the)\b"
+)
 # Las instrucciones del curso que nombran un menú de JupyterLite: «Menú › Opción».
-MENU = re.compile(r"\*?(Archivo|Editar|Ver|Ejecutar|Núcleo|Configuración|Ayuda) › "
-                  r"([^*.,;:)»\n]+?)\*?(?=[*.,;:)»\n]| y | o |$)")
-FUENTES_CON_MENUS = [RAIZ / "docs" / "alumnos.md", RAIZ / "cursos" / "portada.py",
-                     *(RAIZ / "cursos" / "sitio" / "plantillas").glob("*.html")]
+MENU = re.compile(
+    r"\*?(Archivo|Editar|Ver|Ejecutar|Núcleo|Configuración|Ayuda) › "
+    r"([^*.,;:)»\n]+?)\*?(?=[*.,;:)»\n]| y | o |$)"
+)
+FUENTES_CON_MENUS = [
+    RAIZ / "docs" / "alumnos.md",
+    RAIZ / "cursos" / "portada.py",
+    *(RAIZ / "cursos" / "sitio" / "plantillas").glob("*.html"),
+]
 
 
 def test_jupyterlite_en_espanol_y_los_menus_como_se_leen(pagina, url_raiz):
@@ -131,14 +147,14 @@ def test_jupyterlite_en_espanol_y_los_menus_como_se_leen(pagina, url_raiz):
     botones = pagina.evaluate("""() => [...document.querySelectorAll('.jp-Toolbar [title], .jp-cell-toolbar [title]')]
         .map(n => n.getAttribute('title'))""")
     cabecera = pagina.locator(".jp-NotebookTrustedStatus, #jp-title, .jp-NotebookCheckpoint").all_inner_texts()
-    en_ingles = [t for t in [*menus, *(i for v in menus.values() for i in v), *botones, *cabecera]
-                 if INGLES.search(t)]
+    en_ingles = [t for t in [*menus, *(i for v in menus.values() for i in v), *botones, *cabecera] if INGLES.search(t)]
     # Lo que deja en inglés JupyterLab sin pasar por su traducción (el nombre del tipo de fichero).
     en_ingles = [t for t in en_ingles if "Notebook" not in t or INGLES.search(t.replace("Notebook", ""))]
     assert en_ingles == [], en_ingles
     # Cada instrucción del curso nombra el menú y la opción tal como se leen en JupyterLite.
-    nombrados = {(m, o.strip()) for ruta in FUENTES_CON_MENUS
-                 for m, o in MENU.findall(ruta.read_text(encoding="utf-8"))}
+    nombrados = {
+        (m, o.strip()) for ruta in FUENTES_CON_MENUS for m, o in MENU.findall(ruta.read_text(encoding="utf-8"))
+    }
     assert ("Archivo", "Descargar") in nombrados
     for menu, opcion in nombrados:
         assert opcion in menus.get(menu, []), f"«{menu} › {opcion}» no está en JupyterLite: {menus.get(menu)}"
@@ -163,8 +179,9 @@ def test_los_fallos_se_dicen_como_son(navegador, url_raiz):
         assert "No se ha podido descargar Python: revisa la conexión y vuelve a pulsar." in salida, salida
         assert "Failed to fetch" not in salida and "pyodide.asm" not in salida
         pagina.click("button.comprobar-desafio")
-        pagina.wait_for_function("() => document.querySelector('#desafio').dataset.resultado === 'sin-python'",
-                                 timeout=ESPERA)
+        pagina.wait_for_function(
+            "() => document.querySelector('#desafio').dataset.resultado === 'sin-python'", timeout=ESPERA
+        )
         resultado = pagina.locator(".resultado-desafio").inner_text()
         assert "No se ha comprobado tu código" in resultado and "corrige" not in resultado, resultado
         pagina.evaluate("0")
@@ -221,8 +238,9 @@ def test_la_portada_dice_por_donde_seguir(navegador, url_raiz, ancho, alto):
 
 def espera_python(pagina):
     """Python, ya en caché, arranca al abrir: que acabe antes de recargar o cerrar (si no, descargas cortadas)."""
-    pagina.wait_for_function("() => document.querySelector('.estado').textContent === 'Python está listo.'",
-                             timeout=ESPERA)
+    pagina.wait_for_function(
+        "() => document.querySelector('.estado').textContent === 'Python está listo.'", timeout=ESPERA
+    )
 
 
 def _correctas(pregunta):
@@ -248,8 +266,9 @@ def test_lo_que_pasa_se_recuerda_la_solucion_vista_y_la_entrega(pagina, url_raiz
     assert pagina.locator("#desafio button.entregar-desafio").inner_text() == "Descargar para entregar como «luis»"
     with pagina.expect_download(timeout=ESPERA):
         pagina.click("#desafio button.entregar-desafio")
-    pagina.wait_for_function("() => document.querySelector('#desafio').dataset.entrega.startsWith('descargada')",
-                             timeout=ESPERA)
+    pagina.wait_for_function(
+        "() => document.querySelector('#desafio').dataset.entrega.startsWith('descargada')", timeout=ESPERA
+    )
     espera_python(pagina)
     pagina.reload()
     pagina.wait_for_selector("#preguntas button.comprobar")
@@ -292,8 +311,15 @@ def test_la_primera_salida_no_espera_al_editor_y_el_barrido_no_falla(navegador, 
         pagina.wait_for_function("() => document.querySelector('#celda-1').dataset.estado === 'hecha'", timeout=ESPERA)
         pagina.wait_for_function(CONTROLADA, timeout=ESPERA)
         pagina.goto(url_raiz + "index.html")  # al irse: el barrido
-        pyodide = json.loads(pagina.context.request.get(url_de_leccion(url_raiz, PRIMERA)).text()
-                             .split('id="python">')[1].split("</script>")[0])["pyodide"]
-        pagina.wait_for_function("""async (url) => !!(await (await caches.open('curso-inmutable')).match(url))""",
-                                 arg=f"{url_raiz}{pyodide}pyodide.asm.wasm", timeout=ESPERA)
+        pyodide = json.loads(
+            pagina.context.request.get(url_de_leccion(url_raiz, PRIMERA))
+            .text()
+            .split('id="python">')[1]
+            .split("</script>")[0]
+        )["pyodide"]
+        pagina.wait_for_function(
+            """async (url) => !!(await (await caches.open('curso-inmutable')).match(url))""",
+            arg=f"{url_raiz}{pyodide}pyodide.asm.wasm",
+            timeout=ESPERA,
+        )
         assert len(fallidas) <= 5, fallidas[:20]

@@ -95,9 +95,11 @@ def hazte(uid, gid):
 # El llavero del núcleo (add_key, request_key, keyctl) no lo aísla ningún espacio de nombres de
 # los que se crean, ni el cambio de usuario: lo que una entrega guarda en él lo leería la
 # siguiente. Ningún código del curso lo usa, así que esas llamadas devuelven EPERM.
-LLAVERO = {0xC000003E: (248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250),  # x86_64 (y x32)
-           0x40000003: (286, 287, 288),  # i386, también desde un x86_64
-           0xC00000B7: (217, 218, 219)}  # aarch64
+LLAVERO = {
+    0xC000003E: (248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250),  # x86_64 (y x32)
+    0x40000003: (286, 287, 288),  # i386, también desde un x86_64
+    0xC00000B7: (217, 218, 219),
+}  # aarch64
 
 
 def _filtro_del_llavero():
@@ -122,8 +124,7 @@ def filtra_el_llavero():
     import ctypes
 
     class Instruccion(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
-                    ("k", ctypes.c_uint32)]
+        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 
     class Programa(ctypes.Structure):
         _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(Instruccion))]
@@ -158,7 +159,7 @@ class Canal:
 
     def escribe(self, datos):
         while datos:
-            datos = datos[os.write(SALIDA, datos):]
+            datos = datos[os.write(SALIDA, datos) :]
 
     def lee(self):
         return os.read(ENTRADA, 65536)
@@ -269,8 +270,10 @@ class EntornoRemoto(dict):
         return repr(self.todo())
 
     def __setitem__(self, *args, **kwargs):
-        raise TypeError("en el calificador, el entorno que recibe ejecutar sólo se lee: los ficheros se cambian "
-                        "con las funciones de las herramientas, como en la lección")
+        raise TypeError(
+            "en el calificador, el entorno que recibe ejecutar sólo se lee: los ficheros se cambian "
+            "con las funciones de las herramientas, como en la lección"
+        )
 
     __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = __setitem__
 
@@ -356,6 +359,7 @@ def del_cuaderno(g):
     def display(*objetos, **kwargs):
         for objeto in objetos:
             print(repr(objeto))
+
     g.update(display=display, get_ipython=lambda: ipython, In=[""], Out={})
     _ipython_de_mentira(display, lambda: ipython)
 
@@ -370,8 +374,22 @@ class _Mostrable:
         return "<%s>" % type(self).__name__
 
 
-MOSTRABLES = ("Markdown", "HTML", "Latex", "Math", "JSON", "Image", "SVG", "Javascript", "Code", "Pretty",
-              "FileLink", "Audio", "Video", "IFrame")
+MOSTRABLES = (
+    "Markdown",
+    "HTML",
+    "Latex",
+    "Math",
+    "JSON",
+    "Image",
+    "SVG",
+    "Javascript",
+    "Code",
+    "Pretty",
+    "FileLink",
+    "Audio",
+    "Video",
+    "IFrame",
+)
 
 
 def _ipython_de_mentira(display, get_ipython):
@@ -387,8 +405,9 @@ def _ipython_de_mentira(display, get_ipython):
     nucleo = types.ModuleType("IPython.core")
     nucleo.display = pantalla  # `from IPython.core.display import HTML`, como en IPython
     ipython.display, ipython.core, ipython.get_ipython = pantalla, nucleo, get_ipython
-    sys.modules.update({"IPython": ipython, "IPython.display": pantalla, "IPython.core": nucleo,
-                        "IPython.core.display": pantalla})
+    sys.modules.update(
+        {"IPython": ipython, "IPython.display": pantalla, "IPython.core": nucleo, "IPython.core.display": pantalla}
+    )
 
 
 def excepcion(tipo, args):
@@ -408,6 +427,7 @@ def apoderado(canal, que, nombre):
         if Clave.LANZA in respuesta:
             raise excepcion(*respuesta[Clave.LANZA])
         return respuesta[Clave.VALOR]
+
     return pide
 
 
@@ -417,9 +437,10 @@ def instala(g, canal, orden):
     for nombre in orden.get(Clave.APODERADOS, []):
         g[nombre] = apoderado(canal, Pide.APODERADO, nombre)
     if Clave.HERRAMIENTAS in orden:
-        g["HERRAMIENTAS"] = {n: {"description": "", "input_schema": e,
-                                 "funcion": apoderado(canal, Pide.HERRAMIENTA, n)}
-                             for n, e in orden[Clave.HERRAMIENTAS].items()}
+        g["HERRAMIENTAS"] = {
+            n: {"description": "", "input_schema": e, "funcion": apoderado(canal, Pide.HERRAMIENTA, n)}
+            for n, e in orden[Clave.HERRAMIENTAS].items()
+        }
 
 
 def argumento(valor):
@@ -458,8 +479,7 @@ def definidas(g, de_partida):
 
     Da igual cómo (def con decoradores, un objeto con __call__, functools.partial, lambda).
     """
-    return [nombre for nombre, antes in de_partida.items()
-            if callable(g.get(nombre)) and g.get(nombre) is not antes]
+    return [nombre for nombre, antes in de_partida.items() if callable(g.get(nombre)) and g.get(nombre) is not antes]
 
 
 def tipo_y_texto(e):
@@ -514,10 +534,19 @@ def hazte_node(config):
     interprete = config[Arranque.INTERPRETE]
     carpeta = DENTRO if config.get(Arranque.TAPAR) is not None else interprete[Interprete.CARPETA]
     node = interprete[Interprete.NODE]
-    os.execve(node, [node, *interprete.get(Interprete.OPCIONES, []), "--experimental-permission",
-                     "--allow-fs-read=%s/*" % carpeta, carpeta + "/lanzador.mjs", carpeta,
-                     interprete[Interprete.INSTANTANEA]],
-              {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    os.execve(
+        node,
+        [
+            node,
+            *interprete.get(Interprete.OPCIONES, []),
+            "--experimental-permission",
+            "--allow-fs-read=%s/*" % carpeta,
+            carpeta + "/lanzador.mjs",
+            carpeta,
+            interprete[Interprete.INSTANTANEA],
+        ],
+        {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+    )
 
 
 def escribe_modulos(inicio):
@@ -553,9 +582,15 @@ def sirve(canal, inicio):
             exec(codigo, g)
         except BaseException as e:
             errores.append("celda %d: %s" % (n, describe(e)))
-    canal.envia({Clave.LISTO: True, Clave.ERRORES: errores, Clave.SINTAXIS: sintaxis,
-                 Clave.VERSION: "%d.%d.%d" % sys.version_info[:3],
-                 Clave.DEFINIDAS: definidas(g, de_partida)})
+    canal.envia(
+        {
+            Clave.LISTO: True,
+            Clave.ERRORES: errores,
+            Clave.SINTAXIS: sintaxis,
+            Clave.VERSION: "%d.%d.%d" % sys.version_info[:3],
+            Clave.DEFINIDAS: definidas(g, de_partida),
+        }
+    )
     while True:
         atiende(canal, g, canal.recibe())
 

@@ -60,7 +60,6 @@ class Marca:
     ENTORNO, FUNCION, NO_ES_JSON = "entorno_de_ejecutar", "funcion_del_alumno", "no_es_json"
 
 
-
 ENTORNO = {Marca.ENTORNO: True}  # cómo viaja el entorno de la mesa
 
 

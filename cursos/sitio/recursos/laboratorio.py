@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.getcwd())
 
-from cursos.modelo import escenarios as _escenarios  # noqa: E402  (tras poner el directorio en sys.path)
-from cursos.modelo import inyecciones as _inyecciones  # noqa: E402
+from cursos.modelo import escenarios as _escenarios
+from cursos.modelo import inyecciones as _inyecciones
 
 
 def laboratorio(peticion, clave, avisa):
@@ -25,12 +25,21 @@ def laboratorio(peticion, clave, avisa):
     if not _escenarios.FUENTES:
         with open("fuentes.json", encoding="utf-8") as f:
             _escenarios.FUENTES.update(json.load(f))
-    modelo_para = _inyecciones.modelo_real_para(datos["url"], datos["formato"], datos["modelo"], clave or None,
-                                                plazo=datos.get("plazo", 60))
-    ejecuciones = _inyecciones.ejecuta_laboratorio(_escenarios.escenarios(), int(datos["veces"]), modelo_para,
-                                                   avisa=lambda hechas, total: avisa(hechas, total))
+    modelo_para = _inyecciones.modelo_real_para(
+        datos["url"], datos["formato"], datos["modelo"], clave or None, plazo=datos.get("plazo", 60)
+    )
+    ejecuciones = _inyecciones.ejecuta_laboratorio(
+        _escenarios.escenarios(), int(datos["veces"]), modelo_para, avisa=lambda hechas, total: avisa(hechas, total)
+    )
     filas = _inyecciones.tabla(ejecuciones)
     errores = [e.error for e in ejecuciones if e.error]
-    return json.dumps({"tabla": _inyecciones.texto_de_tabla(filas), "svg": _inyecciones.grafico_svg(filas),
-                       "errores": len(errores), "primer_error": errores[0] if errores else None,
-                       "ejecuciones": _inyecciones.como_json(ejecuciones)}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "tabla": _inyecciones.texto_de_tabla(filas),
+            "svg": _inyecciones.grafico_svg(filas),
+            "errores": len(errores),
+            "primer_error": errores[0] if errores else None,
+            "ejecuciones": _inyecciones.como_json(ejecuciones),
+        },
+        ensure_ascii=False,
+    )
