@@ -41,12 +41,14 @@ from cursos.sitio.servir import crea_servidor, url_de
 ESPERA = 300_000
 
 # El suelo: lo mínimo que hace falta para ver una salida de Python con Pyodide en un worker.
+# El script de la página va en un fichero: la CSP del sitio (la que manda `curso servir`) no deja
+# ejecutar scripts en línea.
 SUELO_HTML = """<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>suelo</title>
 <pre id="salida"></pre>
-<script type="module">
-const w = new Worker(new URL("./suelo.mjs", import.meta.url), { type: "module" });
+<script type="module" src="./pagina.mjs"></script>"""
+SUELO_PAGINA = """const w = new Worker(new URL("./suelo.mjs", import.meta.url), { type: "module" });
 w.onmessage = ({ data }) => { document.getElementById("salida").textContent = data; };
-</script>"""
+"""
 SUELO_MJS = """const { loadPyodide } = await import("../{pyodide}pyodide.mjs");
 const py = await loadPyodide({ indexURL: new URL("../{pyodide}", import.meta.url).href });
 py.setStdout({ batched: (s) => self.postMessage(s) });
@@ -72,6 +74,7 @@ def escribe_suelo(sitio: Path) -> Path:
     carpeta = sitio / "banco-suelo"
     carpeta.mkdir(exist_ok=True)
     (carpeta / "index.html").write_text(SUELO_HTML, encoding="utf-8")
+    (carpeta / "pagina.mjs").write_text(SUELO_PAGINA, encoding="utf-8")
     (carpeta / "suelo.mjs").write_text(SUELO_MJS.replace("{pyodide}", ruta_en_el_sitio()), encoding="utf-8")
     return carpeta
 
