@@ -18,7 +18,7 @@ from tests.guia_de_autores import bloques, copia_siguiendo_la_guia, en_la_copia
 NO_SON_DEL_CURSO = [
     "tests/test_guion_curso.py",
     "tests/test_capas.py",
-    "tests/test_laboratorio_pyodide.py",
+    "tests/lecciones/test_laboratorio_pyodide.py",
     "tests/test_documentacion.py",
     "tests/test_javascript.py",
 ]

@@ -3,8 +3,7 @@
 import pytest
 
 from cursos import RAIZ
-
-from .conftest import carga_modulos
+from tests.conftest import carga_modulos
 
 
 @pytest.fixture

@@ -15,8 +15,7 @@ import pytest
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from tests.ayudas import celdas_de_codigo, ejecuta
-
-from .conftest import MODULOS
+from tests.conftest import MODULOS
 
 CURSO = leer_curso()
 LECCION = CURSO.leccion("identidad-delegada")
