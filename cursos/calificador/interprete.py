@@ -34,13 +34,15 @@ NUCLEO = (
     "package.json",
 )
 # Sólo el compilador rápido de WebAssembly: arrancar cuesta ~40 % menos CPU (se cobra al alumno).
-# Y cada función de WebAssembly se compila (y se valida: es el Pyodide fijado) cuando se llama por
-# primera vez, y el JavaScript de Pyodide, que casi sólo corre al arrancar, no se optimiza: otro
-# ~13 % menos (bench/arranque.py). El código del alumno corre en WebAssembly, no en JavaScript.
+# Y cada función de WebAssembly se compila cuando se llama por primera vez, y el JavaScript de
+# Pyodide, que casi sólo corre al arrancar, no se optimiza: otro ~13 % menos (bench/arranque.py).
+# El código del alumno corre en WebAssembly, no en JavaScript. Sin --wasm-lazy-validation: Pyodide
+# mira si Node tiene WebAssembly GC compilando un módulo de prueba, y con la validación perezosa
+# la compilación no falla donde debe y la instantánea no se puede hacer («Invalid opcode 0xfb»).
+# Las opciones entran en la huella de la carpeta: cambiarlas rehace la instantánea.
 OPCIONES_NODE = [
     "--liftoff-only",
     "--wasm-lazy-compilation",
-    "--wasm-lazy-validation",
     "--no-opt",
     "--no-sparkplug",
     "--v8-pool-size=1",
@@ -155,7 +157,8 @@ def interprete(programa_del_hijo: str, visible) -> Interprete:
         raise SinInterprete(f"no está el paquete de Pyodide {version} ({e})") from None
     lanzador = (CAJA / "lanzador.mjs").read_bytes()
     version_node = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
-    carpeta = DESCARGAS / f"calificador-pyodide-{version}-{_huella(lanzador, version_node.encode())}"
+    huella = _huella(lanzador, version_node.encode(), " ".join(OPCIONES_NODE).encode())
+    carpeta = DESCARGAS / f"calificador-pyodide-{version}-{huella}"
     if not (carpeta / "lanzador.mjs").is_file():
         _prepara(paquete, carpeta, lanzador)
     return Interprete(node, carpeta, version, _instantanea(carpeta, node, programa_del_hijo))

@@ -27,8 +27,10 @@ NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
 @pytest.fixture(scope="module")
 def aislamiento():
     aislamiento = detecta()
+    # Un fallo y no un salto: el calificador, sin Pyodide, califica con el Python de la máquina, y
+    # una prueba saltada escondería que la instantánea ya no se puede hacer.
     if not aislamiento.con_pyodide():
-        pytest.skip("aquí no hay Pyodide bajo Node: " + aislamiento.describe())
+        pytest.fail("aquí no arranca Pyodide bajo Node: " + aislamiento.describe())
     return aislamiento
 
 
@@ -164,6 +166,22 @@ def test_la_instantanea_trae_hijo_py_y_nada_de_ningun_alumno(aislamiento):
     datos = ruta.read_bytes()
     assert hashlib.sha256(datos).hexdigest() == antes and marca.encode() not in datos
     assert b"principal_pyodide" in datos  # hijo.py ya está cargado: el proceso no lo compila
+
+
+def test_la_instantanea_se_hace_desde_cero_con_las_opciones_de_la_caja(aislamiento, tmp_path):
+    """En una copia de la carpeta sin instantánea, con las mismas opciones de Node que la caja: una
+    opción que rompa el arranque de Pyodide falla aquí, y no sólo en una máquina recién instalada."""
+    import shutil
+
+    from cursos.calificador.aislamiento import HIJO
+    from cursos.calificador.caja.protocolo import Interprete
+    from cursos.calificador.interprete import _instantanea
+
+    interprete = aislamiento.config["interprete"]
+    copia = tmp_path / "carpeta"
+    shutil.copytree(interprete[Interprete.CARPETA], copia, ignore=shutil.ignore_patterns("instantanea-*"))
+    nombre = _instantanea(copia, interprete[Interprete.NODE], HIJO)
+    assert nombre == interprete[Interprete.INSTANTANEA] and (copia / nombre).stat().st_size > 10_000_000
 
 
 def _hijos(pid: int) -> list[int]:

@@ -74,7 +74,8 @@ def test_lo_visto_en_una_parte_oculta_no_sale_en_ningun_motivo(fugas, alumno):
     secretos = _herramientas_ocultas()
     assert secretos, "ocultas.py debe tener herramientas que las pruebas visibles no tienen"
     texto = filas[alumno]["motivo"] + calificado(curso, alumno, NUNCA_LANZA)
-    assert not [s for s in secretos if s in texto], texto[:2000]
+    # Como palabra: «pedirle» (en el docstring de desafios/base.py, en la celda visible) no es «pedir».
+    assert not [s for s in secretos if re.search(rf"\b{s}\b", texto)], texto[:2000]
     assert filas[alumno]["puntos"] < 10
 
 
