@@ -72,12 +72,16 @@ def test_el_desafio_se_comprueba_en_la_pagina_y_no_se_pierde(pagina, url_raiz):
 
 
 def test_las_pruebas_ocultas_no_salen_al_sitio(sitio):
-    """Ninguna línea propia de ocultas.py está en un fichero de texto del sitio."""
+    """Ninguna línea propia de ocultas.py está en un fichero de texto del sitio.
+
+    Propia: que no está también en lo que ya es público (las pruebas visibles, la partida y los
+    módulos del curso; p. ej. `"herramientas": ["read_document"],` está en laboratorio_puerta.py)."""
+    publicos = "".join(CURSO.modulo(nombre).read_text(encoding="utf-8") for nombre in CURSO.modulos)
     for leccion in CURSO.lecciones:
         if not leccion.desafio:
             continue
         desafio = Desafio(leccion.desafio)
-        visibles = desafio.pruebas() + desafio.partida()
+        visibles = desafio.pruebas() + desafio.partida() + publicos
         propias = {
             linea.strip()
             for linea in desafio.lee("ocultas.py").splitlines()
