@@ -197,6 +197,40 @@ def ejecuta_cuaderno(nb, carpeta: Path) -> str:
 # El intercambio y el libro de nbgrader, como los usa el profesor.
 
 VENCE = datetime(2026, 3, 1, 12, 0, 0)  # la fecha límite de los desafíos de las pruebas con plazo
+# La política de retrasos de un profesor, como plugin suyo de nbgrader (al lado de nbgrader_config.py).
+PENALIZACION_POR_HORA = '''import math
+
+from nbgrader.plugins import BasePlugin
+
+
+class PorHora(BasePlugin):
+    """Un punto por hora (o fracción) de retraso, como la del profesor de la revisión."""
+
+    def late_submission_penalty(self, student_id, score, total_seconds):
+        return math.ceil(total_seconds / 3600)
+'''
+
+
+def curso_con_penalizacion_por_hora(release, carpeta: Path, parche) -> Path:
+    """Un curso nuevo en carpeta/curso con ese plugin, la fecha límite VENCE, la zona UTC y dos alumnas
+    en la lista (ines.lopez y maria.sanchez). parche (un MonkeyPatch) pone el entorno y sys.path."""
+    from nbgrader.api import Gradebook
+
+    from cursos.calificador.libro import url_del_libro
+
+    ajustes = carpeta / "profesor.toml"
+    ajustes.write_text('zona_horaria = "UTC"\n', encoding="utf-8")
+    parche.setenv("CURSO_PROFESOR", str(ajustes))
+    curso = curso_nuevo(release, carpeta / "curso")
+    (curso / "penalizacion_por_hora.py").write_text(PENALIZACION_POR_HORA, encoding="utf-8")
+    parche.syspath_prepend(str(curso))
+    with (curso / "nbgrader_config.py").open("a", encoding="utf-8") as f:
+        f.write('\nc.AssignLatePenalties.plugin_class = "penalizacion_por_hora.PorHora"\n')
+    with Gradebook(url_del_libro(curso)) as libro:
+        libro.update_or_create_assignment(DESAFIO.slug, duedate=VENCE)
+        libro.add_student("ines.lopez", first_name="Inés", last_name="López Ruiz")
+        libro.add_student("maria.sanchez", first_name="María", last_name="Sánchez")
+    return curso
 
 
 def hora(dias: float) -> str:

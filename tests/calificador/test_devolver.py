@@ -14,37 +14,21 @@ from cursos.calificador.calificar import califica
 from cursos.calificador.libro import url_del_libro
 from cursos.calificador.recoger import recoge
 from cursos.cli import main
-from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_nuevo
+from tests.calificador.conftest import (
+    DESAFIO,
+    SOLUCION,
+    VENCE,
+    con_solucion,
+    curso_con_penalizacion_por_hora,
+)
 
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
-PLUGIN = '''from nbgrader.plugins import BasePlugin
-import math
-
-
-class PorHora(BasePlugin):
-    """Un punto por hora (o fracción) de retraso."""
-
-    def late_submission_penalty(self, student_id, score, total_seconds):
-        return math.ceil(total_seconds / 3600)
-'''
 
 
 @pytest.fixture
 def curso(release, tmp_path, monkeypatch):
-    ajustes = tmp_path / "profesor.toml"
-    ajustes.write_text('zona_horaria = "UTC"\n', encoding="utf-8")
-    monkeypatch.setenv("CURSO_PROFESOR", str(ajustes))
-    curso = curso_nuevo(release, tmp_path / "curso")
-    (curso / "penalizacion_por_hora.py").write_text(PLUGIN, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(curso))
-    with (curso / "nbgrader_config.py").open("a", encoding="utf-8") as f:
-        f.write('\nc.AssignLatePenalties.plugin_class = "penalizacion_por_hora.PorHora"\n')
-    with Gradebook(url_del_libro(curso)) as libro:
-        libro.update_or_create_assignment(DESAFIO.slug, duedate=VENCE)
-        libro.add_student("ines.lopez", first_name="Inés", last_name="López Ruiz")
-        libro.add_student("maria.sanchez", first_name="María", last_name="Sánchez")
-    return curso
+    return curso_con_penalizacion_por_hora(release, tmp_path, monkeypatch)
 
 
 def recoge_el_zip(release, curso, tmp_path):

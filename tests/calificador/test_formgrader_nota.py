@@ -26,20 +26,9 @@ from cursos.calificador.fuente import con_herramientas_del_venv
 from cursos.calificador.libro import url_del_libro
 from cursos.calificador.recoger import recoge
 from cursos.chromium import CHROMIUM, lanza
-from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_nuevo, exporta
+from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_con_penalizacion_por_hora, exporta
 
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
-PLUGIN = '''import math
-
-from nbgrader.plugins import BasePlugin
-
-
-class PorHora(BasePlugin):
-    """Un punto por hora (o fracción) de retraso, como la del profesor de la revisión."""
-
-    def late_submission_penalty(self, student_id, score, total_seconds):
-        return math.ceil(total_seconds / 3600)
-'''
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
 TOKEN = "prueba"
 
@@ -48,19 +37,8 @@ TOKEN = "prueba"
 def curso(release, tmp_path_factory):
     """Calificado, con el crédito extra del profesor puesto después, y el CSV escrito otra vez."""
     carpeta = tmp_path_factory.mktemp("formgrader")
-    ajustes = carpeta / "profesor.toml"
-    ajustes.write_text('zona_horaria = "UTC"\n', encoding="utf-8")
     with pytest.MonkeyPatch.context() as parche:
-        parche.setenv("CURSO_PROFESOR", str(ajustes))
-        curso = curso_nuevo(release, carpeta / "curso")
-        (curso / "penalizacion_por_hora.py").write_text(PLUGIN, encoding="utf-8")
-        parche.syspath_prepend(str(curso))
-        with (curso / "nbgrader_config.py").open("a", encoding="utf-8") as f:
-            f.write('\nc.AssignLatePenalties.plugin_class = "penalizacion_por_hora.PorHora"\n')
-        with Gradebook(url_del_libro(curso)) as libro:
-            libro.update_or_create_assignment(DESAFIO.slug, duedate=VENCE)
-            libro.add_student("ines.lopez", first_name="Inés", last_name="López Ruiz")
-            libro.add_student("maria.sanchez", first_name="María", last_name="Sánchez")
+        curso = curso_con_penalizacion_por_hora(release, carpeta, parche)
         _, cuaderno = release
         zip_ = carpeta / "moodle.zip"
         with zipfile.ZipFile(zip_, "w") as z:
