@@ -79,24 +79,32 @@ def guia(navegador, tmp_path_factory):
     return datos
 
 
-def test_la_leccion_de_la_guia_se_ejecuta_y_su_desafio_pasa_en_el_navegador(guia, pagina):
-    assert guia["afirmaciones"] and guia["visibles"], "la guía trae salidas que comprobar y pruebas visibles"
+@pytest.fixture(scope="module")
+def servida(guia):
+    """El sitio de la copia servido. Fixture, y no un `with` en la prueba, para que el servidor siga
+    arriba hasta después de que `pagina` cierre su pestaña: el service worker sigue precargando
+    módulos al acabar la prueba, y con el servidor ya cerrado esas peticiones fallarían."""
     with servido(Path(guia["sitio"])) as url:
-        pagina.goto(url_de_leccion(url, guia["leccion"]))
-        pagina.click("button[data-accion=ejecutar-todo]")
-        espera_celdas(pagina)
-        vistas = salidas(pagina)
-        assert vistas and all(estado == "hecha" for estado, _ in vistas.values()), vistas
-        comprueba_afirmaciones(guia["leccion"], vistas, guia["afirmaciones"])
-        # El desafío: el esqueleto repartido no pasa; la solución de referencia, escrita en el editor, sí.
-        montado(pagina)
-        assert codigo_de(pagina, "#desafio") == guia["esqueleto"]
-        texto = comprueba(pagina)
-        assert pagina.locator("#desafio").get_attribute("data-resultado") == "faltan", texto
-        assert "NotImplementedError: Escribe aquí tu solución" in texto and f"0 de {len(guia['visibles'])}" in texto
-        escribe_codigo(pagina, "#desafio", guia["solucion"])
-        texto = comprueba(pagina)
-        assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto
-        assert all(f"✔ {p}" in texto for p in guia["visibles"]), texto
-        n = len(guia["visibles"])
-        assert f"{n} de {n} pruebas visibles pasan" in texto
+        yield url
+
+
+def test_la_leccion_de_la_guia_se_ejecuta_y_su_desafio_pasa_en_el_navegador(guia, servida, pagina):
+    assert guia["afirmaciones"] and guia["visibles"], "la guía trae salidas que comprobar y pruebas visibles"
+    pagina.goto(url_de_leccion(servida, guia["leccion"]))
+    pagina.click("button[data-accion=ejecutar-todo]")
+    espera_celdas(pagina)
+    vistas = salidas(pagina)
+    assert vistas and all(estado == "hecha" for estado, _ in vistas.values()), vistas
+    comprueba_afirmaciones(guia["leccion"], vistas, guia["afirmaciones"])
+    # El desafío: el esqueleto repartido no pasa; la solución de referencia, escrita en el editor, sí.
+    montado(pagina)
+    assert codigo_de(pagina, "#desafio") == guia["esqueleto"]
+    texto = comprueba(pagina)
+    assert pagina.locator("#desafio").get_attribute("data-resultado") == "faltan", texto
+    assert "NotImplementedError: Escribe aquí tu solución" in texto and f"0 de {len(guia['visibles'])}" in texto
+    escribe_codigo(pagina, "#desafio", guia["solucion"])
+    texto = comprueba(pagina)
+    assert pagina.locator("#desafio").get_attribute("data-resultado") == "todas", texto
+    assert all(f"✔ {p}" in texto for p in guia["visibles"]), texto
+    n = len(guia["visibles"])
+    assert f"{n} de {n} pruebas visibles pasan" in texto
