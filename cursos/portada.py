@@ -96,8 +96,14 @@ def _indice(curso: Curso, enlaces: Enlaces) -> str:
     return "\n\n".join(partes)
 
 
-def cuaderno_de_portada(curso: Curso, enlaces: Enlaces, donde: str) -> nbformat.NotebookNode:
-    """La portada: la presentación del manifiesto, dónde corre (donde, en Markdown) y el índice enlazado."""
+def cuaderno_de_portada(
+    curso: Curso, enlaces: Enlaces, donde: str, laboratorio: str | None = None
+) -> nbformat.NotebookNode:
+    """La portada: la presentación del manifiesto, dónde corre (donde, en Markdown) y el índice enlazado.
+
+    laboratorio: la ruta del cuaderno del laboratorio de inyecciones, si lo hay (sólo en JupyterLite
+    y con servidores del modelo en el manifiesto).
+    """
     p = curso.presentacion
     celdas = [
         f"# {curso.titulo}\n\n{curso.descripcion}",
@@ -105,6 +111,13 @@ def cuaderno_de_portada(curso: Curso, enlaces: Enlaces, donde: str) -> nbformat.
         f"## Qué corre dónde\n\n{donde}\n- " + p["modelo"].replace("\n", "\n  "),
         _indice(curso, enlaces),
     ]
+    if laboratorio:
+        celdas.append(
+            "## Con un modelo de verdad\n\n"
+            f"{_enlace('El laboratorio de inyecciones', laboratorio)} repite el ataque de cada lección contra "
+            "uno de los modelos que ha nombrado tu profesor, sin la defensa y con ella, y cuenta cuántas "
+            "veces el modelo propone la acción inyectada, cuántas ocurre y cuántas se hace la tarea."
+        )
     cuaderno = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(c) for c in celdas])
     cuaderno.metadata["kernelspec"] = KERNEL
     cuaderno.metadata["language_info"] = {"name": "python"}
@@ -115,9 +128,15 @@ def cuaderno_de_portada(curso: Curso, enlaces: Enlaces, donde: str) -> nbformat.
     return cuaderno
 
 
-def escribe_portada(curso: Curso, destino: Path, enlaces: Enlaces = enlaces_locales, donde: str = DONDE_LOCAL) -> Path:
+def escribe_portada(
+    curso: Curso,
+    destino: Path,
+    enlaces: Enlaces = enlaces_locales,
+    donde: str = DONDE_LOCAL,
+    laboratorio: str | None = None,
+) -> Path:
     """Escribe destino/00-portada.ipynb; por omisión, la de la carpeta de ./curso cuadernos."""
     destino.mkdir(parents=True, exist_ok=True)
     ruta = destino / NOMBRE
-    nbformat.write(cuaderno_de_portada(curso, enlaces, donde), ruta)
+    nbformat.write(cuaderno_de_portada(curso, enlaces, donde, laboratorio), ruta)
     return ruta

@@ -19,6 +19,7 @@ import builtins
 import contextlib
 import copy
 import io
+import json
 import os
 import sys
 import urllib.parse
@@ -29,6 +30,17 @@ from cursos.modelo.inyecciones import Escenario, Partida
 DESAFIOS = ("permiso-en-ejecutar", "permiso-de-comando", "decide-peticion", "identidad-delegada", "puerta-corregida")
 # {slug: {"partida": código de partida, "solucion": solucion.py}}; vacío, se leen del repositorio.
 FUENTES = {}
+# Con las fuentes de fuentes.json (la página y el cuaderno del laboratorio), los módulos del curso
+# están en el directorio de trabajo, a su lado, y no hay repositorio del que leerlos.
+MODULOS_EN_EL_DIRECTORIO = False
+
+
+def carga_fuentes(ruta="fuentes.json"):
+    """Las fuentes que escribió la construcción del sitio, y los módulos del curso a su lado."""
+    global MODULOS_EN_EL_DIRECTORIO
+    with open(ruta, encoding="utf-8") as f:
+        FUENTES.update(json.load(f))
+    MODULOS_EN_EL_DIRECTORIO = True
 
 
 def fuentes_de_los_desafios():
@@ -63,8 +75,10 @@ def abre_modulo(nombre, *args, **kwargs):
 
 def partida_de(slug):
     """El espacio de nombres tras ejecutar el código de partida del desafío, sin lo que imprime."""
-    # En el navegador los módulos están en el directorio de trabajo: basta el open() de siempre.
-    espacio = {"__name__": "__laboratorio__", "open": builtins.open if en_el_navegador() else abre_modulo}
+    # Al lado de fuentes.json (o en el navegador) los módulos están en el directorio de trabajo:
+    # basta el open() de siempre.
+    aqui = MODULOS_EN_EL_DIRECTORIO or en_el_navegador()
+    espacio = {"__name__": "__laboratorio__", "open": builtins.open if aqui else abre_modulo}
     with contextlib.redirect_stdout(io.StringIO()):
         exec(fuente(slug, "partida"), espacio)
     return espacio

@@ -256,3 +256,34 @@ def como_json(ejecuciones):
         }
         for e in ejecuciones
     ]
+
+
+def resumen(filas):
+    """Una línea por defensa: cuántas ejecuciones sin error propusieron la acción inyectada y cuántas ocurrieron."""
+    lineas = []
+    for defensa in DEFENSAS:
+        suyas = [f for (_, d), f in filas.items() if d == defensa]
+        validas = sum(f["veces"] - f["errores"] for f in suyas)
+        propuestas, ejecutadas = (sum(f[m] for f in suyas) for m in ("propuesta", "ejecutada"))
+        lineas.append(
+            "%s la defensa: propuesta %d de %d, ejecutada %d de %d"
+            % ("Sin" if defensa == "sin" else "Con", propuestas, validas, ejecutadas, validas)
+        )
+    return "\n".join(lineas)
+
+
+def transcripcion(ejecucion, ancho=150):
+    """La conversación de una ejecución en texto, una línea por bloque, cada una cortada a `ancho`."""
+    lineas = ["%s, %s la defensa:" % (ejecucion.escenario, ejecucion.defensa)]
+    for rol, contenido in ejecucion.M:
+        bloques = contenido if isinstance(contenido, list) else [{"type": "text", "text": str(contenido)}]
+        for b in bloques:
+            if b.get("type") == "tool_use":
+                texto = "pide %s %s" % (b.get("name"), b.get("input"))
+            elif b.get("type") == "tool_result":
+                texto = "resultado: %s" % (b.get("content"),)
+            else:
+                texto = str(b.get("text", b))
+            texto = " ".join(texto.split())
+            lineas.append("  %-9s %s" % (rol, texto if len(texto) <= ancho else texto[: ancho - 1] + "…"))
+    return "\n".join(lineas)

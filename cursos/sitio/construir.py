@@ -18,9 +18,9 @@ from cursos.manifiesto import Curso
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor
 from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
+from cursos.sitio.laboratorio_de_inyecciones import escribe_codigo as escribe_codigo_del_laboratorio
 from cursos.sitio.lite import construye_lite
 from cursos.sitio.paginas import (
-    CODIGO_DEL_LABORATORIO,
     LABORATORIO,
     css_del_resaltado,
     pagina_de_inicio,
@@ -204,17 +204,10 @@ def _escribe_recursos(sitio: Path) -> str:
 def escribe_laboratorio(curso: Curso, sitio: Path, pyodide: str, recursos: str) -> None:
     """La página del laboratorio de inyecciones y lo que su worker importa: el mismo Python que
     `./curso inyecciones`, con el código de partida y las soluciones de los desafíos en fuentes.json."""
-    from cursos.modelo.escenarios import fuentes_de_los_desafios
-
     carpeta = sitio / LABORATORIO
     carpeta.mkdir(parents=True, exist_ok=True)
     (carpeta / "index.html").write_text(pagina_del_laboratorio(curso, pyodide, recursos), encoding="utf-8")
-    for ruta in CODIGO_DEL_LABORATORIO:
-        (carpeta / ruta).parent.mkdir(parents=True, exist_ok=True)
-        # cursos/__init__.py vacío: el del repositorio mira su carpeta, que en el navegador no existe.
-        texto = "" if ruta == "cursos/__init__.py" else (RAIZ / ruta).read_text(encoding="utf-8")
-        (carpeta / ruta).write_text(texto, encoding="utf-8")
-    (carpeta / "fuentes.json").write_text(json.dumps(fuentes_de_los_desafios(), ensure_ascii=False), encoding="utf-8")
+    escribe_codigo_del_laboratorio(carpeta)
 
 
 def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:

@@ -20,6 +20,8 @@ from cursos.cuadernos import escribe_cuadernos
 from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.portada import DONDE_LITE, escribe_portada
+from cursos.sitio.laboratorio_de_inyecciones import CARPETA_LITE
+from cursos.sitio.laboratorio_de_inyecciones import escribe_cuaderno as escribe_cuaderno_del_laboratorio
 
 # Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
 # (sin esto, la primera salida tardaba 27 s en la receta).
@@ -134,9 +136,17 @@ def ruta_del_desafio(curso: Curso, leccion: Leccion) -> str | None:
 def escribe_contenidos(curso: Curso, contenidos: Path) -> None:
     """Una carpeta por lección, en orden: su cuaderno con lo que abre al lado y la carpeta del desafío,
     copia exacta de release/ (el cuaderno con la solución por hacer y los ficheros que carga).
-    En la raíz, la portada (00-portada.ipynb), que enlaza a todos en orden."""
+    En la raíz, la portada (00-portada.ipynb), que enlaza a todos en orden. Con servidores del
+    modelo en el manifiesto, también la carpeta del laboratorio de inyecciones, al final."""
+    laboratorio = None
+    if curso.servidores_del_modelo:  # como la página del laboratorio: sólo con servidores
+        laboratorio = escribe_cuaderno_del_laboratorio(curso, contenidos / CARPETA_LITE)
     escribe_portada(
-        curso, contenidos, lambda lc: (ruta_del_cuaderno(curso, lc), ruta_del_desafio(curso, lc)), DONDE_LITE
+        curso,
+        contenidos,
+        lambda lc: (ruta_del_cuaderno(curso, lc), ruta_del_desafio(curso, lc)),
+        DONDE_LITE,
+        laboratorio=laboratorio and laboratorio.relative_to(contenidos).as_posix(),
     )
     for leccion in curso.lecciones:
         carpeta = contenidos / carpeta_de(curso, leccion)

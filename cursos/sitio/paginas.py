@@ -25,6 +25,8 @@ from cursos.cuadernos import enunciado_del_desafio
 from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import preguntas_de
+from cursos.sitio.laboratorio_de_inyecciones import CODIGO_DEL_LABORATORIO
+from cursos.sitio.laboratorio_de_inyecciones import servidores as servidores_del_laboratorio
 from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
 from cursos.sitio.servir import politica_de_contenido
 
@@ -360,14 +362,6 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
 
 # La página del laboratorio de inyecciones, en la raíz del sitio; sólo si el manifiesto nombra servidores.
 LABORATORIO = "laboratorio/"
-# Lo que el worker escribe en su directorio de trabajo para importar el laboratorio (cursos/modelo/).
-CODIGO_DEL_LABORATORIO = (
-    "cursos/__init__.py",
-    "cursos/modelo/__init__.py",
-    "cursos/modelo/modelo_real.py",
-    "cursos/modelo/inyecciones.py",
-    "cursos/modelo/escenarios.py",
-)
 
 
 def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
@@ -378,10 +372,7 @@ def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
         "curso": f"{raiz}courses/{curso.slug}/",
         "modulos": curso.modulos,
         "archivos": list(CODIGO_DEL_LABORATORIO) + ["fuentes.json"],
-        "servidores": [
-            {"titulo": s.titulo, "url": s.url, "formato": s.formato, "modelo": s.modelo, "clave": s.clave}
-            for s in curso.servidores_del_modelo
-        ],
+        "servidores": servidores_del_laboratorio(curso),
     }
     return _PLANTILLAS.get_template("laboratorio.html").render(
         raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos)

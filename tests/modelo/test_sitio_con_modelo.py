@@ -201,7 +201,7 @@ def test_la_construccion_deja_al_worker_el_mismo_python_del_laboratorio(tmp_path
     from cursos import RAIZ
     from cursos.modelo import escenarios
     from cursos.sitio.construir import escribe_laboratorio
-    from cursos.sitio.paginas import CODIGO_DEL_LABORATORIO
+    from cursos.sitio.laboratorio_de_inyecciones import CODIGO_DEL_LABORATORIO
 
     curso = dataclasses.replace(leer_curso(), servidores_del_modelo=_lee(LOCAL))
     escribe_laboratorio(curso, tmp_path, "pyodide/", "recursos-x/")

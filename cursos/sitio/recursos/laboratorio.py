@@ -23,8 +23,7 @@ def laboratorio(peticion, clave, avisa):
     """
     datos = json.loads(peticion)
     if not _escenarios.FUENTES:
-        with open("fuentes.json", encoding="utf-8") as f:
-            _escenarios.FUENTES.update(json.load(f))
+        _escenarios.carga_fuentes("fuentes.json")
     modelo_para = _inyecciones.modelo_real_para(
         datos["url"], datos["formato"], datos["modelo"], clave or None, plazo=datos.get("plazo", 60)
     )
