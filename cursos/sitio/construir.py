@@ -63,11 +63,11 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     prepara([Desafio(lc.desafio) for lc in curso.lecciones if lc.desafio])
     print("» Páginas…")
     _escribe_paginas(curso, nuevo, pyodide)
+    huella = huella_de_las_fuentes(curso)[:16]
     print("» JupyterLite…")
-    construye_lite(curso, pyodide, nuevo, trabajo=destino.with_name("lite-trabajo"))
-    scripts_de_lite_aparte(nuevo / "lite")
+    escribe_lite(curso, nuevo, pyodide, destino.with_name("lite-trabajo"), huella)
     print("» Service workers (fuera de línea)…")
-    escribe_service_workers(nuevo, pyodide, huella_de_las_fuentes(curso)[:16], curso)
+    escribe_service_worker(nuevo, pyodide, huella, curso)
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
     escribe_politica(destino, politica_de_contenido(curso.servidores_del_modelo))  # la de `curso servir`
@@ -115,8 +115,15 @@ def _service_worker(config: dict) -> str:
     return f"const CONFIG = {json.dumps(config, indent=1)};\n" + (RECURSOS / SERVICE_WORKER).read_text(encoding="utf-8")
 
 
-def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso) -> None:
-    """sw.js en la raíz (páginas, módulos y Pyodide) y el de JupyterLite con la misma caché delante.
+def escribe_lite(curso: Curso, sitio: Path, pyodide: str, trabajo: Path, huella: str) -> None:
+    """sitio/lite: JupyterLite con los cuadernos, sin scripts en línea y con su service worker."""
+    construye_lite(curso, pyodide, sitio, trabajo)
+    scripts_de_lite_aparte(sitio / "lite")
+    escribe_service_worker_de_lite(sitio, huella, curso)
+
+
+def escribe_service_worker(sitio: Path, pyodide: str, huella: str, curso: Curso) -> None:
+    """sw.js en la raíz: páginas, módulos y Pyodide (lite/ tiene el suyo, escribe_service_worker_de_lite).
 
     Al instalarse, el de la raíz sólo pide lo ligero que comparten las lecciones (portada, recursos
     menos el editor, módulos, cargador de Pyodide: unos 100 KB), para no sumar bytes a la primera
@@ -152,12 +159,19 @@ def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso
         "barrido": ligero + tardia + _ficheros(sitio, "courses") + _ficheros(sitio, pyodide),
         # La página «Sin conexión» (sw.js): el título del curso, su hoja de estilo y las lecciones.
         "titulo": curso.titulo,
-        "estilo": f"{carpeta_de_recursos}/estilo.css",
+        "estilo": _estilo(sitio),
         "lecciones": lecciones,
     }
     (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
-    # JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
-    # mismo código, que atiende todo salvo lo que sólo el suyo sabe contestar.
+
+
+def _estilo(sitio: Path) -> str:
+    return f"{next(sitio.glob('recursos-*')).name}/estilo.css"
+
+
+def escribe_service_worker_de_lite(sitio: Path, huella: str, curso: Curso) -> None:
+    """JupyterLite: su propio service worker (ámbito lite/) controla sus páginas; se le antepone el
+    mismo código que sw.js, que atiende todo salvo lo que sólo el suyo sabe contestar."""
     propio = sitio / "lite" / "service-worker.js"
     # Sin precarga ni barrido: JupyterLite registra su service worker al arrancar y éste toma la
     # página antes de crear el núcleo, así que Pyodide y las ruedas ya pasan por él; lo poco que se
@@ -172,7 +186,7 @@ def escribe_service_workers(sitio: Path, pyodide: str, huella: str, curso: Curso
         "tardia": [],
         "barrido": [],
         "titulo": curso.titulo,
-        "estilo": raiz["estilo"],
+        "estilo": _estilo(sitio),
         "lecciones": [],
     }
     propio.write_text(
@@ -189,7 +203,7 @@ def _escribe_recursos(sitio: Path) -> str:
     a revalidar cada fichero antes de arrancar Python.
     """
     temporal = sitio / "recursos"
-    # sw.js no va aquí: se sirve desde la raíz (escribe_service_workers), para que su ámbito sea todo el sitio.
+    # sw.js no va aquí: se sirve desde la raíz (escribe_service_worker), para que su ámbito sea todo el sitio.
     shutil.copytree(RECURSOS, temporal, ignore=shutil.ignore_patterns("__pycache__", SERVICE_WORKER))
     (temporal / "resaltado.css").write_text(css_del_resaltado(), encoding="utf-8")
     shutil.copy2(modulo_del_editor(), temporal / "codemirror.mjs")  # el editor: sólo lo pide quien edita

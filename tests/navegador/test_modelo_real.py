@@ -8,6 +8,7 @@ El sitio es el construido (build/sitio) con las páginas vueltas a escribir para
 esos servidores: Pyodide y JupyterLite no cambian, y así no hace falta construir dos sitios.
 """
 
+import base64
 import dataclasses
 import json
 import os
@@ -18,17 +19,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
 from cursos.modelo import escenarios, inyecciones
 from cursos.modelo.servidor import ModeloServido, en_segundo_plano
 from cursos.sitio import RECURSOS, SITIO
-from cursos.sitio.construir import construir, escribe_laboratorio
+from cursos.sitio import laboratorio_de_inyecciones as lab
+from cursos.sitio.construir import construir, escribe_laboratorio, escribe_lite
 from cursos.sitio.distribucion import ruta_en_el_sitio
 from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
 from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
 
-from .ayudas import ESPERA, url_de_leccion
+from .ayudas import ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, url_de_leccion
 from .conftest import pestana
 
 CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)  # distinta en cada ejecución: no puede estar de antes
@@ -62,11 +65,12 @@ def _servidores(urls):
 
 
 def _sitio_con_servidores(destino: Path, curso) -> Path:
-    """build/sitio con sus páginas escritas otra vez para `curso`: enlaces duros a lo demás."""
+    """build/sitio con sus páginas y JupyterLite (que con servidores lleva el cuaderno del laboratorio)
+    hechos otra vez para `curso`: enlaces duros a lo demás."""
     if not SITIO.exists():
         construir(leer_curso())
     recursos = next(SITIO.glob("recursos-*")).name
-    propios = ("index.html", "laboratorio", recursos)
+    propios = ("index.html", "laboratorio", "lite", recursos)
     shutil.copytree(
         SITIO,
         destino,
@@ -84,6 +88,7 @@ def _sitio_con_servidores(destino: Path, curso) -> Path:
         pagina.unlink()  # es un enlace al del sitio construido: no escribir a través de él
         pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos + "/"), encoding="utf-8")
     escribe_laboratorio(curso, destino, pyodide, recursos + "/")
+    escribe_lite(curso, destino, pyodide, destino.with_name("lite-trabajo"), huella="0" * 16)
     return destino
 
 
@@ -172,6 +177,16 @@ def _todo_lo_guardado(pagina) -> str:
     }""")
 
 
+def _lleva_la_clave(texto: str) -> bool:
+    """La clave tal cual o dentro de un base64 (así guarda JupyterLite lo que escribe el núcleo en el
+    Drive): en cada una de las tres alineaciones, sin los caracteres del borde, que dependen de lo de al lado."""
+    formas = [CLAVE]
+    for desplazamiento in range(3):
+        codificada = base64.b64encode(b"\0" * desplazamiento + CLAVE.encode()).decode().rstrip("=")
+        formas.append(codificada[4 if desplazamiento else 0 : -2])
+    return any(forma in texto for forma in formas)
+
+
 def _referencia():
     """La tabla del laboratorio con el modelo obediente, en CPython: la que tiene que dar la página."""
     return inyecciones.texto_de_tabla(inyecciones.tabla(inyecciones.ejecuta_laboratorio(escenarios.escenarios(), 1)))
@@ -229,5 +244,71 @@ def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
         "la URL de la lección": pagina.url,
     }
     for donde, texto in lugares.items():
-        assert CLAVE not in texto, f"la clave está en {donde}"
+        assert not _lleva_la_clave(texto), f"la clave está en {donde}"
     assert "ana" in lugares["la entrega"], "la entrega se ha leído de verdad"
+
+
+# Cada celda de código del cuaderno abierto: su código y el texto de sus salidas, del modelo de JupyterLab.
+_CELDAS_DEL_CUADERNO = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter((c) => c.model.type === "code")
+  .map((c) => [c.model.sharedModel.getSource(), c.model.outputs.toJSON().map((s) =>
+     s.text ?? JSON.stringify(s.data ?? s)).join("")])"""
+
+
+def test_el_cuaderno_del_laboratorio_en_jupyterlite(pagina, sitio_con_modelo):
+    """El mismo laboratorio como cuaderno: la clave por getpass, la defensa a 0 y la clave en ningún sitio."""
+    ruta = f"{lab.CARPETA_LITE}/{lab.CUADERNO}"
+    pagina.goto(f"{sitio_con_modelo}lite/notebooks/index.html?path={ruta}")
+    pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
+    pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
+    pagina.evaluate(NUCLEO_LISTO)
+    # Una repetición (36 ejecuciones, como en la prueba de la página) y el servidor que pide clave (el 0).
+    pagina.evaluate("""() => { for (const c of window.jupyterapp.shell.currentWidget.content.widgets) {
+        const m = c.model.sharedModel; m.setSource(m.getSource().replace("VECES = 5", "VECES = 1")); } }""")
+    # Sin esperar a la promesa de run-all-cells: con getpass pendiente, esperarla desde Playwright
+    # hacía que la petición de stdin del núcleo volviera vacía (getpass daba None).
+    pagina.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    caja = pagina.wait_for_selector("input.jp-Stdin-input", timeout=ESPERA * 2)
+    assert caja.get_attribute("type") == "password", "getpass: la caja no enseña la clave"
+    caja.fill(CLAVE)
+    caja.press("Enter")
+    # Todas ejecutadas o una con error (JupyterLite no ejecuta las que quedan): que el fallo diga cuál.
+    try:
+        pagina.wait_for_function(
+            f"() => ({TODAS_EJECUTADAS})() || !!document.querySelector('.jp-OutputArea-output[data-mime-type*=error]')",
+            timeout=ESPERA * 4,
+        )
+    except PlaywrightTimeoutError:
+        pytest.fail(f"el cuaderno no ha terminado; sus celdas: {pagina.evaluate(_CELDAS_DEL_CUADERNO)}")
+    celdas = dict(pagina.evaluate(_CELDAS_DEL_CUADERNO))
+
+    def salida(empieza):
+        return next(texto for codigo, texto in celdas.items() if codigo.lstrip().startswith(empieza))
+
+    assert all("Traceback" not in t and "Error" not in t for t in celdas.values()), celdas
+    assert "Con la defensa: propuesta 16 de 18, ejecutada 0 de 18" in salida("ensayo =")
+    assert "La clave está en la memoria del intérprete." in salida("from getpass")
+    # Contra el servidor, por XMLHttpRequest desde el núcleo y con la clave: lo mismo que en CPython.
+    ejecucion = salida("import ipywidgets")
+    assert "Sin la defensa: propuesta 16 de 18, ejecutada 13 de 18" in ejecucion, ejecucion
+    assert "Con la defensa: propuesta 16 de 18, ejecutada 0 de 18" in ejecucion and "han fallado" not in ejecucion
+    assert pagina.locator(".jp-OutputArea-output .jupyter-widgets").count() > 0, "la barra, pintada"
+    # JupyterLab pinta el SVG como <img src="data:…">: pintado, con su anchura.
+    grafico = pagina.locator(".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")
+    assert grafico.count() == 1 and grafico.evaluate("(i) => i.complete && i.naturalWidth") == 720, "el gráfico"
+    assert salida("propuestas =").startswith("salmorejo, con la defensa:")
+    assert "36 ejecuciones guardadas" in salida("import json")
+
+    pagina.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    guardados = pagina.evaluate(
+        """async (rutas) => Promise.all(rutas.map(async (r) => {
+             const c = (await window.jupyterapp.serviceManager.contents.get(r, {content: true})).content;
+             return typeof c === "string" ? c : JSON.stringify(c);
+           }))""",
+        [ruta, f"{lab.CARPETA_LITE}/{lab.RESULTADOS}"],
+    )
+    assert "ejecutada 0 de 18" in guardados[0] and not _lleva_la_clave(guardados[0]), "el cuaderno guardado"
+    resultados = guardados[1] if guardados[1].startswith("[") else base64.b64decode(guardados[1]).decode()
+    assert len(json.loads(resultados)) == 36 and not _lleva_la_clave(resultados)
+    assert not _lleva_la_clave(_todo_lo_guardado(pagina)), "ni en IndexedDB (el Drive), localStorage o las cachés"
+    assert not _lleva_la_clave(pagina.content()), "ni en la página"
