@@ -4,7 +4,7 @@ El cuaderno es el que la construcción pone en JupyterLite (cursos/sitio/laborat
 en su carpeta con su código y los módulos del curso, y se ejecuta desde ella, sin el repositorio.
 Los servidores son `./curso modelo-guionizado` con el modelo que obedece a la inyección: el
 primero pide clave y getpass la recibe de la prueba, como la escribiría el alumno en la caja.
-En el navegador, con JupyterLite, lo mismo lo hace tests/navegador/test_laboratorio_en_lite.py.
+En el navegador, con JupyterLite, lo mismo lo hace tests/navegador/test_modelo_real.py.
 """
 
 import dataclasses
