@@ -23,6 +23,8 @@ from cursos.manifiesto import Curso
 CARPETA_LITE = "99-laboratorio"
 CUADERNO = "laboratorio-de-inyecciones.ipynb"
 RESULTADOS = "laboratorio-resultados.json"
+# Desde la raíz del sitio, el cuaderno en la aplicación Notebook de JupyterLite (como url_del_cuaderno).
+URL_DEL_CUADERNO = f"lite/notebooks/index.html?path={CARPETA_LITE}/{CUADERNO}"
 # Lo que se escribe al lado de fuentes.json para importar el laboratorio (cursos/modelo/).
 CODIGO_DEL_LABORATORIO = (
     "cursos/__init__.py",

@@ -25,7 +25,7 @@ from cursos.cuadernos import enunciado_del_desafio
 from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import preguntas_de
-from cursos.sitio.laboratorio_de_inyecciones import CODIGO_DEL_LABORATORIO
+from cursos.sitio.laboratorio_de_inyecciones import CODIGO_DEL_LABORATORIO, URL_DEL_CUADERNO
 from cursos.sitio.laboratorio_de_inyecciones import servidores as servidores_del_laboratorio
 from cursos.sitio.lite import ruta_del_desafio, url_del_cuaderno
 from cursos.sitio.servir import politica_de_contenido
@@ -375,5 +375,5 @@ def pagina_del_laboratorio(curso: Curso, pyodide: str, recursos: str) -> str:
         "servidores": servidores_del_laboratorio(curso),
     }
     return _PLANTILLAS.get_template("laboratorio.html").render(
-        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos)
+        raiz=raiz, recursos=recursos, curso=curso, datos_json=_json_en_script(datos), cuaderno=URL_DEL_CUADERNO
     )

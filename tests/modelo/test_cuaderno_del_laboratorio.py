@@ -21,6 +21,7 @@ from cursos.modelo import escenarios
 from cursos.modelo.servidor import ModeloServido, en_segundo_plano
 from cursos.sitio import laboratorio_de_inyecciones as lab
 from cursos.sitio.lite import escribe_contenidos
+from cursos.sitio.paginas import pagina_del_laboratorio
 
 CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)
 VECES = 2
@@ -156,6 +157,8 @@ def test_en_jupyterlite_solo_con_servidores_y_la_portada_lo_enlaza(servidores, t
         assert (tmp_path / "con" / lab.CARPETA_LITE / modulo).exists()
     portada = (tmp_path / "con" / "00-portada.ipynb").read_text(encoding="utf-8")
     assert f"({lab.CARPETA_LITE}/{lab.CUADERNO})" in portada
+    pagina = pagina_del_laboratorio(con, "pyodide/", "recursos-x/")
+    assert f'href="../{lab.URL_DEL_CUADERNO}"' in pagina, "la página del laboratorio lleva a su cuaderno"
     escribe_contenidos(leer_curso(), tmp_path / "sin")
     assert not (tmp_path / "sin" / lab.CARPETA_LITE).exists()
     assert "laboratorio de inyecciones" not in (tmp_path / "sin" / "00-portada.ipynb").read_text(encoding="utf-8")
