@@ -290,7 +290,14 @@ def orden_calificar(args) -> int:
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
     try:
-        califica(carpeta, desafio, args.plazo, alumno=args.alumno, anadir_alumnos=args.anadir_alumnos)
+        califica(
+            carpeta,
+            desafio,
+            args.plazo,
+            alumno=args.alumno,
+            anadir_alumnos=args.anadir_alumnos,
+            pyodide=not args.python_de_la_maquina,
+        )
     except (LibroSinDesafio, ErrorDeCalificacion) as e:
         raise ErrorDeOrden(f"no se puede calificar: {e}") from None
     # calificar reescribe la devolución de quien califica; la de los demás puede haberse quedado atrás
@@ -577,6 +584,12 @@ def construye_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--plazo", type=segundos, default=10.0, metavar="S", help="segundos de CPU por entrega, todas las pruebas (10)"
+    )
+    p.add_argument(
+        "--python-de-la-maquina",
+        action="store_true",
+        help="califica con el Python de esta máquina, no con el del navegador (Pyodide bajo Node): por si éste no "
+        "arranca aquí; es otra versión",
     )
     p.set_defaults(funcion=orden_calificar)
 

@@ -298,6 +298,18 @@ class ErrorDeCalificacion(ErrorDelCurso):
     """No se puede calificar lo pedido; el mensaje dice qué hacer."""
 
 
+def sin_el_python_del_navegador(aislamiento) -> str:
+    """Por qué no se califica con Pyodide y qué hacer. Calificar con otro Python que el del alumno
+    lo tiene que pedir el profesor (--python-de-la-maquina): una nota no cambia de intérprete sin más."""
+    motivo = next((f for f in aislamiento.faltan if "Python del navegador" in f), "Pyodide no arranca aquí")
+    return (
+        f"el código de los alumnos tiene que correr con el Python del navegador, el mismo con el que lo "
+        f"probaron, y aquí no puede ({motivo}). Instala Node (p. ej. `apt-get install nodejs`) y pasa "
+        "`./curso construir`, que descarga Pyodide; o, si aceptas calificar con el Python de esta máquina "
+        "(otra versión: lo que sólo vale en el 3.14 del navegador no califica), añade --python-de-la-maquina"
+    )
+
+
 def _elige(
     rutas: Carpetas,
     desafio: Desafio,
@@ -400,9 +412,15 @@ def califica(
     corta, lo calificado está en el libro. Al final, el CSV entero sale del libro: todos sus
     alumnos, también los que no han entregado.
 
-    pyodide: el código del alumno corre en el Python del navegador (Pyodide bajo Node) si lo hay;
-    con False, en el de esta máquina. reserva: cuántos procesos del alumno se lanzan de antemano.
+    pyodide: el código del alumno corre en el Python del navegador (Pyodide bajo Node); si aquí no
+    arranca, ErrorDeCalificacion sin tocar el libro. Con False, en el de esta máquina.
+    reserva: cuántos procesos del alumno se lanzan de antemano.
     """
+    # pyodide=False: el Python de esta máquina (unas 15 veces más rápido de arrancar, pero no es el del
+    # navegador: lo que sólo existe en el 3.14 no califica). Se decide antes de abrir el libro.
+    aislamiento = detecta((curso_nbgrader, Path.cwd()), pyodide)
+    if pyodide and not aislamiento.con_pyodide():
+        raise ErrorDeCalificacion(sin_el_python_del_navegador(aislamiento))
     curso = CursoNbgrader.de(curso_nbgrader)
     gradebook = libro.abre(curso, desafio)
     with gradebook:
@@ -411,9 +429,6 @@ def califica(
         carpetas = carpetas_de_entrega(rutas, desafio)
         presentes = {a for a, _ in carpetas}
         carpetas = _elige(rutas, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
-        # pyodide=False: el Python de esta máquina (unas 15 veces más rápido de arrancar, pero no es el del
-        # navegador: lo que sólo existe en el 3.14 no califica).
-        aislamiento = detecta((curso_nbgrader, Path.cwd()), pyodide)
         print("»", aislamiento.describe(), file=sys.stderr)
         de_quien = dict(carpetas)
         carpeta_csv = curso_nbgrader / "calificaciones"

@@ -133,3 +133,33 @@ def test_un_zip_vacio_dice_que_esta_vacio(tmp_path):
         with pytest.raises(EntradaInvalida) as error:
             recoge(entrada, tmp_path / "curso", {"permiso-en-ejecutar"})
         assert dice in str(error.value) and "descarga otra vez" in str(error.value)
+
+
+def test_sin_el_python_del_navegador_no_se_califica_salvo_si_se_pide(release, tmp_path, monkeypatch, capsys):
+    """Si Pyodide no arranca, calificar se niega (sin tocar el libro) y dice qué hacer; con
+    --python-de-la-maquina, califica con el Python de esta máquina y lo dice al empezar."""
+    from cursos.calificador import interprete
+    from cursos.calificador.calificar import ErrorDeCalificacion, califica
+    from tests.calificador.conftest import DESAFIO, con_solucion, curso_nuevo, entrega, por_alumno
+
+    def sin_node(*args, **kwargs):
+        raise interprete.SinInterprete("no hay node (apt-get install nodejs)")
+
+    monkeypatch.setattr(interprete, "interprete", sin_node)
+    curso = curso_nuevo(release, tmp_path / "curso")
+    _, cuaderno = release
+    entrega(curso, "ana", con_solucion(cuaderno, DESAFIO.lee("solucion.py")))
+    libro_antes = (curso / "gradebook.db").read_bytes()
+    with pytest.raises(ErrorDeCalificacion) as error:
+        califica(curso, DESAFIO, plazo=5.0, progreso=False)
+    mensaje = str(error.value)
+    assert "Python del navegador" in mensaje and "no hay node" in mensaje and "--python-de-la-maquina" in mensaje
+    assert (curso / "gradebook.db").read_bytes() == libro_antes, "el libro, sin tocar"
+    assert not (curso / "autograded").exists() and not (curso / "calificaciones").exists()
+
+    assert main(["calificar", "--desafio", DESAFIO.slug, "--nbgrader", str(curso)]) != 0
+    assert "--python-de-la-maquina" in capsys.readouterr().err
+    assert main(["calificar", "--desafio", DESAFIO.slug, "--nbgrader", str(curso), "--python-de-la-maquina"]) == 0
+    assert "el Python de esta máquina" in capsys.readouterr().err
+    filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False, pyodide=False))
+    assert filas["ana"]["puntos"] == 10, filas["ana"]
