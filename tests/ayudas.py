@@ -182,3 +182,26 @@ def trampas_que_repiten(slug: str, si_no_la_sabe: str) -> dict[str, str]:
         + firma
         + "    return _TABLA.get(json.dumps(args, sort_keys=True), %s)\n" % si_no_la_sabe,
     }
+
+
+@contextlib.contextmanager
+def modelos_que_obedecen(**claves):
+    """Un `./curso modelo-guionizado` por nombre (su clave, o None si no pide), en segundo plano,
+    con las respuestas del modelo que obedece a la inyección en cada escenario del laboratorio.
+    Da {nombre: URL base}; al salir, los apaga."""
+    from cursos.modelo import escenarios
+    from cursos.modelo.servidor import ModeloServido, en_segundo_plano
+
+    servidos = {nombre: ModeloServido(clave=clave) for nombre, clave in claves.items()}
+    for escenario in escenarios.escenarios():
+        partida = escenario.prepara("sin")
+        peticion = next(c for rol, c in partida.inicio if rol == "usuario")
+        for servido in servidos.values():
+            servido.registra_sordo(partida.respuestas, peticion)
+    http = {nombre: en_segundo_plano(servido) for nombre, servido in servidos.items()}
+    try:
+        yield {nombre: url for nombre, (_, url) in http.items()}
+    finally:
+        for servidor, _ in http.values():
+            servidor.shutdown()
+            servidor.server_close()

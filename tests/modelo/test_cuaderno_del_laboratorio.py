@@ -17,11 +17,10 @@ import pytest
 from nbclient import NotebookClient
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
-from cursos.modelo import escenarios
-from cursos.modelo.servidor import ModeloServido, en_segundo_plano
 from cursos.sitio import laboratorio_de_inyecciones as lab
 from cursos.sitio.lite import escribe_contenidos
 from cursos.sitio.paginas import pagina_del_laboratorio
+from tests.ayudas import modelos_que_obedecen
 
 CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)
 VECES = 2
@@ -30,30 +29,21 @@ VECES = 2
 @pytest.fixture(scope="module")
 def servidores():
     """Uno con clave (formato anthropic) y otro sin ella (openai), con el modelo que obedece."""
-    servidos = [ModeloServido(clave=CLAVE), ModeloServido()]
-    for escenario in escenarios.escenarios():
-        partida = escenario.prepara("sin")
-        peticion = next(c for rol, c in partida.inicio if rol == "usuario")
-        for servido in servidos:
-            servido.registra_sordo(partida.respuestas, peticion)
-    http = [en_segundo_plano(s) for s in servidos]
-    yield (
-        ServidorDelModelo("El de pago", http[0][1], "anthropic", "sordo", True),
-        ServidorDelModelo("El local", http[1][1] + "/v1", "openai", "sordo", False),
-    )
-    for servidor, _ in http:
-        servidor.shutdown()
-        servidor.server_close()
+    with modelos_que_obedecen(de_pago=CLAVE, local=None) as urls:
+        yield (
+            ServidorDelModelo("El de pago", urls["de_pago"], "anthropic", "sordo", True),
+            ServidorDelModelo("El local", urls["local"] + "/v1", "openai", "sordo", False),
+        )
 
 
-def _ejecuta(carpeta, servidor=0):
-    """El cuaderno de la carpeta, ejecutado en ella; antes, un getpass que contesta la clave."""
+def _ejecuta(carpeta, servidor=0, clave=CLAVE, veces=VECES):
+    """El cuaderno de la carpeta, ejecutado en ella y guardado; antes, un getpass que contesta `clave`."""
     ruta = carpeta / lab.CUADERNO
     libro = nbformat.read(ruta, as_version=4)
     for celda in libro.cells:
-        celda.source = celda.source.replace("VECES = 5", f"VECES = {VECES}")
+        celda.source = celda.source.replace("VECES = 5", f"VECES = {veces}")
         celda.source = celda.source.replace("servidor = SERVIDORES[0]", f"servidor = SERVIDORES[{servidor}]")
-    libro.cells.insert(0, _contesta_getpass(CLAVE))
+    libro.cells.insert(0, _contesta_getpass(clave))
     NotebookClient(libro, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
     libro.cells.pop(0)
     nbformat.write(libro, ruta)  # como lo guardaría JupyterLite
@@ -128,12 +118,7 @@ def test_sin_clave_el_servidor_la_pide_y_el_cuaderno_lo_dice(servidores, tmp_pat
     """El servidor con clave, pero getpass contesta vacío: cada ejecución es un error que se cuenta."""
     curso = dataclasses.replace(leer_curso(), servidores_del_modelo=servidores)
     lab.escribe_cuaderno(curso, tmp_path)
-    ruta = tmp_path / lab.CUADERNO
-    libro = nbformat.read(ruta, as_version=4)
-    for celda in libro.cells:
-        celda.source = celda.source.replace("VECES = 5", "VECES = 1")
-    libro.cells.insert(0, _contesta_getpass(""))
-    NotebookClient(libro, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    libro = _ejecuta(tmp_path, clave="", veces=1)
     assert "No has escrito ninguna clave: vuelve a ejecutar esta celda." in _salida(_celda(libro, "from getpass"))
     salida = _salida(_celda(libro, "import ipywidgets"))
     assert "36 ejecuciones han fallado; la primera:" in salida and "clave" in salida, salida

@@ -23,13 +23,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
 from cursos.modelo import escenarios, inyecciones
-from cursos.modelo.servidor import ModeloServido, en_segundo_plano
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio import laboratorio_de_inyecciones as lab
 from cursos.sitio.construir import construir, escribe_laboratorio, escribe_lite
 from cursos.sitio.distribucion import ruta_en_el_sitio
 from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
 from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
+from tests.ayudas import modelos_que_obedecen
 
 from .ayudas import ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, url_de_leccion
 from .conftest import pestana
@@ -40,21 +40,8 @@ CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)  # distinta en cada ejecució
 @pytest.fixture(scope="module")
 def modelos():
     """Los tres servidores del modelo guionizado, con las respuestas del modelo obediente de cada escenario."""
-    servidos = {"con_clave": ModeloServido(clave=CLAVE), "sin_clave": ModeloServido(), "fuera": ModeloServido()}
-    for escenario in escenarios.escenarios():
-        partida = escenario.prepara("sin")
-        peticion = next(c for rol, c in partida.inicio if rol == "usuario")
-        for servido_ in servidos.values():
-            servido_.registra_sordo(partida.respuestas, peticion)
-    urls, http = {}, []
-    for nombre, servido_ in servidos.items():
-        servidor, url = en_segundo_plano(servido_)
-        http.append(servidor)
-        urls[nombre] = url
-    yield urls
-    for servidor in http:
-        servidor.shutdown()
-        servidor.server_close()
+    with modelos_que_obedecen(con_clave=CLAVE, sin_clave=None, fuera=None) as urls:
+        yield urls
 
 
 def _servidores(urls):
