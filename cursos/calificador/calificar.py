@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from cursos.calificador import informe, libro, retroalimentacion
+from cursos.calificador import informe, libro, retroalimentacion, sin_solucion
 from cursos.calificador.aislamiento import Aislamiento, detecta
 from cursos.calificador.banco import PLAZO, QUE_PASO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.caja.protocolo import Clave, Rechazo
@@ -141,6 +141,10 @@ def _salida(nombre: str, mensaje: str | None, puntos: int) -> dict:
     )
 
 
+# Lo que enseña la celda de la solución del cuaderno calificado cuando la entrega no la trae.
+FALTA_LA_SOLUCION = "# La entrega no trae la solución del alumno: esta celda falta o no se ha podido leer."
+
+
 @functools.cache
 def _visible(desafio: Desafio) -> nbformat.NotebookNode:
     return cuaderno_fuente(desafio, ocultas=False)
@@ -157,8 +161,10 @@ def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> No
     puntos = desafio.puntos()
     for celda in cuaderno.cells:
         gid = celda.metadata["nbgrader"]["grade_id"]
-        if gid == desafio.celda_solucion and c.solucion is not None:
-            celda.source = c.solucion
+        if gid == desafio.celda_solucion:
+            # Sólo lo que entregó el alumno: nunca la celda de source/, que lleva la solución del profesor.
+            celda.source = c.solucion if c.solucion is not None else FALTA_LA_SOLUCION
+            celda.metadata["curso"] = {"falta_la_solucion": c.solucion is None}
         if celda.metadata["nbgrader"]["grade"]:  # las celdas con nota son las de las pruebas
             prueba = prueba_del_id(gid)
             celda.outputs = [_salida(prueba, c.resultados[prueba], puntos[prueba])]
@@ -168,6 +174,16 @@ def escribe_calificado(rutas: Carpetas, desafio: Desafio, c: Calificacion) -> No
     for nota in reversed(c.notas):
         cuaderno.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Nota del calificador:** {texto_plano(nota)}."))
     destino = rutas.de_alumno("autograded", c.alumno, desafio.slug)
+    try:
+        sin_solucion.comprueba(
+            desafio,
+            sin_solucion.texto_del_cuaderno(cuaderno),
+            sin_solucion.lo_entregado(rutas.de_alumno("submitted", c.alumno, desafio.slug)),
+            f"el cuaderno calificado de {c.alumno}",
+        )
+    except sin_solucion.LlevaLaSolucion:
+        (destino / desafio.cuaderno).unlink(missing_ok=True)  # tampoco queda uno de antes que la lleve
+        raise
     destino.mkdir(parents=True, exist_ok=True)
     # json.dump y no nbformat.write: validar el mismo esquema 200 veces cuesta más que calificar.
     with (destino / desafio.cuaderno).open("w", encoding="utf-8") as f:
@@ -453,6 +469,8 @@ def califica(
                         retroalimentacion.comentarios_del_libro(gradebook, desafio, c.alumno) if anotada else None
                     )
                     retroalimentacion.escribe(rutas, desafio, f, c.resultados, c.solucion, comentarios)
+                except sin_solucion.LlevaLaSolucion as e:  # la nota ya está en el libro; nada de source/ sale
+                    print(f"» {c.alumno}: {e}", file=sys.stderr)
                 except (OSError, ValueError) as e:  # la nota ya está en el libro; el lote sigue
                     print(
                         f"» {c.alumno}: no se ha podido escribir su cuaderno calificado o su devolución ({e})",

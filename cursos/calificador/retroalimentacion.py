@@ -24,6 +24,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cursos.calificador import sin_solucion
 from cursos.calificador.carpetas import Carpetas
 from cursos.calificador.libro import numero_es, puntos_es
 from cursos.calificador.tiempo import MARCA, hora_de_entrega, retraso_legible
@@ -130,8 +131,19 @@ def ruta_de(rutas: Carpetas, desafio: Desafio, alumno: str) -> Path:
     return rutas.de_alumno("feedback", alumno, desafio.slug) / desafio.cuaderno.replace(".ipynb", ".html")
 
 
+def sin_lo_de_source(rutas: Carpetas, desafio: Desafio, alumno: str, texto: str) -> None:
+    """sin_solucion.LlevaLaSolucion si la página lleva algo de source/ que el alumno no entregó."""
+    entregado = sin_solucion.lo_entregado(rutas.de_alumno("submitted", alumno, desafio.slug))
+    sin_solucion.comprueba(desafio, html.unescape(texto), entregado, f"la devolución de {alumno}")
+
+
 def escribe_pagina(rutas: Carpetas, desafio: Desafio, alumno: str, texto: str) -> Path:
     ruta = ruta_de(rutas, desafio, alumno)
+    try:
+        sin_lo_de_source(rutas, desafio, alumno, texto)
+    except sin_solucion.LlevaLaSolucion:
+        ruta.unlink(missing_ok=True)  # tampoco queda una de antes que la lleve
+        raise
     destino = ruta.parent
     destino.mkdir(parents=True, exist_ok=True)
     ruta.write_text(texto, encoding="utf-8")
@@ -164,6 +176,8 @@ class Devolucion:
     """Lo que ha hecho `curso devolver` (o lo que haría, con comprobar)."""
 
     escritas: list[str] = field(default_factory=list)
+    # (alumno, por qué): su devolución llevaría algo de source/; no se escribe ni va al aula virtual.
+    rechazadas: list[tuple[str, str]] = field(default_factory=list)
     atrasadas: list[tuple[str, str, str]] = field(default_factory=list)  # (alumno, lo que decía, lo que dice)
     sin_calificar: list[str] = field(default_factory=list)
     moodle: Path | None = None
@@ -182,7 +196,7 @@ def de_lo_calificado(rutas: Carpetas, desafio: Desafio, alumno: str) -> tuple[di
         return resultados, solucion
     for celda in celdas:
         gid = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if gid == desafio.celda_solucion:
+        if gid == desafio.celda_solucion and not celda.get("metadata", {}).get("curso", {}).get("falta_la_solucion"):
             solucion = "".join(celda.get("source", ""))
         prueba = prueba_del_id(gid)
         salidas = celda.get("outputs") or []
@@ -221,8 +235,15 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
                 comentarios_del_libro(gradebook, desafio, f["alumno"]),
                 aviso_para_el_profesor(rutas, desafio, f["alumno"]),
             )
-            paginas[f["alumno"]] = texto
             ruta = ruta_de(rutas, desafio, f["alumno"])
+            try:
+                sin_lo_de_source(rutas, desafio, f["alumno"], texto)
+            except sin_solucion.LlevaLaSolucion as e:
+                hecho.rechazadas.append((f["alumno"], str(e)))
+                if not comprobar:
+                    ruta.unlink(missing_ok=True)
+                continue
+            paginas[f["alumno"]] = texto
             antes = ruta.read_text(encoding="utf-8") if ruta.is_file() else None
             if antes is not None and antes != texto:
                 hecho.atrasadas.append((f["alumno"], _nota(antes), _nota(texto)))
