@@ -479,11 +479,17 @@ def califica(
                 en_curso.anade(f)
         en_curso.cierra()
         segundos = time.monotonic() - inicio
-        filas = {
-            f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
-            for f in libro.tabla(gradebook, desafio)
-        }
-    filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
+        csv_ = curso_nbgrader / "calificaciones" / f"{desafio.slug}.csv"
+        filas = None
+        if alumno is not None and alumno not in sin_libro:  # recalificar a uno cuesta uno
+            filas = informe.cambia_fila(csv_, libro.fila_al_dia(gradebook, desafio, alumno), list(desafio.puntos()))
+        if filas is None:
+            filas = {
+                f["alumno"]: _sin_carpeta(f, desafio) if f["alumno"] not in presentes else f
+                for f in libro.tabla(gradebook, desafio)
+            }
+            filas = sorted({**filas, **sin_libro}.values(), key=lambda f: f["alumno"])
+            informe.escribe_csv(csv_, filas, list(desafio.puntos()))
     _informa(curso_nbgrader, rutas, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
     en_curso.ruta.unlink(missing_ok=True)
     return filas
@@ -500,9 +506,7 @@ def _informa(
     db_url: str,
 ) -> None:
     carpeta = curso_nbgrader / "calificaciones"
-    carpeta.mkdir(exist_ok=True)
     pruebas = list(puntos)
-    informe.escribe_csv(carpeta / f"{desafio.slug}.csv", filas, pruebas)
     print(informe.resumen(filas, pruebas, puntos))
     hay = bool(informe.entregadas(filas))
     if hay:

@@ -54,6 +54,23 @@ def _grade_id(celda: dict) -> str | None:
     return nb.get("grade_id") if isinstance(nb, dict) and isinstance(nb.get("grade_id"), str) else None
 
 
+# Los ficheros que se entregan por error con el nombre cambiado, por sus primeros bytes.
+FIRMAS = {
+    b"%PDF": "un PDF",
+    b"PK\x03\x04": "un zip (o un documento de Word, LibreOffice o Excel, que son zips)",
+    b"\x89PNG": "una imagen PNG",
+    b"\xff\xd8\xff": "una imagen JPEG",
+    b"{\\rtf": "un documento RTF",
+    b"\xd0\xcf\x11\xe0": "un documento de Office antiguo",
+}
+
+
+def _otro_formato(crudo: bytes) -> str | None:
+    """Qué es el fichero si se reconoce por su firma y no es un cuaderno; None si puede serlo."""
+    inicio = crudo[:8]
+    return next((que for firma, que in FIRMAS.items() if inicio.startswith(firma)), None)
+
+
 def lee_json(ruta: Path) -> dict:
     tamano = ruta.stat().st_size
     if tamano > MAXIMO_BYTES:
@@ -61,11 +78,19 @@ def lee_json(ruta: Path) -> dict:
             "el cuaderno ocupa %.1f MB y el máximo es %d MB: borra las salidas "
             "grandes y vuelve a entregarlo" % (tamano / 2**20, MAXIMO_BYTES // 2**20)
         )
+    crudo = ruta.read_bytes()
+    otro = _otro_formato(crudo)
+    if otro:
+        raise EntregaInvalida(
+            f"no es un cuaderno de Jupyter sino {otro} con el nombre cambiado a .ipynb: entrega el cuaderno, "
+            "el que se descarga desde Jupyter con «Download» (un .ipynb es texto que empieza por «{»)"
+        )
     try:
-        texto = ruta.read_bytes().decode("utf-8")
+        texto = crudo.decode("utf-8")
     except UnicodeDecodeError as e:
         raise EntregaInvalida(
-            "el cuaderno no está en UTF-8 (byte %d): guárdalo otra vez desde Jupyter" % e.start
+            "no es un cuaderno de Jupyter: no es texto UTF-8 (byte %d). Si lo es, ábrelo en Jupyter, "
+            "guárdalo otra vez y entrégalo" % e.start
         ) from None
     if not texto.strip():
         raise EntregaInvalida("el fichero está vacío: la subida no terminó; que el alumno lo entregue otra vez")
@@ -135,6 +160,26 @@ def nota_de_restauradas(cambiadas: list[str]) -> str:
     )
 
 
+def _del_curso_de_ahora(desafio: Desafio, cambiadas: list[str], celdas: list[dict]) -> list[str]:
+    """De las celdas bloqueadas que no son las del reparto, las que son las del curso de ahora.
+
+    El profesor cambió la lección después de repartir y el alumno bajó el cuaderno nuevo (la página
+    y `./curso desafio` lo generan de la lección de ahora): no las ha tocado él.
+    """
+    ahora = {gid: (tipo, fuente.strip()) for gid, tipo, fuente in celdas_fijas(desafio)}
+    suyas = {_grade_id(c): (c.get("cell_type"), _fuente(c).strip()) for c in celdas if _grade_id(c) in ahora}
+    return [g for g in cambiadas if g in suyas and suyas[g] == ahora[g]]
+
+
+def nota_del_curso_cambiado(celdas: list[str]) -> str:
+    nombres = ", ".join("«%s»" % g for g in celdas)
+    return (
+        f"tu cuaderno trae {'la celda' if len(celdas) == 1 else 'las celdas'} {nombres} de una versión del curso "
+        "más nueva que la del reparto (el profesor cambió la lección después de repartir; tú no has tocado "
+        "nada): tu entrega se califica con las del reparto, como las de tus compañeros"
+    )
+
+
 def _python(fuente: str, presupuesto: list[int]) -> str | None:
     """La celda como la lee Jupyter: IPython convierte %magias, !órdenes y nombre? en Python.
 
@@ -179,6 +224,10 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
         )
     notas = []
     cambiadas = _restauradas(fijas, celdas)
+    del_curso = _del_curso_de_ahora(desafio, cambiadas, celdas) if repartido is not None else []
+    if del_curso:
+        notas.append(nota_del_curso_cambiado(del_curso))
+    cambiadas = [g for g in cambiadas if g not in del_curso]
     if cambiadas:
         notas.append(nota_de_restauradas(cambiadas))
     # Una celda bloqueada copiada sin sus metadatos (p. ej. pegada desde otro cuaderno) no es código del alumno.

@@ -67,6 +67,38 @@ def escribe_csv(ruta: Path, filas: list[dict], pruebas: list[str]) -> None:
     os.replace(temporal, ruta)
 
 
+def cambia_fila(ruta: Path, fila: dict, pruebas: list[str]) -> list[dict] | None:
+    """Pone al día la fila de un alumno en el CSV que ya hay, sin tocar las demás (recalificar a uno
+    cuesta uno, no la lista entera). Devuelve las filas, con números donde el resumen los usa; None si
+    no hay CSV o es de otras columnas (otra versión, otras pruebas): entonces se escribe entero."""
+    try:
+        with ruta.open(newline="", encoding="utf-8") as f:
+            lector = csv.DictReader(f)
+            if lector.fieldnames != columnas(pruebas):
+                return None
+            crudas = [c for c in lector if c["alumno"] != fila["alumno"]]
+    except (OSError, UnicodeError, csv.Error):
+        return None
+    crudas = sorted([*crudas, _celdas(fila, pruebas)], key=lambda c: c["alumno"])
+    temporal = ruta.with_suffix(".csv.tmp")
+    with temporal.open("w", newline="", encoding="utf-8") as f:
+        escritor = csv.DictWriter(f, columnas(pruebas))
+        escritor.writeheader()
+        escritor.writerows(crudas)
+    os.replace(temporal, ruta)
+    return [_con_numeros(c, pruebas) for c in crudas]
+
+
+def _con_numeros(celdas: dict, pruebas: list[str]) -> dict:
+    def numero(x):
+        try:
+            return float(x)
+        except ValueError:
+            return 0.0
+
+    return {**celdas, **{k: numero(celdas[k]) for k in [*pruebas, "puntos", "maximo"]}}
+
+
 def cuantos(n: int, cosa: str) -> str:
     """«1 entrega», «2 entregas», «0 alumnos»."""
     return f"{n} {cosa}{'' if n == 1 else 's'}"

@@ -267,6 +267,18 @@ def sincroniza(libro: Gradebook, desafio: Desafio) -> None:
     libro.db.commit()
 
 
+def fila_al_dia(libro: Gradebook, desafio: Desafio, alumno: str) -> dict:
+    """La fila de un solo alumno, con su comentario de formgrader al día (sincroniza, para uno)."""
+    try:
+        entrega = libro.find_submission(desafio.slug, alumno)
+    except MissingEntry:
+        return fila(libro, desafio, alumno)
+    if entrega.notebooks:
+        _con_nota_final(libro, desafio, entrega)
+        libro.db.commit()
+    return fila(libro, desafio, alumno)
+
+
 def puntos_es(x: float) -> str:
     """«1 punto», «0 puntos», «9,5 puntos»: en español, con coma decimal."""
     x = _numero(round(float(x), 2))

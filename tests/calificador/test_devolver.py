@@ -171,14 +171,19 @@ def test_calificar_avisa_de_las_devoluciones_que_el_libro_dejo_atras(release, cu
     a_mano(curso)  # en formgrader: crédito extra y comentario a Inés, un 0 a mano a María
     capsys.readouterr()
 
+    # Recalificar a una alumna cuesta una (revisión del profesor, m7): no mira las devoluciones de los
+    # demás, y dice cómo mirarlas.
     assert main(["calificar", "--alumno", "ines.lopez", "--plazo", "5", "--nbgrader", str(curso)]) == 0
     error = capsys.readouterr().err
+    assert "el libro cambió" not in error
+    assert "sólo se ha puesto al día ines.lopez: para ver si las devoluciones de los demás siguen al día, " in error
+    assert "Nota: 10 de 10 puntos" in pagina(curso, "maria.sanchez")  # no la reescribe
+    # Calificar a todos mira las de todos: la de María se quedó en el 10 de antes.
+    assert main(["devolver", "--comprobar", "--nbgrader", str(curso)]) == 1
+    error = capsys.readouterr().err
     avisos = [linea for linea in error.splitlines() if "el libro cambió después de escribirla" in linea]
-    # La de Inés la acaba de reescribir calificar; la de María se quedó en el 10 de antes.
     assert len(avisos) == 1, error
     assert "maria.sanchez" in avisos[0] and "«10 de 10 puntos»" in avisos[0] and "«9 de 10 puntos»" in avisos[0]
-    assert f"`./curso devolver --desafio {DESAFIO.slug} --nbgrader {curso}`" in avisos[0]
-    assert "Nota: 10 de 10 puntos" in pagina(curso, "maria.sanchez")  # avisa, no la reescribe
 
     # Calificar a todos reescribe todas: nada que avisar.
     assert main(["calificar", "--plazo", "5", "--nbgrader", str(curso)]) == 0
