@@ -15,13 +15,33 @@ que se enseña:
 Las rutas son las de formgrader: Tornado atiende cada petición con la primera regla que casa, y
 Jupyter Server carga las extensiones por orden alfabético, así que las de `cursos.…` van antes que
 las de `nbgrader.…` (el catch-all `/formgrader/.*` de nbgrader no las tapa).
+
+formgrader tampoco califica ni escribe devoluciones. Su «Autograde» ejecuta `nbgrader autograde`
+con el Python de la máquina, fuera de la caja de Pyodide (un 10 pasó a 2), y su «Generate Feedback»
+cambia la devolución en español de `./curso devolver` por la inglesa de nbgrader. Decisión:
+- el servidor las rechaza: tres rutas más de esta extensión, delante de las de nbgrader (autograde,
+  generate_feedback de una entrega y de todas), responden 403 con la orden del curso que hay que
+  usar. Así tampoco valen un botón vuelto a enseñar ni una llamada directa a la API;
+- los botones no se ven: Manage Submissions y Manage Assignments se pintan con plantillas que
+  heredan de las de nbgrader (`{% extends %}` de Jinja) y sólo esconden esas columnas y dicen qué
+  orden usar. No con `--LabApp.custom_css`: esas páginas son de nbgrader, no de JupyterLab, y el
+  CSS propio de JupyterLab no llega a ellas;
+- «Release Feedback» se queda: reparte lo que hay en feedback/, que es lo que escribe
+  `./curso devolver` (como `nbgrader release_feedback`).
+Ni la configuración ni los ficheros de nbgrader se tocan.
+
+`./curso formgrader` pone la clave de Jupyter (la genera: la escribe en la URL que da) en
+JUPYTER_TOKEN y no en la orden, porque la orden de un proceso la ve cualquier usuario con `ps`.
 """
 
 import json
+import os
 import re
+import secrets
 import sys
 from pathlib import Path
 
+from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 from jupyter_server.utils import url_path_join
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.server_extensions.formgrader import apihandlers, handlers
@@ -39,9 +59,9 @@ def _jupyter_server_extension_points():
     return [{"module": EXTENSION}]
 
 
-def orden_de_jupyter(carpeta: Path, puerto: int) -> list[str]:
+def orden_de_jupyter(carpeta: Path, puerto: int, *, como_root: bool = False) -> list[str]:
     """JupyterLab en la carpeta del curso, con formgrader y esta extensión (la de `./curso formgrader`)."""
-    return [
+    orden = [
         sys.executable,
         "-m",
         "jupyter",
@@ -52,6 +72,22 @@ def orden_de_jupyter(carpeta: Path, puerto: int) -> list[str]:
         f"--ServerApp.jpserver_extensions={EXTENSION}=True",
         "--LabApp.default_url=/formgrader",
     ]  # se abre en formgrader; JupyterLab sigue en /lab
+    return [*orden, "--allow-root"] if como_root else orden
+
+
+def clave_nueva() -> str:
+    """La clave de Jupyter: nuestra, para poder escribir la URL con ella (sólo letras, cifras, - y _)."""
+    return secrets.token_urlsafe(24)
+
+
+def entorno_de_jupyter(clave: str) -> dict[str, str]:
+    """El entorno de Jupyter: la clave en JUPYTER_TOKEN, que no se ve con `ps` (la orden, sí)."""
+    return {**os.environ, "JUPYTER_TOKEN": clave}
+
+
+def url_de_formgrader(puerto: int, clave: str) -> str:
+    """La que se abre tal cual: con la clave, Jupyter no pide iniciar sesión (y la guarda en una cookie)."""
+    return f"http://127.0.0.1:{puerto}/formgrader?token={clave}"
 
 
 # Las cuentas, desde el libro: las mismas funciones que escriben el CSV.
@@ -251,7 +287,106 @@ class NotaDeLaEntrega(BaseApiHandler):
             raise web.HTTPError(404) from None
 
 
+# Lo que formgrader no hace en este curso: calificar y escribir devoluciones.
+
+NO_CALIFICA = (
+    "formgrader no califica en este curso: nbgrader ejecutaría el código del alumno con el Python de "
+    "esta máquina, fuera de la caja de Pyodide, y su nota no sería la del curso. Para calificar esta "
+    "entrega (otra vez): ./curso calificar --desafio {desafio} --alumno {alumno}"
+)
+NO_DEVUELVE = (
+    "formgrader no escribe devoluciones en este curso: la de nbgrader, en inglés, sustituiría a la del "
+    "curso. Escríbelas desde el libro (con lo que hayas calificado a mano): ./curso devolver --desafio "
+    "{desafio}; «Release Feedback» las reparte después."
+)
+
+
+class _Rechazada(BaseApiHandler):
+    """Una acción de formgrader que aquí no se hace: 403 y la orden del curso que la hace bien."""
+
+    mensaje = ""
+
+    @web.authenticated
+    def post(self, desafio, alumno=None):
+        self.set_status(403)
+        # el JSON de las respuestas de nbgrader a esas acciones (success/error/log), con el porqué en español
+        self.finish({"success": False, "error": self.mensaje.format(desafio=desafio, alumno=alumno), "log": ""})
+
+
+def _rechazada(nombre: str, mensaje: str):
+    return type(nombre, (_Rechazada,), {"mensaje": mensaje})
+
+
+# Las páginas con esos botones: las plantillas de nbgrader, sin sus columnas y con la orden que se usa.
+
+ESCONDE = """<style>
+/* ./curso formgrader: sin Autograde ni Generate Feedback; el servidor tampoco los hace */
+th.autograde, th.generate-feedback, td.autograde, td.generate-feedback { display: none; }
+</style>"""
+# Sus cabeceras no llevan clase: se les pone la de sus celdas para que el CSS las esconda a la vez (si
+# nbgrader cambia esos textos, las pruebas de test_formgrader_nota.py lo dicen).
+CABECERAS = (
+    "{{ super() | replace('no-sort\">Autograde<', 'no-sort autograde\">Autograde<')"
+    " | replace('no-sort\">Generate Feedback<', 'no-sort generate-feedback\">Generate Feedback<') }}"
+)
+ORDENES = """<div class="alert alert-info" id="ordenes-del-curso">
+<p><b>Aquí no se califica automáticamente ni se escriben devoluciones.</b> nbgrader ejecutaría el
+código de los alumnos con el Python de esta máquina, fuera de la caja de Pyodide del curso, y su
+devolución en inglés sustituiría a la del curso. Hazlo con las órdenes del curso:</p>
+<ul>
+<li>calificar (o volver a calificar): <code>./curso calificar --desafio %(desafio)s</code>
+(una sola entrega: <code>--alumno ALUMNO</code>);</li>
+<li>las devoluciones, después de calificar a mano: <code>./curso devolver --desafio %(desafio)s</code>;
+«Release Feedback» reparte las que escribe.</li>
+</ul>
+</div>"""
+
+
+def _plantilla(base: str, mensajes: str) -> str:
+    return (
+        f"{{%- extends '{base}' -%}}"
+        f"{{%- block head -%}}{{{{ super() }}}}{ESCONDE}{{%- endblock -%}}"
+        f"{{%- block messages -%}}{mensajes}{{%- endblock -%}}"
+        f"{{%- block table_header -%}}{CABECERAS}{{%- endblock -%}}"
+    )
+
+
+DEL_CURSO = {
+    # Manage Submissions: sus instrucciones (`nbgrader autograde`), cambiadas por las del curso
+    "manage_submissions.tpl": _plantilla("manage_submissions.tpl", ORDENES % {"desafio": "{{ assignment_id | e }}"}),
+    # Manage Assignments: sus avisos (configuración, intercambio) se quedan, debajo
+    "manage_assignments.tpl": _plantilla("manage_assignments.tpl", ORDENES % {"desafio": "DESAFÍO"} + "{{ super() }}"),
+}
+# Las del curso se llaman curso/…: así su `extends` encuentra la de nbgrader con el mismo nombre.
+PLANTILLAS = Environment(
+    loader=ChoiceLoader(
+        [DictLoader({f"curso/{n}": t for n, t in DEL_CURSO.items()}), FileSystemLoader(handlers.template_path)]
+    )
+)
+
+
+class _ConPlantillaDelCurso:
+    """Delante de un manejador de página de formgrader: la plantilla del curso, si la hay."""
+
+    def render(self, name, **ns):
+        if name in DEL_CURSO:
+            return PLANTILLAS.get_template(f"curso/{name}").render(**ns)
+        return super().render(name, **ns)  # p. ej. las de error, las de nbgrader
+
+
+def _con_plantilla(base):
+    return type(f"{base.__name__}DelCurso", (_ConPlantillaDelCurso, base), {})
+
+
 RUTAS = [
+    (r"/formgrader/api/submission/([^/]+)/([^/]+)/autograde", _rechazada("AutogradeRechazado", NO_CALIFICA)),
+    (r"/formgrader/api/assignment/([^/]+)/generate_feedback", _rechazada("DevolucionesRechazadas", NO_DEVUELVE)),
+    (
+        r"/formgrader/api/assignment/([^/]+)/([^/]+)/generate_feedback",
+        _rechazada("DevolucionRechazada", NO_DEVUELVE),
+    ),
+    (r"/formgrader/manage_submissions/([^/]+)/?", _con_plantilla(handlers.ManageSubmissionsHandler)),
+    (r"/formgrader/manage_assignments/?", _con_plantilla(handlers.ManageAssignmentsHandler)),
     (r"/formgrader/api/submissions/([^/]+)", _con_nota(apihandlers.SubmissionCollectionHandler, anota_entrega)),
     (r"/formgrader/api/submission/([^/]+)/([^/]+)", _con_nota(apihandlers.SubmissionHandler, anota_entrega)),
     (
@@ -283,3 +418,4 @@ def _load_jupyter_server_extension(servidor):
     base = web_app.settings["base_url"]
     web_app.add_handlers(".*$", [(url_path_join(base, ruta.lstrip("/")), clase) for ruta, clase in RUTAS])
     servidor.log.info("formgrader: la nota del curso (la del CSV) en sus tablas y en la vista de calificar")
+    servidor.log.info("formgrader: sin Autograde ni Generate Feedback (./curso calificar y ./curso devolver)")
