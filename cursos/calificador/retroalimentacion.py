@@ -182,6 +182,12 @@ class Devolucion:
     sin_calificar: list[str] = field(default_factory=list)
     moodle: Path | None = None
     canvas: Path | None = None
+    csv: Path | None = None  # calificaciones/<desafío>.csv, reescrito desde el libro
+    # Los CSV de notas para el libro de calificaciones del aula virtual (aula.py) y quién no va en ellos.
+    notas_moodle: Path | None = None
+    notas_canvas: Path | None = None
+    sin_correo: list[str] = field(default_factory=list)
+    sin_canvas: list[str] = field(default_factory=list)
 
 
 def de_lo_calificado(rutas: Carpetas, desafio: Desafio, alumno: str) -> tuple[dict[str, str | None], str | None]:
@@ -214,14 +220,16 @@ def comentarios_del_libro(libro_, desafio: Desafio, alumno: str) -> dict[str, st
 
 def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) -> Devolucion:
     """Escribe la devolución de cada entrega del libro (salvo con comprobar: sólo dice cuáles están
-    atrasadas), y los ficheros para subir a Moodle y a Canvas."""
-    from cursos.calificador import libro
+    atrasadas), los ficheros para subir a Moodle y a Canvas, y el CSV del curso y los de notas del
+    aula virtual con las mismas filas del libro: con lo puesto en formgrader después de calificar."""
+    from cursos.calificador import aula, informe, libro
     from cursos.calificador.configuracion import CursoNbgrader
 
     rutas, hecho, paginas = Carpetas.de(curso_nbgrader), Devolucion(), {}
     curso = CursoNbgrader.de(curso_nbgrader)
     with libro.abre(curso, desafio) as gradebook:
-        for f in libro.tabla(gradebook, desafio):
+        filas = libro.tabla(gradebook, desafio)
+        for f in filas:
             if f["motivo"] == libro.SIN_ENTREGA:
                 continue
             resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
@@ -252,6 +260,12 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
                 hecho.escritas.append(f["alumno"])
     if not comprobar:
         hecho.moodle, hecho.canvas = _para_el_aula(curso_nbgrader, rutas, desafio, paginas)
+        hecho.csv = curso_nbgrader / "calificaciones" / f"{desafio.slug}.csv"
+        informe.escribe_csv(hecho.csv, filas, list(desafio.puntos()))  # el mismo que escribe calificar
+        notas = aula.escribe(curso_nbgrader, desafio, filas, paginas)
+        hecho.notas_moodle, hecho.notas_canvas = notas.moodle, notas.canvas
+        hecho.sin_correo, hecho.sin_canvas = notas.sin_correo, notas.sin_canvas
+        hecho.rechazadas += notas.rechazadas
     return hecho
 
 
