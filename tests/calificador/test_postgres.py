@@ -53,3 +53,48 @@ def test_califica_exporta_y_formgrader_sobre_postgresql(curso, postgres):
         "puntual": (10, True),
         "tardio": (10, True),
     }
+
+
+def test_la_lista_del_aula_la_entrega_en_blanco_y_las_notas_al_aula_sobre_postgresql(postgres, tmp_path):
+    """Lo del trimestre de la revisión del profesor sobre el libro compartido: la lista tal como la baja
+    Moodle (con BOM), una entrega en blanco que no saca la solución de source/, y las notas al aula."""
+    import csv
+
+    import nbformat
+
+    from cursos.calificador.importa_alumnos import importa
+    from cursos.cli import main
+
+    con_herramientas_del_venv()
+    curso = tmp_path / "aula"
+    curso.mkdir()
+    (curso / "nbgrader_config.py").write_text(
+        f'c = get_config()\nc.CourseDirectory.course_id = "aula"\nc.CourseDirectory.db_url = {postgres!r}\n',
+        encoding="utf-8",
+    )
+    genera_version_del_alumno(DESAFIO, curso)
+    lista = tmp_path / "usuarios.csv"
+    lista.write_text(
+        "\ufeffid,username,email,firstname,lastname\n"
+        "5101,npena,nicolas.pena@uni.es,Nicolás,Peña Gil\n"
+        "5102,sramos,sofia.ramos@uni.es,Sofía,Ramos de la Cruz\n",
+        encoding="utf-8",
+    )
+    importa(curso, lista)
+    cuaderno = nbformat.read(curso / "release" / DESAFIO.slug / DESAFIO.cuaderno, as_version=4)
+    entrega(curso, "nicolas.pena", cuaderno)  # el cuaderno repartido, sin tocar
+    entrega(curso, "sofia.ramos", con_solucion(cuaderno, DESAFIO.lee("solucion.py")))
+    filas = por_alumno(califica(curso, DESAFIO, plazo=5.0, progreso=False, anadir_alumnos=True))
+    assert filas["nicolas.pena"]["puntos"] == 0 and filas["sofia.ramos"]["puntos"] == 10
+    calificado = curso / "autograded" / "nicolas.pena" / DESAFIO.slug / DESAFIO.cuaderno
+    assert "BEGIN SOLUTION" not in calificado.read_text(encoding="utf-8")
+
+    assert main(["devolver", "--desafio", DESAFIO.slug, "--nbgrader", str(curso)]) == 0
+    moodle = curso / "calificaciones" / f"{DESAFIO.slug}-notas-moodle.csv"
+    with moodle.open(encoding="utf-8", newline="") as f:
+        notas = {fila["Dirección de correo"]: fila for fila in csv.DictReader(f)}
+    assert {correo: fila[DESAFIO.slug] for correo, fila in notas.items()} == {
+        "nicolas.pena@uni.es": "0",
+        "sofia.ramos@uni.es": "10",
+    }
+    assert all("BEGIN SOLUTION" not in fila["Retroalimentación"] for fila in notas.values())
