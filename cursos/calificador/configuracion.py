@@ -59,8 +59,15 @@ def prepara(curso: Path) -> None:
             f.write(("" if texto.endswith("\n") or not texto else "\n") + CARGA)
 
 
+# La zona horaria del último curso leído (c.Exchange.timezone de su configuración, o None): la usan
+# las horas de todas las órdenes, que trabajan con un curso cada vez (tiempo.zona()).
+_ZONA_DEL_CURSO: dict = {"nombre": None, "carpeta": None}
+
+
 def lee(curso: Path):
-    """La configuración de nbgrader para este curso, leída como la lee nbgrader desde su carpeta."""
+    """La configuración de nbgrader para este curso, leída como la lee nbgrader desde su carpeta.
+
+    Apunta su zona horaria (c.Exchange.timezone): es la del curso para todas las horas."""
     from jupyter_core.paths import jupyter_config_path
     from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader
@@ -75,7 +82,38 @@ def lee(curso: Path):
                 raise ErrorDeConfiguracion(
                     f"no se puede leer {Path(carpeta) / CONFIG} ({type(e).__name__}: {e}); corrígelo y vuelve a probar"
                 ) from None
+    _ZONA_DEL_CURSO.update(nombre=zona_de_nbgrader(config), carpeta=curso)
     return config
+
+
+def zona_de_nbgrader(config) -> str | None:
+    """c.Exchange.timezone si la configuración la pone (sin ella, None: nbgrader diría «UTC» por omisión)."""
+    exchange = config["Exchange"] if "Exchange" in config else {}
+    nombre = exchange.get("timezone") if "timezone" in exchange else None
+    return nombre.strip() if isinstance(nombre, str) and nombre.strip() else None
+
+
+def zona_elegida() -> tuple[str | None, str]:
+    """(nombre de la zona del curso o None, de dónde sale): la de nbgrader manda sobre profesor.toml,
+    porque la zona es del curso (la misma para todos sus profesores) y no de esta copia del repositorio."""
+    del_curso, carpeta = _ZONA_DEL_CURSO["nombre"], _ZONA_DEL_CURSO["carpeta"]
+    if del_curso:
+        return del_curso, f"c.Exchange.timezone de {Path(carpeta) / CONFIG}"
+    return ajustes().get("zona_horaria"), f"«zona_horaria» de {ruta_de_ajustes()}"
+
+
+def aviso_de_zona() -> str | None:
+    """El aviso si profesor.toml pone otra zona que la configuración de nbgrader del curso (None si no)."""
+    del_curso, carpeta = _ZONA_DEL_CURSO["nombre"], _ZONA_DEL_CURSO["carpeta"]
+    del_profesor = ajustes().get("zona_horaria")
+    if not del_curso or not del_profesor or del_profesor.strip() == del_curso:
+        return None
+    return (
+        f"⚠ dos zonas horarias: «{del_curso}» en c.Exchange.timezone de {Path(carpeta) / CONFIG} y "
+        f"«{del_profesor}» en «zona_horaria» de {ruta_de_ajustes()}. Se usa «{del_curso}», la del curso: "
+        "la zona es del curso, no de esta copia del repositorio. Quita zona_horaria de profesor.toml (o pon "
+        "la misma) para que no salga este aviso"
+    )
 
 
 @dataclass
@@ -146,7 +184,7 @@ AJUSTES = "profesor.toml"
 CLAVES_DE_AJUSTES = {
     "nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
     "desafio": "el desafío por omisión",
-    "zona_horaria": "p. ej. «Europe/Madrid»",
+    "zona_horaria": "p. ej. «Europe/Madrid»; si nbgrader_config.py del curso pone c.Exchange.timezone, manda ésa",
 }
 
 

@@ -5,14 +5,19 @@ de alumnos del libro de notas, nunca sólo lo que dice el navegador.
   «descargar en carpetas», los ficheros sueltos con ese prefijo).
 - Canvas baja los ficheros sueltos, «apellidonombre_<id>_<envío>_<fichero>» (con «_late» si es tarde).
 
-El alumno del libro es el que tiene ese id en `lms_user_id`; si ninguno lo tiene, el que se
-llama así, con el nombre normalizado (sin tildes ni mayúsculas, en cualquier orden, y con un
-solo apellido si el LMS sólo pone uno). Si no es ninguno, o son dos, no se adivina: el motivo
-nombra a los candidatos.
+En Canvas, el id es el del usuario: el alumno del libro es el que lo tiene en `lms_user_id` y, si
+ninguno lo tiene, el que se llama así. En Moodle, no: el número de la carpeta sale de
+`get_uniqueid_for_user` (mod/assign/locallib.php), un número de participante de cada tarea, que
+cambia de una tarea a otra; lo que dice quién es, es el nombre. El número sólo desempata entre dos
+que se llaman igual y sirve de comprobación: si es el `lms_user_id` de otro alumno, no se recoge
+(choque_de_numero). El nombre se compara normalizado (sin tildes ni mayúsculas, en cualquier orden,
+y con un solo apellido si el LMS sólo pone uno). Si no es ninguno, o son dos, no se adivina: el
+motivo nombra a los candidatos.
 """
 
 import itertools
 import re
+import shlex
 import unicodedata
 from dataclasses import dataclass
 
@@ -89,15 +94,50 @@ def _juntas(a: AlumnoDelLibro) -> set[str]:
 
 
 def busca(aula: DelAula, lista: list[AlumnoDelLibro]) -> tuple[list[AlumnoDelLibro], str]:
-    """(los alumnos del libro que pueden ser, por qué): por lms_user_id y, si ninguno lo tiene, por nombre."""
+    """(los alumnos del libro que pueden ser, por qué): en Moodle, por nombre (el número sólo desempata);
+    en Canvas, por lms_user_id y, si ninguno lo tiene, por nombre."""
     por_id = [a for a in lista if a.lms and a.lms == aula.id]
-    if por_id:
-        return por_id, "lms_user_id"
     if aula.aula == "Moodle":
         palabras = normaliza(aula.nombre)
-        return [a for a in lista if _por_palabras(palabras, a)], "nombre"
+        por_nombre = [a for a in lista if _por_palabras(palabras, a)]
+        mismos = [a for a in por_nombre if a in por_id]
+        if len(por_nombre) > 1 and len(mismos) == 1:  # dos que se llaman así: el número dice cuál
+            return mismos, "nombre y lms_user_id"
+        return por_nombre, "nombre"
+    if por_id:
+        return por_id, "lms_user_id"
     junto = "".join(normaliza(aula.nombre))
     return [a for a in lista if junto in _juntas(a)], "nombre"
+
+
+def choque_de_numero(aula: DelAula, alumno: AlumnoDelLibro, lista: list[AlumnoDelLibro]) -> AlumnoDelLibro | None:
+    """El otro alumno del libro que tiene el número de esta carpeta de Moodle como lms_user_id (None si
+    ninguno): el nombre dice uno y el número otro, y no se sabe cuál vale."""
+    if aula.aula != "Moodle":
+        return None
+    return next((a for a in lista if a.lms and a.lms == aula.id and a.id != alumno.id), None)
+
+
+def _orden_sin_numero(a: AlumnoDelLibro) -> str:
+    """La orden que quita el lms_user_id de un alumno sin borrarle el nombre ni el correo (la de nbgrader
+    escribe todos los campos: los que no se le dan, los deja vacíos)."""
+    partes = ["nbgrader", "db", "student", "add", a.id]
+    for opcion, valor in (("--first-name", a.nombre), ("--last-name", a.apellidos), ("--email", a.email)):
+        if valor:
+            partes += [opcion, valor]
+    return " ".join(shlex.quote(p) for p in partes) + " --lms-user-id ''"
+
+
+def motivo_de_choque(aula: DelAula, por_nombre: AlumnoDelLibro, por_numero: AlumnoDelLibro) -> str:
+    """Por qué no se recoge una carpeta de Moodle cuyo nombre es de un alumno y su número, de otro, y qué hacer."""
+    return (
+        f"la carpeta «{aula.carpeta}» de Moodle es, por su nombre, de {por_nombre.describe()}, pero su número "
+        f"{aula.id} es el lms_user_id de {por_numero.describe()} en el libro: no se recoge nada de esta "
+        "carpeta (las demás, sí). En Moodle ese número es el de participante de esta tarea (cambia de una "
+        f"tarea a otra), no el id del usuario: si la entrega es de {por_nombre.id} (lo normal, el nombre lo "
+        f"pone Moodle), quita ese número a {por_numero.id} ({_orden_sin_numero(por_numero)}) y vuelve a "
+        f"recoger; si es de {por_numero.id}, compruébalo en Moodle antes de tocar nada"
+    )
 
 
 def parecidos(aula: DelAula, lista: list[AlumnoDelLibro], cuantos: int = 3) -> list[AlumnoDelLibro]:
@@ -122,6 +162,12 @@ def motivo_sin_alumno(aula: DelAula, encontrados: list[AlumnoDelLibro], lista: l
     if encontrados:
         nombres = ", ".join(a.describe() for a in encontrados)
         return f"{quien} puede ser cualquiera de estos alumnos del libro: {nombres}; no se adivina: {arreglo}"
+    if aula.aula == "Moodle":  # el número de Moodle es de esta tarea: no identifica a nadie
+        arreglo = (
+            "si es un alumno del curso, ponlo en el libro con su nombre y apellidos como los escribe Moodle "
+            "(nbgrader db student add ID --first-name NOMBRE --last-name APELLIDOS) y vuelve a recoger"
+        )
     cerca = parecidos(aula, lista)
     pista = f" (los más parecidos: {', '.join(a.describe() for a in cerca)})" if cerca else ""
-    return f"{quien} no es ningún alumno del libro por lms_user_id ni por nombre{pista}; {arreglo}"
+    por = "por nombre" if aula.aula == "Moodle" else "por lms_user_id ni por nombre"
+    return f"{quien} no es ningún alumno del libro {por}{pista}; {arreglo}"

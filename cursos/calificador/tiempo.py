@@ -52,24 +52,24 @@ def retraso_legible(segundos: float) -> str:
 
 
 def zona():
-    """La zona horaria del curso: «zona_horaria» de profesor.toml o, sin ella (None), la de esta máquina.
+    """La zona horaria del curso: c.Exchange.timezone de la configuración de nbgrader del curso o,
+    sin ella, «zona_horaria» de profesor.toml; sin ninguna (None), la de esta máquina.
 
     Es la de las horas que no la dicen (las de las entradas de un zip, que guarda la hora del
     reloj de quien lo hizo) y la que se escribe para el profesor junto a la UTC.
     """
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    from cursos.calificador.configuracion import ErrorDeConfiguracion, ajustes
+    from cursos.calificador.configuracion import ErrorDeConfiguracion, zona_elegida
 
-    nombre = ajustes().get("zona_horaria")
+    nombre, origen = zona_elegida()
     if not nombre:
         return None  # la de la máquina, con su horario de verano (astimezone() y timestamp() sin zona)
     try:
         return ZoneInfo(nombre)
     except (ZoneInfoNotFoundError, ValueError):
         raise ErrorDeConfiguracion(
-            f"la zona horaria «{nombre}» de profesor.toml no existe: usa una como "
-            "«Europe/Madrid» o «America/Mexico_City»"
+            f"la zona horaria «{nombre}» ({origen}) no existe: usa una como «Europe/Madrid» o «America/Bogota»"
         ) from None
 
 

@@ -84,7 +84,10 @@ def test_una_carpeta_de_entregas_con_cada_caso_y_su_motivo(release, curso, tmp_p
     assert "permiso-en-ejecutar (1).ipynb" in lineas["permiso-en-ejecutar.ipynb"].motivo
     assert lineas["luis/permiso-en-ejecutar.ipynb"].recogida, texto
     assert "sin identificador" in lineas["suelto.ipynb"].motivo
-    assert "es del desafío «puerta-corregida», no de «permiso-en-ejecutar»" in lineas["puerta-corregida.ipynb"].motivo
+    # Un desafío que este curso no ha repartido no se recoge (ni se manda recogerlo con --desafio).
+    sin_repartir = lineas["puerta-corregida.ipynb"].motivo
+    assert "no se ha repartido en este curso" in sin_repartir and "--desafio puerta-corregida" in sin_repartir
+    assert "recógelo" not in sin_repartir
     assert "Descargar mi progreso" in lineas["progreso.json"].motivo
     assert "no se puede leer" in lineas["roto.ipynb"].motivo and "JSON" in lineas["roto.ipynb"].motivo
     assert "no vale como nombre de carpeta" in lineas["malo.ipynb"].motivo
@@ -198,9 +201,12 @@ def test_sin_desafio_cada_cuaderno_va_al_suyo(release, curso, tmp_path):
     escribe(tmp_path / "e" / "a.ipynb", otro)
     sin_nada = nbformat.v4.new_notebook()
     escribe(tmp_path / "e" / "ana" / "cualquiera.ipynb", sin_nada)
+    (curso / "release" / "puerta-corregida").mkdir()  # repartido en este curso: se recoge
     informe = por_origen(recoge(tmp_path / "e", curso, DESAFIOS))
     assert informe["a.ipynb"].recogida and informe["a.ipynb"].desafio == "puerta-corregida"
-    assert "no se sabe de qué desafío es" in informe["ana/cualquiera.ipynb"].motivo
+    otra_asignatura = informe["ana/cualquiera.ipynb"].motivo
+    assert "no es la entrega de ningún desafío de este curso" in otra_asignatura and "se salta" in otra_asignatura
+    assert "llámalo" not in otra_asignatura  # renombrarlo lo haría pasar por una entrega
     assert FORMATO_HORA.endswith("UTC")
 
 
