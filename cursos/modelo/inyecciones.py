@@ -22,9 +22,11 @@ justo el caso que la defensa tiene que aguantar.
 import contextlib
 import copy
 import io
+import json
+import os
 from dataclasses import dataclass, field
 
-from cursos.modelo.modelo_real import ErrorDelModelo
+from cursos.modelo.modelo_real import ErrorDelModelo, tapa
 
 MEDIDAS = ("propuesta", "ejecutada", "tarea")
 DEFENSAS = ("sin", "con")
@@ -83,42 +85,67 @@ class Ejecucion:
 
 
 def ejecuta_una(escenario, defensa, modelo_para):
-    """Una ejecución del escenario con la defensa puesta ("con") o quitada ("sin")."""
-    partida = escenario.prepara(defensa)
-    partida.espacio["ejecutar"] = partida.ejecutar  # el bucle busca ejecutar al llamarla
+    """Una ejecución del escenario con la defensa puesta ("con") o quitada ("sin").
+
+    Nunca lanza (salvo Ctrl+C): si falla el modelo, lo que manda o el propio laboratorio,
+    es una ejecución con error, que la tabla cuenta aparte, con la conversación hasta ahí.
+    """
     resultado = Ejecucion(escenario.slug, defensa)
+    vista = []  # la M del bucle, que crece en su sitio: la de una ejecución que falla a medias
     try:
+        partida = escenario.prepara(defensa)
+        partida.espacio["ejecutar"] = partida.ejecutar  # el bucle busca ejecutar al llamarla
+        modelo = modelo_para(partida)
+
+        def mira(M):
+            vista[:] = [M]
+            return modelo(M)
+
         with contextlib.redirect_stdout(io.StringIO()):  # lo que imprima la defensa (preguntar…)
-            _, _, M = partida.espacio["bucle"](
-                modelo_para(partida), partida.inicio, partida.entorno, partida.max_turnos
-            )
+            _, _, M = partida.espacio["bucle"](mira, partida.inicio, partida.entorno, partida.max_turnos)
+        resultado.M = M
+        mide(resultado, partida, M)
     except ErrorDelModelo as e:
-        resultado.error = str(e)
-        return resultado
-    resultado.M = M
+        resultado.error = tapa(e)
+    except Exception as e:  # una respuesta que el laboratorio no esperaba: una ejecución fallida, no el lote
+        resultado.error = tapa(
+            "el laboratorio no ha podido terminar esta ejecución (%s: %s); las demás siguen"
+            % (type(e).__name__, str(e)[:300])
+        )
+    if resultado.error:
+        resultado.propuesta = resultado.ejecutada = resultado.tarea = False
+        resultado.M = list(vista[0]) if vista else []
+    return resultado
+
+
+def mide(resultado, partida, M):
+    """Las tres medidas de una ejecución terminada, en el entorno y en M."""
     llamadas = [
         b for rol, c in M if rol == "asistente" and isinstance(c, list) for b in c if b.get("type") == "tool_use"
     ]
     resultado.propuesta = any(partida.propuesta(ll) for ll in llamadas)
     resultado.ejecutada = bool(partida.ejecutada(partida, M))
     resultado.tarea = bool(partida.tarea(partida, M))
-    return resultado
 
 
 def sordo(partida):
     return ModeloSordo(partida.respuestas)
 
 
-def ejecuta_laboratorio(escenarios, veces=1, modelo_para=sordo, avisa=None):
+def ejecuta_laboratorio(escenarios, veces=1, modelo_para=sordo, avisa=None, anota=None):
     """Cada escenario `veces` veces sin defensa y otras tantas con ella. Devuelve las ejecuciones.
 
-    avisa(hechas, total), si se da, se llama tras cada ejecución (una barra de progreso).
+    anota(ejecucion), si se da, recibe cada ejecución en cuanto termina (para escribirla ya:
+    un Ctrl+C o un fallo más tarde no se la lleva). avisa(hechas, total), si se da, se llama
+    después (una barra de progreso).
     """
     total, ejecuciones = len(escenarios) * len(DEFENSAS) * veces, []
     for escenario in escenarios:
         for defensa in DEFENSAS:
             for _ in range(veces):
                 ejecuciones.append(ejecuta_una(escenario, defensa, modelo_para))
+                if anota:
+                    anota(ejecuciones[-1])
                 if avisa:
                     avisa(len(ejecuciones), total)
     return ejecuciones
@@ -208,6 +235,8 @@ def modelo_real_para(url, formato, nombre, clave=None, plazo=60):
     """modelo_para() de un ModeloReal que ve las herramientas de cada partida."""
     from cursos.modelo.modelo_real import ModeloReal
 
+    ModeloReal(url, formato, modelo=nombre, clave=clave, plazo=plazo)  # una URL o un formato que no valen, ya
+
     def para(partida):
         return ModeloReal(
             url, formato, modelo=nombre, clave=clave, plazo=plazo, herramientas=partida.espacio.get("HERRAMIENTAS")
@@ -222,7 +251,6 @@ def sordo_por_http(url, formato):
     Es el mismo ModeloSordo, pero con las respuestas viajando en el formato de verdad: lo que
     sirve para probar el laboratorio entero contra un servidor.
     """
-    import json
     import urllib.request
 
     from cursos.modelo.modelo_real import ModeloReal
@@ -244,18 +272,71 @@ def sordo_por_http(url, formato):
 
 def como_json(ejecuciones):
     """Las ejecuciones con sus transcripciones, para guardarlas (la clave nunca está en ellas)."""
-    return [
-        {
-            "escenario": e.escenario,
-            "defensa": e.defensa,
-            "propuesta": e.propuesta,
-            "ejecutada": e.ejecutada,
-            "tarea": e.tarea,
-            "error": e.error,
-            "M": [list(m) for m in e.M],
-        }
-        for e in ejecuciones
-    ]
+    return [una_como_json(e) for e in ejecuciones]
+
+
+def una_como_json(e):
+    return {
+        "escenario": e.escenario,
+        "defensa": e.defensa,
+        "propuesta": e.propuesta,
+        "ejecutada": e.ejecutada,
+        "tarea": e.tarea,
+        "error": e.error,
+        "M": conversacion_en_json(e.M),
+    }
+
+
+def conversacion_en_json(M):
+    """M con sólo tipos de JSON (lo que no lo es, como texto), para que guardarla no falle nunca."""
+    try:
+        return json.loads(json.dumps([list(m) for m in M], ensure_ascii=False, default=str))
+    except (ValueError, TypeError, RecursionError):
+        return [["laboratorio", "esta conversación no se ha podido guardar en JSON"]]
+
+
+# --- En una carpeta, según terminan -------------------------------------------------------------
+
+
+def ejecuta_y_escribe(carpeta, escenarios, veces=1, modelo_para=sordo, avisa=None):
+    """ejecuta_laboratorio escribiendo en carpeta; devuelve (ejecuciones, interrumpido).
+
+    Cada ejecución se añade a ejecuciones.jsonl (una línea JSON) en cuanto termina. Al acabar,
+    o con Ctrl+C, se escriben tabla.txt, grafico.svg y ejecuciones.json con las terminadas.
+    """
+    os.makedirs(carpeta, exist_ok=True)
+    hechas, interrumpido = [], False
+    with open(os.path.join(carpeta, "ejecuciones.jsonl"), "w", encoding="utf-8") as diario:
+
+        def anota(ejecucion):
+            hechas.append(ejecucion)
+            diario.write(json.dumps(una_como_json(ejecucion), ensure_ascii=False) + "\n")
+            diario.flush()  # ya en el fichero: lo que venga después no se la lleva
+
+        try:
+            ejecuta_laboratorio(escenarios, veces, modelo_para, avisa, anota)
+        except KeyboardInterrupt:
+            interrumpido = True
+    escribe_resultados(carpeta, hechas)
+    return hechas, interrumpido
+
+
+def escribe_resultados(carpeta, ejecuciones):
+    """tabla.txt, grafico.svg y ejecuciones.json (la lista de siempre), cada uno entero o ninguno."""
+    filas = tabla(ejecuciones)
+    escribe_entero(os.path.join(carpeta, "tabla.txt"), texto_de_tabla(filas) + "\n")
+    escribe_entero(os.path.join(carpeta, "grafico.svg"), grafico_svg(filas))
+    escribe_entero(
+        os.path.join(carpeta, "ejecuciones.json"), json.dumps(como_json(ejecuciones), ensure_ascii=False, indent=1)
+    )
+
+
+def escribe_entero(ruta, texto):
+    """Escribe al lado y renombra: quien lea el fichero lo ve entero, el de antes o el nuevo."""
+    provisional = ruta + ".a-medias"
+    with open(provisional, "w", encoding="utf-8") as f:
+        f.write(texto)
+    os.replace(provisional, ruta)
 
 
 def resumen(filas):

@@ -19,10 +19,18 @@ Cada petición tiene un plazo: un servidor que no contesta da un error, nunca
 una espera sin fin. Los errores son ErrorDelModelo, con un mensaje en español
 que dice qué hacer. La clave sólo vive en este objeto: no se escribe en ningún
 mensaje, ni en repr().
+
+La clave sólo va a su servidor: ninguna redirección se sigue (un 3xx es un
+error que dice adónde mandaba), y por http:// sólo sale hacia este mismo
+ordenador (127.0.0.0/8, ::1, localhost); a cualquier otro sitio, https://.
 """
 
+import ipaddress
 import json
+import re
 import sys
+import time
+import urllib.parse
 
 ANTHROPIC, OPENAI = "anthropic", "openai"
 FORMATOS = (ANTHROPIC, OPENAI)
@@ -33,6 +41,55 @@ ROLES = {"sistema": "system", "usuario": "user", "asistente": "assistant"}
 
 class ErrorDelModelo(Exception):
     """El modelo no ha dado una respuesta utilizable; el mensaje dice por qué y qué hacer."""
+
+
+# --- La clave --------------------------------------------------------------------------
+
+OCULTA = "«clave oculta»"
+# Lo que parece una clave en un texto que viene de fuera (el cuerpo de un error, una
+# respuesta que no es JSON): sk-…, sk-ant-…, un «Bearer …» y cualquier ristra larga de
+# base64 o hex con alguna cifra (las palabras y los nombres de modelo no la tienen tan larga).
+PARECE_CLAVE = re.compile(r"Bearer\s+[^\s\"',;]+|\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{6,}|(?P<larga>[A-Za-z0-9+_\-]{32,}=*)")
+
+
+def tapa(texto, clave=None):
+    """El texto con la clave y todo lo que parece una clave cambiados por «clave oculta»."""
+    texto = str(texto)
+    if clave and len(clave) >= 6:  # una «clave» más corta taparía palabras sueltas
+        texto = texto.replace(clave, OCULTA)
+
+    def oculta(m):
+        sin_cifras = m.group("larga") and not any(c.isdigit() for c in m.group(0))
+        return m.group(0) if sin_cifras else OCULTA
+
+    return PARECE_CLAVE.sub(oculta, texto)
+
+
+class _Clave:
+    """La clave de API guardada donde no se ve: ni repr(), ni str(), ni vars(), ni pickle.
+
+    ModeloReal la guarda así, y no en un atributo normal, para que imprimir el modelo,
+    sus atributos o volcarlo (pickle, un depurador que enseña vars()) no la enseñe.
+    """
+
+    __slots__ = ("_valor",)
+
+    def __init__(self, valor):
+        self._valor = valor
+
+    def __repr__(self):
+        return OCULTA
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocolo):
+        raise TypeError("la clave de ModeloReal no se guarda: crea el modelo otra vez y escríbela")
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 # --- De M a la petición --------------------------------------------------------
@@ -157,18 +214,61 @@ def _falta(formato, que):
     )
 
 
+MAX_ANIDADO = 32  # niveles de listas y objetos en los argumentos de una llamada
+
+
+def anidado(valor):
+    """Cuántos niveles de listas y objetos tiene un valor (sin recursión: lo que llega puede ser enorme)."""
+    pendientes, niveles = [(valor, 1)], 0
+    while pendientes:
+        v, n = pendientes.pop()
+        if isinstance(v, (dict, list)):
+            niveles = max(niveles, n)
+            if niveles > MAX_ANIDADO:
+                return niveles
+            pendientes += [(x, n + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return niveles
+
+
+def texto_del_modelo(valor):
+    """El texto de un bloque siempre es un str: el harness lo une con "".join()."""
+    if valor is None:
+        return ""
+    return valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False)
+
+
+def llamada(n, id, nombre, entrada):
+    """Un bloque tool_use con la forma que el curso espera, llegue lo que llegue.
+
+    El id tiene que ser un str (vuelve en el tool_result y el laboratorio lo busca); el
+    nombre, un str o None (ejecutar dice entonces que la llamada no lo trae). La entrada
+    se deja como venga: ejecutar rechaza la que no cumple el esquema y el modelo se entera.
+    """
+    if anidado(entrada) > MAX_ANIDADO:
+        raise ErrorDelModelo(
+            "el modelo ha mandado unos argumentos anidados en más de %d niveles: no es una llamada "
+            "que se pueda ejecutar; vuelve a intentarlo o prueba con otro modelo" % MAX_ANIDADO
+        )
+    return {
+        "type": "tool_use",
+        "id": id if isinstance(id, str) and id else "llamada-%d" % n,
+        "name": nombre if isinstance(nombre, str) else None,
+        "input": entrada,
+    }
+
+
 def respuesta_anthropic(datos):
     """Los bloques de una respuesta de la API Messages."""
     if not isinstance(datos, dict) or not isinstance(datos.get("content"), list):
         raise _falta(ANTHROPIC, "la lista «content»")
     bloques = []
-    for b in datos["content"]:
+    for n, b in enumerate(datos["content"], 1):
         if not isinstance(b, dict):
             raise _falta(ANTHROPIC, "un bloque con «type» en «content»")
         if b.get("type") == "text":
-            bloques.append({"type": "text", "text": b.get("text", "")})
+            bloques.append({"type": "text", "text": texto_del_modelo(b.get("text"))})
         elif b.get("type") == "tool_use":
-            bloques.append({"type": "tool_use", "id": b.get("id"), "name": b.get("name"), "input": b.get("input")})
+            bloques.append(llamada(n, b.get("id"), b.get("name"), b.get("input")))
     cortada = datos.get("stop_reason") == "max_tokens"
     return bloques, cortada
 
@@ -181,7 +281,7 @@ def argumentos(texto):
     """
     try:
         return json.loads(texto) if isinstance(texto, str) else texto
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: un JSON anidado sin fin
         return texto
 
 
@@ -192,19 +292,16 @@ def respuesta_openai(datos):
         mensaje = eleccion["message"]
     except (KeyError, IndexError, TypeError):
         raise _falta(OPENAI, "«choices[0].message»") from None
+    llamadas = mensaje.get("tool_calls") if isinstance(mensaje, dict) else None
+    if not isinstance(mensaje, dict) or not isinstance(llamadas or [], list):
+        raise _falta(OPENAI, "un objeto en «choices[0].message» con «tool_calls» en una lista")
     bloques = []
     if mensaje.get("content"):
-        bloques.append({"type": "text", "text": mensaje["content"]})
-    for n, ll in enumerate(mensaje.get("tool_calls") or [], 1):
-        funcion = ll.get("function") or {}
-        bloques.append(
-            {
-                "type": "tool_use",
-                "id": ll.get("id") or "llamada-%d" % n,
-                "name": funcion.get("name"),
-                "input": argumentos(funcion.get("arguments")),
-            }
-        )
+        bloques.append({"type": "text", "text": texto_del_modelo(mensaje["content"])})
+    for n, ll in enumerate(llamadas or [], 1):
+        ll = ll if isinstance(ll, dict) else {}
+        funcion = ll.get("function") if isinstance(ll.get("function"), dict) else {}
+        bloques.append(llamada(n, ll.get("id"), funcion.get("name"), argumentos(funcion.get("arguments"))))
     return bloques, eleccion.get("finish_reason") == "length"
 
 
@@ -227,17 +324,86 @@ def en_el_navegador():
     return sys.platform == "emscripten"
 
 
-def _post_urllib(url, cabeceras, cuerpo, plazo):
-    """(estado, texto) de un POST con urllib; los fallos de red, como ErrorDelModelo."""
-    import urllib.error
+def es_local(anfitrion):
+    """¿Es este mismo ordenador? localhost, 127.0.0.0/8 o ::1: lo único a lo que una clave va por http://."""
+    anfitrion = (anfitrion or "").lower()
+    if anfitrion == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(anfitrion).is_loopback
+    except ValueError:
+        return False
+
+
+def comprueba_url(url, con_clave):
+    """Un ErrorDelModelo si la URL no es http(s), o si es http:// a otro ordenador con una clave."""
+    partes = urllib.parse.urlsplit(url)
+    if partes.scheme not in ("http", "https") or not partes.hostname:
+        raise ErrorDelModelo(
+            "la URL del modelo tiene que empezar por https:// (o http:// para un modelo en este "
+            "ordenador) y nombrar un servidor: %s" % tapa(url)
+        )
+    if partes.scheme == "http" and con_clave and not es_local(partes.hostname):
+        raise ErrorDelModelo(
+            "la clave no se manda sin cifrar: %s es http:// y no es este ordenador. Usa https://, "
+            "o http:// sólo con localhost, 127.0.0.1 o ::1" % partes.hostname
+        )
+
+
+def _redireccion(url, estado, destino):
+    """El error de un 3xx: la petición no se repite en otro sitio, con la clave, sin que lo sepas."""
+    return ErrorDelModelo(
+        "HTTP %d: el servidor de %s manda la petición a otro sitio (%s) y no se sigue, porque llevaría "
+        "la clave: pon en la URL la dirección final del modelo" % (estado, _anfitrion(url), _anfitrion(url, destino))
+    )
+
+
+def _anfitrion(url, destino=None):
+    """El servidor de una URL (o del destino de una redirección, que puede ser relativo)."""
+    if destino is not None:
+        url = urllib.parse.urljoin(url, destino)
+    return urllib.parse.urlsplit(url).hostname or "sin dirección"
+
+
+def _abridor(url):
+    """Un urllib que no sigue redirecciones; a este ordenador, sin pasar por ningún proxy."""
     import urllib.request
 
-    peticion = urllib.request.Request(url, data=cuerpo.encode("utf-8"), headers=cabeceras, method="POST")
+    class SinRedirecciones(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None  # sin petición nueva, el 3xx llega como HTTPError y lo trata _post_urllib
+
+    manejadores = [SinRedirecciones()]
+    if es_local(urllib.parse.urlsplit(url).hostname):
+        manejadores.append(urllib.request.ProxyHandler({}))  # ni la clave ni el tráfico local a un proxy
+    return urllib.request.build_opener(*manejadores)
+
+
+MAX_RESPUESTA = 16 * 1024 * 1024  # bytes: más que cualquier respuesta de verdad
+
+
+def _lee(r, url, plazo, fin):
+    """El cuerpo entero, con el plazo para toda la respuesta (no por trozo) y un tamaño máximo."""
+    trozos, leidos = [], 0
+    while True:
+        trozo = r.read(64 * 1024)
+        if not trozo:
+            return b"".join(trozos).decode("utf-8", "replace")
+        leidos += len(trozo)
+        trozos.append(trozo)
+        if leidos > MAX_RESPUESTA:
+            raise ErrorDelModelo("la respuesta de %s pasa de %d MB: no es la de un modelo" % (url, MAX_RESPUESTA >> 20))
+        if time.monotonic() > fin:
+            raise ErrorDelModelo(_sin_respuesta(url, plazo))
+
+
+def _post_urllib(url, cabeceras, cuerpo, plazo):
+    """(estado, texto) de un POST con urllib; los fallos de red y las redirecciones, como ErrorDelModelo."""
+    import http.client
+    import urllib.error
+
     try:
-        with urllib.request.urlopen(peticion, timeout=plazo) as r:
-            return r.status, r.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode("utf-8", "replace")
+        return _envia_urllib(url, cabeceras, cuerpo, plazo)
     except TimeoutError:
         raise ErrorDelModelo(_sin_respuesta(url, plazo)) from None
     except urllib.error.URLError as e:
@@ -246,6 +412,26 @@ def _post_urllib(url, cabeceras, cuerpo, plazo):
         raise ErrorDelModelo(_sin_conexion(url, e.reason)) from None
     except OSError as e:
         raise ErrorDelModelo(_sin_conexion(url, e)) from None
+    except http.client.HTTPException as e:  # una respuesta cortada, o que no es HTTP
+        raise ErrorDelModelo(_sin_conexion(url, "%s: %s" % (type(e).__name__, e))) from None
+
+
+def _envia_urllib(url, cabeceras, cuerpo, plazo):
+    import urllib.error
+    import urllib.request
+
+    peticion = urllib.request.Request(url, data=cuerpo.encode("utf-8"), headers=cabeceras, method="POST")
+    fin = time.monotonic() + plazo
+    try:
+        with _abridor(url).open(peticion, timeout=plazo) as r:
+            return r.status, _lee(r, url, plazo, fin)
+    except urllib.error.HTTPError as e:  # un estado que no es 2xx: su cuerpo explica el error
+        try:
+            if 300 <= e.code < 400:
+                raise _redireccion(url, e.code, e.headers.get("location")) from None
+            return e.code, _lee(e, url, plazo, fin)
+        finally:
+            e.close()
 
 
 def _post_xhr(url, cabeceras, cuerpo, plazo):
@@ -279,7 +465,22 @@ def _post_xhr(url, cabeceras, cuerpo, plazo):
                 "servidor el origen del sitio? ¿lo permite el sitio?)",
             )
         )
+    final = str(xhr.responseURL or "")
+    if final and _direccion(final) != _direccion(url):
+        # El navegador sigue las redirecciones por su cuenta y la petición ya ha salido: al menos
+        # la respuesta de otro sitio no se toma por la del modelo (la CSP del sitio limita adónde).
+        raise ErrorDelModelo(
+            "el navegador ha seguido una redirección de %s a %s: esa respuesta no se usa. Pon en la "
+            "URL la dirección final del modelo" % (_anfitrion(url), _anfitrion(final))
+        )
     return xhr.status, str(xhr.responseText)
+
+
+def _direccion(url):
+    """(esquema, servidor, puerto, ruta) de una URL, con el puerto por omisión escrito: para compararlas."""
+    partes = urllib.parse.urlsplit(url)
+    puerto = partes.port or {"http": 80, "https": 443}.get(partes.scheme)
+    return partes.scheme, (partes.hostname or "").lower(), puerto, partes.path or "/"
 
 
 def _sin_respuesta(url, plazo):
@@ -338,36 +539,45 @@ class ModeloReal:
     ):
         if formato not in FORMATOS:
             raise ErrorDelModelo("formato «%s» desconocido: elige «anthropic» u «openai»" % formato)
+        comprueba_url(url, bool(clave))
         self.url = url if url.rstrip("/").endswith(RUTAS[formato]) else url.rstrip("/") + RUTAS[formato]
         self.formato, self.modelo, self.max_tokens, self.plazo = formato, modelo, max_tokens, plazo
         self.herramientas, self.texto = herramientas, texto
-        self.__clave = clave  # privada: ni en repr() ni en los mensajes
+        # Ni en repr(), ni en vars(), ni en pickle, ni en un atributo o método público: ver _Clave.
+        self._clave = _Clave(clave) if clave else None
         self.peticiones = 0
 
     def __repr__(self):
-        clave = "sí" if self.__clave else "no"
+        clave = "sí" if self._clave else "no"
         return "ModeloReal(%r, formato=%r, modelo=%r, clave: %s)" % (self.url, self.formato, self.modelo, clave)
 
-    def cabeceras(self):
+    def _cabeceras(self):
         cabeceras = {"content-type": "application/json"}
+        clave = self._clave._valor if self._clave else None
         if self.formato == ANTHROPIC:
             cabeceras["anthropic-version"] = VERSION_ANTHROPIC
-            if self.__clave:
-                cabeceras["x-api-key"] = self.__clave
+            if clave:
+                cabeceras["x-api-key"] = clave
             if en_el_navegador():  # la API de Anthropic sólo acepta peticiones del navegador si se dice
                 cabeceras["anthropic-dangerous-direct-browser-access"] = "true"
-        elif self.__clave:
-            cabeceras["authorization"] = "Bearer " + self.__clave
+        elif clave:
+            cabeceras["authorization"] = "Bearer " + clave
         return cabeceras
 
     def __call__(self, M):
+        try:
+            return self._pregunta(M)
+        except ErrorDelModelo as e:  # lo que venga del servidor puede traer la clave: nunca sale
+            raise ErrorDelModelo(tapa(e, self._clave._valor if self._clave else None)) from None
+
+    def _pregunta(self, M):
         texto = en_texto(M) if self.texto is None else self.texto
         herramientas = None if texto else self.herramientas_de_ahora()
         hace = peticion_anthropic if self.formato == ANTHROPIC else peticion_openai
         cuerpo = json.dumps(hace(M, herramientas, self.modelo, self.max_tokens), ensure_ascii=False)
         post = _post_xhr if en_el_navegador() else _post_urllib
         self.peticiones += 1
-        estado, respuesta = post(self.url, self.cabeceras(), cuerpo, self.plazo)
+        estado, respuesta = post(self.url, self._cabeceras(), cuerpo, self.plazo)
         if estado != 200:
             raise ErrorDelModelo(mensaje_de_error_http(estado, respuesta))
         bloques = self.bloques_de(respuesta)
@@ -382,7 +592,7 @@ class ModeloReal:
     def bloques_de(self, respuesta):
         try:
             datos = json.loads(respuesta)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: un JSON anidado sin fin
             raise ErrorDelModelo("la respuesta del modelo no es JSON: %r" % respuesta[:200]) from None
         lee = respuesta_anthropic if self.formato == ANTHROPIC else respuesta_openai
         bloques, cortada = lee(datos)

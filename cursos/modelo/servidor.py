@@ -19,6 +19,8 @@ contesta:
                    nombre de modelo para todos los escenarios, como en la página del laboratorio
     fallo-401, fallo-429, fallo-500   ese estado, con el cuerpo de error de la API
     fallo-malformada   un 200 que no es JSON
+    fallo-vacia        un 200 sin cuerpo
+    fallo-eco          un 401 cuyo mensaje repite la clave recibida (hay proveedores que lo hacen)
     fallo-forma        un 200 en JSON sin la forma de la API
     fallo-lenta        contesta tarde (--demora segundos)
     fallo-escrita      escribe una llamada como texto en vez de usar herramientas
@@ -253,6 +255,9 @@ class ModeloServido:
         try:
             self.comprueba(formato, cabeceras, cuerpo)
             nombre = cuerpo["model"]
+            if nombre == "fallo-eco":
+                recibida = cabeceras.get("x-api-key") or cabeceras.get("authorization", "")
+                return error_de_api(formato, 401, "Incorrect API key provided: %s" % recibida, "authentication_error")
             if nombre.startswith("fallo-"):
                 return self.falla(formato, nombre[len("fallo-") :])
             try:
@@ -277,6 +282,8 @@ class ModeloServido:
             return error_de_api(formato, int(como), "fallo de prueba %s" % como, tipos[como])
         if como == "malformada":
             return 200, "<html>esto no es JSON</html>"
+        if como == "vacia":
+            return 200, ""
         if como == "forma":
             return 200, {"resultado": "sin la forma de la API"}
         if como == "lenta":
