@@ -20,5 +20,9 @@ def ejecutar(ll, entorno):
     except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo
         return error(id, "%s: %s" % (type(e).__name__, e))
     # La API sólo admite texto en content: lo que no es texto va escrito en JSON.
-    return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))
+    try:
+        texto = valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False)
+    except (TypeError, ValueError):  # un set, unos bytes, una fecha, una lista que se contiene: JSON no sabe
+        texto = repr(valor)
+    return resultado(id, texto)
     ### END SOLUTION
