@@ -26,10 +26,10 @@ from nbgrader.api import Gradebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import genera_version_del_alumno
-from cursos.calificador.libro import url_del_libro
 from cursos.desafio import Desafio
+from cursos.profesor.calificar import califica
+from cursos.profesor.fuente import genera_version_del_alumno
+from cursos.profesor.libro import url_del_libro
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 SOLUCION = DESAFIO.lee("solucion.py")

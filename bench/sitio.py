@@ -32,9 +32,9 @@ from playwright.sync_api import sync_playwright
 
 from cursos.chromium import ARGUMENTOS, CHROMIUM
 from cursos.manifiesto import leer_curso
+from cursos.pyodide.distribucion import ruta_en_el_sitio
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
-from cursos.sitio.distribucion import ruta_en_el_sitio
 from cursos.sitio.lite import ruta_del_cuaderno
 from cursos.sitio.servir import crea_servidor, url_de
 

@@ -1,4 +1,8 @@
-"""Las celdas de código de una lección, nombradas por etiqueta y no por su posición.
+"""Las celdas de una lección, leídas una vez, y las de código nombradas por etiqueta y no por su posición.
+
+Sólo este módulo analiza lecciones/<slug>/leccion.md (Markdown de jupytext): el cuaderno
+(cuadernos.py), la página (sitio/paginas.py), el código de partida de los desafíos y
+salidas.toml leen sus celdas de aquí, con `Leccion.celdas()` o `celdas_de(ruta)`.
 
 Una celda se etiqueta en su cabecera, como escribe jupytext los metadatos en Markdown:
 
@@ -11,6 +15,7 @@ celdas, es un error que dice cuál y dónde.
 """
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import jupytext
@@ -23,18 +28,34 @@ class ErrorDeEtiqueta(ErrorDelCurso, ValueError):
     """Una etiqueta de celda que falta o está repetida; el mensaje dice cuál, dónde y qué hacer."""
 
 
+@dataclass(frozen=True)
+class Celda:
+    """Una celda de la lección, tal como está en leccion.md."""
+
+    tipo: str  # "code" o "markdown", como el cell_type de nbformat
+    fuente: str
+    etiquetas: tuple[str, ...] = ()
+
+    @property
+    def es_codigo(self) -> bool:
+        return self.tipo == "code"
+
+
+def celdas_de(ruta: Path) -> tuple[Celda, ...]:
+    """Las celdas de la lección, en orden: prosa y código (analizada una vez por texto)."""
+    return _celdas(ruta.read_text(encoding="utf-8"))
+
+
 @functools.cache
-def _celdas(texto: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _celdas(texto: str) -> tuple[Celda, ...]:
     return tuple(
-        (c.source, tuple(c.metadata.get("tags", ())))
-        for c in jupytext.reads(texto, fmt="md").cells
-        if c.cell_type == "code"
+        Celda(c.cell_type, c.source, tuple(c.metadata.get("tags", ()))) for c in jupytext.reads(texto, fmt="md").cells
     )
 
 
 def celdas_de_codigo(ruta: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(fuente, etiquetas) de cada celda de código de la lección, en orden (analizada una vez por texto)."""
-    return _celdas(ruta.read_text(encoding="utf-8"))
+    """(fuente, etiquetas) de cada celda de código de la lección, en orden."""
+    return tuple((c.fuente, c.etiquetas) for c in celdas_de(ruta) if c.es_codigo)
 
 
 def _relativa(ruta: Path) -> str:

@@ -149,8 +149,8 @@ def referencias_bien(curso) -> bool:
 
 def orden_construir(args) -> int:
     """Construye el sitio estático: portada, páginas de lección, módulos, Pyodide y JupyterLite."""
+    from cursos.pyodide.distribucion import ErrorDeDistribucion
     from cursos.sitio.construir import construir
-    from cursos.sitio.distribucion import ErrorDeDistribucion
 
     curso = leer_curso(args.curso)
     if not referencias_bien(curso):
@@ -236,14 +236,14 @@ def orden_pruebas(args) -> int:
 
 def orden_desafio(args) -> int:
     """Genera el cuaderno fuente de nbgrader y, con generate_assignment, la versión del alumno."""
-    from cursos.calificador import CURSO_NBGRADER
-    from cursos.calificador.fuente import (
+    from cursos.calificador.referencia import explica, fallos
+    from cursos.profesor import CURSO_NBGRADER
+    from cursos.profesor.fuente import (
         ErrorDeReparto,
         RepartoCongelado,
         cambios_del_reparto,
         genera_version_del_alumno,
     )
-    from cursos.calificador.referencia import explica, fallos
 
     desafio = desafio_de(args)
     carpeta = ruta_del_usuario(args.nbgrader)
@@ -283,9 +283,9 @@ def orden_desafio(args) -> int:
 
 def orden_calificar(args) -> int:
     """Califica submitted/<alumno>/<desafio>/ con el código del alumno aislado."""
-    from cursos.calificador import retroalimentacion
-    from cursos.calificador.calificar import ErrorDeCalificacion, califica
-    from cursos.calificador.libro import LibroSinDesafio
+    from cursos.profesor import retroalimentacion
+    from cursos.profesor.calificar import ErrorDeCalificacion, califica
+    from cursos.profesor.libro import LibroSinDesafio
 
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
@@ -300,6 +300,13 @@ def orden_calificar(args) -> int:
         )
     except (LibroSinDesafio, ErrorDeCalificacion) as e:
         raise ErrorDeOrden(f"no se puede calificar: {e}") from None
+    if args.alumno is not None:  # recalificar a uno cuesta uno: las devoluciones de los demás no se miran
+        print(
+            f"» sólo se ha puesto al día {args.alumno}: para ver si las devoluciones de los demás siguen al día, "
+            f"`./curso devolver --comprobar --desafio {desafio.slug}`",
+            file=sys.stderr,
+        )
+        return 0
     # calificar reescribe la devolución de quien califica; la de los demás puede haberse quedado atrás
     # (una nota o un comentario puestos en formgrader después de escribirla).
     atrasadas = retroalimentacion.atrasadas(carpeta, desafio)
@@ -311,7 +318,7 @@ def orden_calificar(args) -> int:
 
 def orden_recoger(args) -> int:
     """Recoge las entregas (carpeta o zip del LMS) en submitted/<alumno>/<desafío>/ con timestamp.txt."""
-    from cursos.calificador.recoger import PATRON, EntradaInvalida, escribe_informe, recoge
+    from cursos.profesor.recoger import PATRON, EntradaInvalida, escribe_informe, recoge
 
     if args.desafio:
         desafio_de(args)  # un desafío que no existe da la lista de los que hay
@@ -323,15 +330,26 @@ def orden_recoger(args) -> int:
         )
     except EntradaInvalida as e:
         raise ErrorDeOrden(f"no se puede recoger: {e}") from None
+    from cursos.profesor.configuracion import aviso_de_zona
+
+    aviso = aviso_de_zona(curso_nbgrader)  # después de recoger, como siempre
+    if aviso:
+        print(aviso, file=sys.stderr)
     print(escribe_informe(informe))
     for desafio in sorted({linea.desafio for linea in informe if linea.recogida}):
         una = sum(1 for linea in informe if linea.recogida and linea.desafio == desafio) == 1
         orden = f"./curso calificar --desafio {desafio} --nbgrader {curso_nbgrader}"
         print(f"Califíca{'la' if una else 'las'} con: {orden}")
-    if any(linea.recogida for linea in informe):
-        return 0
-    if informe and all(linea.ya_estaba for linea in informe):
-        print("Nada nuevo: todo lo de la entrada ya estaba recogido.")
+    paradas = [linea for linea in informe if linea.para]
+    if paradas:  # las demás se han recogido, pero éstas necesitan que decidas algo
+        print(
+            f"curso recoger: {len(paradas)} fichero{'s' if len(paradas) != 1 else ''} sin recoger hasta que "
+            "decidas de quién es (el motivo y qué hacer, arriba)",
+            file=sys.stderr,
+        )
+        return 1
+    # Recoger otra vez la misma descarga no es un error: nada nuevo, y nada que arreglar.
+    if any(linea.recogida for linea in informe) or (informe and all(linea.neutra for linea in informe)):
         return 0
     print(
         "curso recoger: no se ha recogido ninguna entrega (el motivo de cada fichero, arriba); corrige lo "
@@ -380,8 +398,6 @@ def orden_modelo_guionizado(args) -> int:
 
 def orden_inyecciones(args) -> int:
     """La clave, si hace falta, sale de CURSO_MODELO_CLAVE: nunca de la línea de órdenes, que queda en el historial."""
-    import json
-
     from cursos.modelo import escenarios, inyecciones
 
     todos = escenarios.escenarios()
@@ -394,37 +410,39 @@ def orden_inyecciones(args) -> int:
         )
     modelo_para = inyecciones.sordo
     if args.url:
-        modelo_para = inyecciones.modelo_real_para(
-            args.url, args.formato, args.modelo, os.environ.get("CURSO_MODELO_CLAVE"), args.plazo
-        )
+        from cursos.modelo.modelo_real import ErrorDelModelo
+
+        try:  # una URL que no vale (http:// a otro ordenador con la clave…) se dice antes de empezar
+            modelo_para = inyecciones.modelo_real_para(
+                args.url, args.formato, args.modelo, os.environ.get("CURSO_MODELO_CLAVE"), args.plazo
+            )
+        except ErrorDelModelo as e:
+            raise ErrorDeOrden(f"--url: {e}") from None
 
     def avisa(hechas, total):
         lleno = 30 * hechas // total
         print(f"\r[{'#' * lleno}{'.' * (30 - lleno)}] {hechas}/{total}", end="", file=sys.stderr, flush=True)
 
-    ejecuciones = inyecciones.ejecuta_laboratorio(elegidos, args.veces, modelo_para, avisa)
-    print(file=sys.stderr)
-    filas = inyecciones.tabla(ejecuciones)
+    # Cada ejecución se escribe al terminar: un fallo o un Ctrl+C a medias no se lleva las hechas.
     salida = ruta_del_usuario(args.salida)
-    salida.mkdir(parents=True, exist_ok=True)
-    texto = inyecciones.texto_de_tabla(filas)
-    (salida / "tabla.txt").write_text(texto + "\n", encoding="utf-8")
-    (salida / "grafico.svg").write_text(inyecciones.grafico_svg(filas), encoding="utf-8")
-    (salida / "ejecuciones.json").write_text(
-        json.dumps(inyecciones.como_json(ejecuciones), ensure_ascii=False, indent=1), encoding="utf-8"
-    )
-    print(texto)
+    ejecuciones, interrumpido = inyecciones.ejecuta_y_escribe(salida, elegidos, args.veces, modelo_para, avisa)
+    print(file=sys.stderr)
+    print(inyecciones.texto_de_tabla(inyecciones.tabla(ejecuciones)))
     errores = [e for e in ejecuciones if e.error]
     for e in errores[:3]:
         print(f"error en {e.escenario} ({e.defensa} defensa): {e.error}", file=sys.stderr)
-    print(f"Escrito en {salida}: tabla.txt, grafico.svg y ejecuciones.json (las conversaciones).")
+    print(f"Escrito en {salida}: tabla.txt, grafico.svg, ejecuciones.json (las conversaciones) y ejecuciones.jsonl.")
+    if interrumpido:
+        total = len(elegidos) * len(inyecciones.DEFENSAS) * args.veces
+        print(f"Interrumpido: sólo {len(ejecuciones)} de {total} ejecuciones; son las que hay.", file=sys.stderr)
+        return 130
     return 1 if errores and len(errores) == len(ejecuciones) else 0
 
 
 def orden_devolver(args) -> int:
     """Escribe la devolución de cada alumno desde el libro (después de calificar a mano) y lo que se sube al LMS."""
-    from cursos.calificador.libro import LibroSinDesafio
-    from cursos.calificador.retroalimentacion import avisa_atrasadas, devuelve
+    from cursos.profesor.libro import LibroSinDesafio
+    from cursos.profesor.retroalimentacion import avisa_atrasadas, devuelve
 
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
@@ -440,6 +458,8 @@ def orden_devolver(args) -> int:
             f"motivo de cada prueba; `./curso calificar --alumno {alumno}`",
             file=sys.stderr,
         )
+    for _alumno, motivo in hecho.rechazadas:
+        print(f"✘ {motivo} (ni en feedback/ ni en los ficheros del aula virtual)", file=sys.stderr)
     if args.comprobar:
         if not hecho.atrasadas:
             print("Todas las devoluciones dicen lo que dice el libro.")
@@ -454,33 +474,77 @@ def orden_devolver(args) -> int:
         print(f"Moodle: sube {hecho.moodle} con «Subir varios archivos de retroalimentación en un zip».")
     if hecho.canvas:
         print(f"Canvas: en {hecho.canvas}/, un fichero por alumno con su prefijo de Canvas; adjúntalo en SpeedGrader.")
-    return 0
+    print(f"CSV del curso reescrito desde el libro, con las notas de formgrader: {hecho.csv}")
+    _explica_las_notas_del_aula(hecho)
+    return 1 if hecho.rechazadas else 0
+
+
+def _explica_las_notas_del_aula(hecho) -> None:
+    """Dónde están los CSV de notas para el aula virtual, cómo se suben y quién no va en ellos."""
+    if hecho.notas_moodle:
+        print(
+            f"Notas para Moodle: {hecho.notas_moodle}. En el curso, «Calificaciones» → «Importar» → «Archivo CSV»: "
+            "súbelo con codificación UTF-8 y separador «Coma»; en «Identificar usuario», de «Dirección de correo» "
+            "a la dirección de correo del usuario; en los mapeos, la columna del desafío a su tarea y "
+            "«Retroalimentación» a la retroalimentación de esa tarea."
+        )
+        if hecho.sin_correo:
+            print(
+                f"» no van en el CSV de Moodle (el libro no tiene su correo): {', '.join(hecho.sin_correo)}; "
+                "importa la lista del aula con `./curso alumnos` o ponles la nota a mano",
+                file=sys.stderr,
+            )
+    if hecho.notas_canvas:
+        print(
+            f"Notas para Canvas: {hecho.notas_canvas}. En «Calificaciones», «Importar»: elige el fichero; si Canvas "
+            "no reconoce la columna del desafío, elige allí la tarea que es."
+        )
+        if hecho.sin_canvas:
+            print(
+                f"» no van en el CSV de Canvas (su entrega no se recogió de un zip de Canvas, así que no se sabe "
+                f"su id de Canvas): {', '.join(hecho.sin_canvas)}; ponles la nota a mano en Canvas",
+                file=sys.stderr,
+            )
+    if not hecho.notas_moodle and not hecho.notas_canvas and (hecho.sin_correo or hecho.sin_canvas):
+        print(
+            "» no hay CSV de notas para el aula virtual: el libro no tiene el correo de nadie y ninguna entrega "
+            "se recogió de Canvas; importa la lista del aula con `./curso alumnos`",
+            file=sys.stderr,
+        )
 
 
 def orden_formgrader(args) -> int:
     """JupyterLab en la carpeta del curso, con formgrader diciendo en su columna de nota la del CSV."""
     import subprocess
 
-    from cursos.calificador.formgrader import orden_de_jupyter
-    from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.profesor import formgrader
+    from cursos.profesor.fuente import con_herramientas_del_venv
 
     carpeta = curso_existente(args)
+    if getattr(os, "geteuid", lambda: -1)() == 0 and not args.como_root:  # Jupyter acabaría en inglés
+        raise ErrorDeOrden(
+            "estás como root, y Jupyter no arranca como root: quien abra formgrader podría ejecutar "
+            "cualquier cosa como root desde la terminal o un cuaderno de JupyterLab. Si es lo que quieres "
+            "(p. ej. en un contenedor sólo tuyo), añade --como-root; si no, lánzalo con tu usuario"
+        )
     _puerto_libre(args.puerto)
     con_herramientas_del_venv()
+    clave = formgrader.clave_nueva()
     print(
-        f"» formgrader en http://127.0.0.1:{args.puerto}/formgrader, con la nota del CSV y de nbgrader export "
-        "en su columna de nota (Ctrl+C para parar)",
+        f"» formgrader en {formgrader.url_de_formgrader(args.puerto, clave)} (con su clave: ábrela tal cual), "
+        "con la nota del CSV y de nbgrader export en su columna de nota (Ctrl+C para parar)",
         flush=True,
     )
-    return subprocess.call(orden_de_jupyter(carpeta, args.puerto), cwd=carpeta)
+    orden = formgrader.orden_de_jupyter(carpeta, args.puerto, como_root=args.como_root)
+    return subprocess.call(orden, cwd=carpeta, env=formgrader.entorno_de_jupyter(clave))
 
 
 def orden_copiar_libro(args) -> int:
     """Copia el libro de notas del curso entero a otra db_url vacía (p. ej. de SQLite a PostgreSQL)."""
-    from cursos.calificador.configuracion import CursoNbgrader
-    from cursos.calificador.fuente import con_herramientas_del_venv
-    from cursos.calificador.informe import cuantos
-    from cursos.calificador.mudanza import LibroOcupado, copia
+    from cursos.profesor.configuracion import CursoNbgrader
+    from cursos.profesor.fuente import con_herramientas_del_venv
+    from cursos.profesor.informe import cuantos
+    from cursos.profesor.mudanza import LibroOcupado, copia
 
     curso = CursoNbgrader.de(curso_existente(args))
     local = curso.libro_local
@@ -505,9 +569,9 @@ def orden_copiar_libro(args) -> int:
 
 def orden_restaurar(args) -> int:
     """Vuelve a poner una entrega sustituida (de submitted/<alumno>/<desafío>/.anteriores/), con sus notas."""
-    from cursos.calificador.anteriores import SinAnterior, restaura
-    from cursos.calificador.carpetas import Carpetas
-    from cursos.calificador.configuracion import CursoNbgrader
+    from cursos.profesor.anteriores import SinAnterior, restaura
+    from cursos.profesor.carpetas import Carpetas
+    from cursos.profesor.configuracion import CursoNbgrader
 
     desafio = desafio_de(args)
     carpeta = curso_existente(args)
@@ -521,10 +585,34 @@ def orden_restaurar(args) -> int:
     return 0
 
 
+def orden_alumnos(args) -> int:
+    """Pone en el libro de notas la lista de alumnos que se baja de Moodle o de Canvas, tal cual."""
+    from cursos.profesor.importa_alumnos import ListaInvalida, importa
+    from cursos.profesor.informe import cuantos
+
+    carpeta = curso_existente(args)
+    try:
+        hecho = importa(carpeta, ruta_del_usuario(args.fichero))
+    except ListaInvalida as e:
+        raise ErrorDeOrden(f"no se importa la lista: {e}") from None
+    for id_, alumno, nuevo in hecho.alumnos:
+        datos = ", ".join(filter(None, [alumno.completo(), alumno.email, alumno.lms and f"id del aula {alumno.lms}"]))
+        print(f"✔ {id_}: {datos}{' (nuevo)' if nuevo else ''}")
+    for aviso in hecho.avisos:
+        print(f"» {aviso}", file=sys.stderr)
+    nuevos = sum(1 for *_, nuevo in hecho.alumnos if nuevo)
+    print(
+        f"Lista de {hecho.formato}: {cuantos(len(hecho.alumnos), 'alumno')} en el libro de notas "
+        f"({cuantos(nuevos, 'nuevo')}, {cuantos(len(hecho.alumnos) - nuevos, 'puesto')} al día). "
+        "Importarla otra vez pone al día, no duplica."
+    )
+    return 0
+
+
 def predeterminados() -> dict:
     """--nbgrader y --desafio por omisión: los de profesor.toml, o nbgrader/ y el primer desafío."""
-    from cursos.calificador import CURSO_NBGRADER
-    from cursos.calificador.configuracion import ErrorDeConfiguracion, ajustes
+    from cursos.profesor import CURSO_NBGRADER
+    from cursos.profesor.configuracion import ErrorDeConfiguracion, ajustes
 
     try:
         datos = ajustes()
@@ -613,7 +701,11 @@ def construye_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(funcion=orden_recoger)
 
-    p = sub.add_parser("devolver", help="escribe la devolución de cada alumno desde el libro (tras calificar a mano)")
+    p = sub.add_parser(
+        "devolver",
+        help="escribe desde el libro (tras calificar a mano) la devolución de cada alumno, el CSV del curso y las "
+        "notas para Moodle y Canvas",
+    )
     p.add_argument("--desafio", default=un_desafio, metavar="SLUG", help=ayuda_desafio)
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument(
@@ -630,6 +722,11 @@ def construye_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--puerto", type=int, default=8888, help="puerto en 127.0.0.1 (8888)")
+    p.add_argument(
+        "--como-root",
+        action="store_true",
+        help="arranca aunque seas root (Jupyter se niega si no: quien abra la página manda como root)",
+    )
     p.set_defaults(funcion=orden_formgrader)
 
     p = sub.add_parser("copiar-libro", help="copia el libro de notas entero a otra db_url vacía (p. ej. PostgreSQL)")
@@ -648,6 +745,15 @@ def construye_parser() -> argparse.ArgumentParser:
     p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
     p.add_argument("--version", metavar="HORA", help="cuál de .anteriores/ (por omisión, la más nueva)")
     p.set_defaults(funcion=orden_restaurar)
+
+    p = sub.add_parser("alumnos", help="pone en el libro de notas la lista de alumnos bajada de Moodle o de Canvas")
+    p.add_argument(
+        "fichero",
+        help="el CSV tal como lo baja el aula: la exportación de usuarios o de participantes de Moodle, o la "
+        "del libro de calificaciones de Canvas",
+    )
+    p.add_argument("--nbgrader", default=nbgrader, metavar="CARPETA", help=ayuda_nbgrader)
+    p.set_defaults(funcion=orden_alumnos)
 
     p = sub.add_parser("laboratorio", help="verifica (o regenera) la evidencia del laboratorio de las dos puertas")
     p.add_argument(

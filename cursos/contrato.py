@@ -42,3 +42,25 @@ PRUEBA_DE_VARIACIONES = _TEXTOS["PRUEBA_DE_VARIACIONES"]
 FALLO, VARIACION_OCULTA = "Fallo", "VariacionOculta"
 #: Lo único de la base que pruebas.py puede ampliar, y sólo como subclase: class BancoLocal(BancoLocal).
 BANCO_LOCAL = "BancoLocal"
+
+#: El grade_id de la celda de cada prueba: prueba_<nombre> (en el cuaderno y en el libro de notas).
+PREFIJO_PRUEBA = "prueba_"  # el grade_id de la celda de cada prueba: prueba_<nombre>
+# El calificador corre el código del alumno con el mismo Python que la página y JupyterLite
+# (Pyodide, 3.14: interprete.py), sin paquetes: sólo la biblioteca estándar.
+AVISO_PYTHON = (
+    "El calificador corre tu código con el mismo Python que el navegador (Pyodide, Python 3.14), "
+    "sólo con la biblioteca estándar: `numpy` y los demás paquetes no están. `display`, "
+    "`IPython.display`, `%%writefile` y `%run` funcionan; las órdenes `!` no hacen nada e `input()` "
+    "no puede leer nada (lanza `EOFError`). Lo que devuelven tus funciones llega a las pruebas como "
+    "JSON: una tupla cuenta como la lista que representa."
+)
+
+
+def id_de_prueba(nombre: str) -> str:
+    """El grade_id de la celda de una prueba (en el cuaderno y en el libro de notas)."""
+    return PREFIJO_PRUEBA + nombre
+
+
+def prueba_del_id(grade_id: str) -> str | None:
+    """La prueba de la celda con ese grade_id, o None si no es la celda de una prueba."""
+    return grade_id.removeprefix(PREFIJO_PRUEBA) if grade_id.startswith(PREFIJO_PRUEBA) else None

@@ -9,22 +9,15 @@ import base64
 import shutil
 from pathlib import Path
 
-import jupytext
 import nbformat
 
 from cursos import RAIZ
 from cursos.carga import ficheros_cargados
+from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import como_json, preguntas_de
 
 KERNEL = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-
-
-def enunciado_del_desafio(leccion: Leccion) -> str | None:
-    """El enunciado del desafío de la lección, en Markdown, o None si no tiene."""
-    if not leccion.desafio:
-        return None
-    return (RAIZ / "desafios" / leccion.desafio / "enunciado.md").read_text(encoding="utf-8")
 
 
 AUTOEVALUACION = RAIZ / "cursos" / "widgets" / "autoevaluacion.py"
@@ -92,17 +85,28 @@ def incrusta_imagenes(cuaderno: nbformat.NotebookNode, leccion: Leccion) -> None
                 celda.source = celda.source.replace(f"]({imagen.name})", f"](data:image/png;base64,{datos})")
 
 
+_NUEVA_CELDA = {
+    "code": nbformat.v4.new_code_cell,
+    "markdown": nbformat.v4.new_markdown_cell,
+    "raw": nbformat.v4.new_raw_cell,
+}
+
+
 def cuaderno_de(leccion: Leccion) -> nbformat.NotebookNode:
     """El cuaderno de la lección: su fuente, sus preguntas y el enunciado de su desafío."""
-    cuaderno = jupytext.read(leccion.fuente, fmt="md")
+    cuaderno = nbformat.v4.new_notebook(
+        cells=[
+            _NUEVA_CELDA[c.tipo](c.fuente, metadata={"tags": list(c.etiquetas)} if c.etiquetas else {})
+            for c in leccion.celdas()
+        ]
+    )
     if preguntas_de(leccion):
         cuaderno.cells.extend(celdas_de_preguntas(leccion))
     cuaderno.cells.insert(0, celda_de_preparacion(ficheros_que_abre(cuaderno, leccion)))
     incrusta_imagenes(cuaderno, leccion)
-    enunciado = enunciado_del_desafio(leccion)
+    enunciado = Desafio(leccion.desafio).enunciado() if leccion.desafio else ""
     if enunciado:
         cuaderno.cells.append(nbformat.v4.new_markdown_cell(enunciado))
-    cuaderno.metadata.pop("jupytext", None)
     cuaderno.metadata["kernelspec"] = KERNEL
     cuaderno.metadata["language_info"] = {"name": "python"}
     cuaderno.metadata["curso"] = {"leccion": leccion.slug, "titulo": leccion.titulo}

@@ -9,11 +9,10 @@ generate_assignment) está en fuente.py.
 
 import ast
 import functools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos import RAIZ, celdas, contrato
+from cursos import RAIZ, celdas, contrato, esquemas
 from cursos.carga import ficheros_cargados
 from cursos.errores import ErrorDelCurso
 from cursos.manifiesto import leer_curso
@@ -25,91 +24,18 @@ class ErrorDeDesafio(ErrorDelCurso, ValueError):
     """desafio.toml (u otro fichero del desafío) no se puede usar; el mensaje dice cuál, qué clave y qué hacer."""
 
 
-# clave: (tipo, tipo de cada elemento si es lista, obligatoria, qué es)
-CLAVES = {
-    "leccion": (str, None, True, "el slug de la lección de la que sale el código de partida"),
-    "celdas_de_partida": (list, str, True, 'las etiquetas de sus celdas en la lección: ```python tags=["…"]'),
-    "funciones": (list, str, True, "lo que escribe el alumno (al menos una función)"),
-    "ocultas": (str, None, True, "qué cubren las variaciones ocultas, para el aviso"),
-    "apoderados": (list, str, False, "lo que llama el alumno y vive en el calificador"),
-    "datos": (list, str, False, "globales del alumno que pone el calificador"),
-    "herramientas": (bool, None, False, "si el alumno recibe HERRAMIENTAS"),
-    "quitar": (list, str, False, "funciones de los módulos que el alumno escribe"),
-    "partida_propia": (str, None, False, "código de partida que no sale de la lección"),
-}
-# Claves que ya no se escriben porque su valor sale de otro sitio: cuál, para el mensaje.
-RETIRADAS = {
-    "modulos": "los ficheros salen de las líneas de carga del código de partida y sus rutas, del "
-    "manifiesto (cursos/llm-agents.toml)"
-}
-_NOMBRES_DE_TIPO = {str: "un texto", bool: "true o false", list: "una lista"}
-_NOMBRES_EN_LISTA = {str: "textos", int: "números enteros"}
-
-
-def _es(valor, tipo) -> bool:
-    # En Python, True es un int: si alguna clave es un entero (hoy ninguna; las celdas van por etiqueta), true no vale.
-    return isinstance(valor, tipo) and not (tipo is int and isinstance(valor, bool))
-
-
-def _comprueba(datos: dict, donde: str) -> None:
-    for clave in datos:
-        if clave in RETIRADAS:
-            raise ErrorDeDesafio(f"{donde}: la clave «{clave}» ya no se escribe ({RETIRADAS[clave]}): bórrala")
-        if clave not in CLAVES:
-            raise ErrorDeDesafio(f"{donde}: la clave «{clave}» no existe; las que hay son: {', '.join(CLAVES)}")
-    for clave, (tipo, elemento, obligatoria, que) in CLAVES.items():
-        if clave not in datos:
-            if obligatoria:
-                raise ErrorDeDesafio(f"{donde}: falta la clave «{clave}» ({que})")
-            continue
-        valor = datos[clave]
-        if not _es(valor, tipo):
-            raise ErrorDeDesafio(
-                f"{donde}: la clave «{clave}» tiene que ser {_NOMBRES_DE_TIPO[tipo]} ({que}), no {valor!r}"
-            )
-        if elemento is not None and not all(_es(v, elemento) for v in valor):
-            raise ErrorDeDesafio(
-                f"{donde}: la clave «{clave}» tiene que ser una lista de "
-                f"{_NOMBRES_EN_LISTA[elemento]} ({que}), no {valor!r}"
-            )
-    if not datos["funciones"]:
-        raise ErrorDeDesafio(f"{donde}: la clave «funciones» está vacía; pon al menos la que escribe el alumno")
-
-
 @functools.cache
-def _lee(ruta: Path, _version: int) -> dict:
-    """Los campos de Desafio, de desafio.toml comprobado; se relee sólo si el fichero cambia (_version)."""
-    donde = _relativa(ruta)
-    try:
-        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ErrorDeDesafio(f"{donde} no es TOML válido ({e}): corrígelo") from None
-    _comprueba(datos, donde)
-    return {
-        "leccion": datos["leccion"],
-        "celdas_de_partida": tuple(datos["celdas_de_partida"]),
-        "funciones": tuple(datos["funciones"]),
-        "ocultas": datos["ocultas"],
-        "apoderados": tuple(datos.get("apoderados", ())),
-        "datos": tuple(datos.get("datos", ())),
-        "herramientas": datos.get("herramientas", False),
-        "quitar": tuple(datos.get("quitar", ())),
-        "partida_propia": datos.get("partida_propia"),
-    }
-
-
-def _relativa(ruta: Path) -> str:
-    try:
-        return str(ruta.relative_to(RAIZ))
-    except ValueError:
-        return str(ruta)
+def _lee(ruta: Path, _version: int) -> esquemas.DesafioToml:
+    """desafio.toml comprobado con su esquema; se relee sólo si el fichero cambia (_version)."""
+    return esquemas.lee_toml(ruta, esquemas.DesafioToml, ErrorDeDesafio, esquemas.relativa(ruta, RAIZ))
 
 
 def _version(ruta: Path) -> int:
     try:
         return ruta.stat().st_mtime_ns
     except FileNotFoundError:
-        raise ErrorDeDesafio(f"no existe {_relativa(ruta)}: cada desafío necesita su desafio.toml") from None
+        donde = esquemas.relativa(ruta, RAIZ)
+        raise ErrorDeDesafio(f"no existe {donde}: cada desafío necesita su desafio.toml") from None
 
 
 @dataclass(frozen=True)
@@ -135,8 +61,9 @@ class Desafio:
 
     def __post_init__(self):
         ruta = RAIZ / "desafios" / self.slug / "desafio.toml"
-        for nombre, valor in _lee(ruta, _version(ruta)).items():
-            object.__setattr__(self, nombre, valor)  # congelado: sólo aquí, al construirlo
+        datos = _lee(ruta, _version(ruta))
+        for nombre in esquemas.claves(esquemas.DesafioToml):
+            object.__setattr__(self, nombre, getattr(datos, nombre))  # congelado: sólo aquí, al construirlo
 
     @property
     def carpeta(self) -> Path:
@@ -144,6 +71,10 @@ class Desafio:
 
     def lee(self, nombre: str) -> str:
         return (self.carpeta / nombre).read_text(encoding="utf-8")
+
+    def enunciado(self) -> str:
+        """enunciado.md, en Markdown: cierra la lección (página y cuaderno) y encabeza el cuaderno del desafío."""
+        return self.lee("enunciado.md")
 
     @property
     def cuaderno(self) -> str:
@@ -188,18 +119,8 @@ class Desafio:
         ruta = self.carpeta / "pistas.toml"
         if not ruta.exists():
             return []
-        try:
-            datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as e:
-            raise ErrorDeDesafio(f"{_relativa(ruta)} no es TOML válido ({e}). Corrige esa línea.") from None
-        pistas = datos.get("pista", [])
-        if not isinstance(pistas, list) or not all(
-            isinstance(p, dict) and isinstance(p.get("texto"), str) and p["texto"].strip() for p in pistas
-        ):
-            raise ErrorDeDesafio(
-                f'{_relativa(ruta)}: cada pista es una tabla [[pista]] con un texto no vacío (texto = "…"). Corrígelo.'
-            )
-        return [p["texto"] for p in pistas]
+        pistas = esquemas.lee_toml(ruta, esquemas.Pistas, ErrorDeDesafio, esquemas.relativa(ruta, RAIZ))
+        return [p.texto for p in pistas.pista]
 
     @property
     def rutas_de_modulos(self) -> tuple[str, ...]:

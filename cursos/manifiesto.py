@@ -1,11 +1,12 @@
 """Lee el manifiesto de un curso (cursos/<slug>.toml) y comprueba que cuadra con el disco."""
 
-import tomllib
+import dataclasses
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos import RAIZ
+from cursos import RAIZ, esquemas
+from cursos.celdas import Celda, celdas_de
 from cursos.errores import ErrorDelCurso
 
 
@@ -31,6 +32,10 @@ class Leccion:
     def fuente(self) -> Path:
         """La lección en Markdown de jupytext: de aquí salen el cuaderno y la página."""
         return self.carpeta / "leccion.md"
+
+    def celdas(self) -> tuple[Celda, ...]:
+        """Sus celdas (tipo, fuente y etiquetas), en orden: la fuente, analizada una sola vez."""
+        return celdas_de(self.fuente)
 
     @property
     def preguntas(self) -> Path:
@@ -72,11 +77,11 @@ class Curso:
     titulo: str
     descripcion: str
     rutas_de_modulos: dict[str, Path]  # nombre de fichero -> dónde está en el repositorio
-    # Cada bloque, como en el manifiesto: slug, titulo, descripcion ("" si no la tiene) y sus lecciones.
-    bloques: list[dict] = field(default_factory=list)
+    # Cada bloque, como en el manifiesto: slug, titulo (el slug si no lo tiene), descripcion ("" si no la tiene).
+    bloques: tuple[esquemas.Bloque, ...] = ()
     lecciones: list[Leccion] = field(default_factory=list)
     # La presentación ([presentacion] del manifiesto), en Markdown: para_quien, supone, modelo.
-    # La usan la portada del sitio y la de los cuadernos; {} si el manifiesto no la trae.
+    # La usan la portada del sitio y la de los cuadernos; "" la que el manifiesto no trae.
     presentacion: dict[str, str] = field(default_factory=dict)
     # Los servidores de modelos que el sitio puede llamar; () por omisión: el sitio no sale de su origen.
     servidores_del_modelo: tuple[ServidorDelModelo, ...] = ()
@@ -96,79 +101,33 @@ class Curso:
         raise ErrorDeManifiesto(f"el curso {self.slug} no tiene ninguna lección «{slug}»")
 
 
-def _exige(tabla: dict, clave: str, donde: str):
-    if clave not in tabla:
-        raise ErrorDeManifiesto(f"{donde}: falta la clave «{clave}». Añádela al manifiesto.")
-    return tabla[clave]
-
-
 def leer_curso(slug: str = "llm-agents") -> Curso:
-    """El curso descrito en cursos/<slug>.toml, comprobado contra los ficheros."""
+    """El curso descrito en cursos/<slug>.toml, comprobado con su esquema y contra los ficheros."""
     ruta = RAIZ / "cursos" / f"{slug}.toml"
     if not ruta.exists():
         raise ErrorDeManifiesto(f"no existe el manifiesto {ruta}: crea cursos/{slug}.toml")
-    try:
-        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ErrorDeManifiesto(f"{ruta.name} no es TOML válido ({e}). Corrige esa línea.") from e
-    lecciones, bloques = [], []
-    for bloque in _exige(datos, "bloques", ruta.name):
-        donde = f"{ruta.name}, bloque «{bloque.get('slug', '?')}»"
-        bloques.append(_bloque(bloque, donde))
-        for tabla in _exige(bloque, "lecciones", donde):
-            lecciones.append(
-                Leccion(
-                    slug=_exige(tabla, "slug", donde),
-                    titulo=_exige(tabla, "titulo", donde),
-                    minutos=tabla.get("minutos", 30),
-                    desafio=tabla.get("desafio"),
-                    bloque=_exige(bloque, "slug", ruta.name),
-                    temas=_temas(tabla, donde),
-                )
-            )
+    datos = esquemas.lee_toml(ruta, esquemas.Manifiesto, ErrorDeManifiesto, ruta.name)
+    # Un bloque sin título se titula con su slug.
+    bloques = tuple(dataclasses.replace(b, titulo=b.titulo or b.slug) for b in datos.bloques)
+    lecciones = [
+        Leccion(lec.slug, lec.titulo, lec.minutos, lec.desafio, bloque.slug, lec.temas)
+        for bloque in bloques
+        for lec in bloque.lecciones
+    ]
     curso = Curso(
-        slug=_exige(datos, "slug", ruta.name),
-        titulo=_exige(datos, "titulo", ruta.name),
-        descripcion=datos.get("descripcion", ""),
-        rutas_de_modulos=_rutas_de_modulos(_exige(datos, "modulos", ruta.name), ruta.name),
+        slug=datos.slug,
+        titulo=datos.titulo,
+        descripcion=datos.descripcion,
+        rutas_de_modulos=_rutas_de_modulos(datos.modulos, ruta.name),
         bloques=bloques,
         lecciones=lecciones,
-        presentacion=_presentacion(datos.get("presentacion", {}), ruta.name),
-        servidores_del_modelo=servidores_del_modelo(datos.get("modelo_real", {}), ruta.name),
+        presentacion=dataclasses.asdict(datos.presentacion),
+        servidores_del_modelo=servidores_del_modelo(datos.modelo_real or {}, ruta.name),
     )
-    _sin_repetir([b["slug"] for b in bloques], "bloques repetidos", ruta.name)
+    _sin_repetir([b.slug for b in bloques], "bloques repetidos", ruta.name)
     _sin_repetir([lec.slug for lec in lecciones], "lecciones repetidas", ruta.name)
     _comprueba_ficheros(curso)
     return curso
-
-
-def _temas(tabla: dict, donde: str) -> tuple[str, ...]:
-    temas = tabla.get("temas", [])
-    if not isinstance(temas, list) or not all(isinstance(tema, str) and tema.strip() for tema in temas):
-        raise ErrorDeManifiesto(
-            f"{donde}, lección «{tabla.get('slug', '?')}»: «temas» es una lista de textos, "
-            'como temas = ["los errores"]; corrígelo'
-        )
-    return tuple(temas)
-
-
-def _bloque(bloque: dict, donde: str) -> dict:
-    """El bloque tal como está en el manifiesto, con su descripción ("" si no la tiene, como antes)."""
-    descripcion = bloque.get("descripcion", "")
-    if not isinstance(descripcion, str):
-        raise ErrorDeManifiesto(f"{donde}: «descripcion» debe ser un texto entre comillas")
-    slug = _exige(bloque, "slug", donde)
-    return {**bloque, "slug": slug, "titulo": bloque.get("titulo", slug), "descripcion": descripcion}
-
-
-# Las claves de [presentacion]; la que falte queda en "" (un manifiesto puede no traerla).
-PRESENTACION = ("para_quien", "supone", "modelo")
-
-
-def _presentacion(tabla, manifiesto: str) -> dict[str, str]:
-    if not isinstance(tabla, dict) or not all(isinstance(v, str) for v in tabla.values()):
-        raise ErrorDeManifiesto(f'{manifiesto}: [presentacion] lleva sólo textos (para_quien = """…"""); corrígelo')
-    return {clave: tabla.get(clave, "") for clave in PRESENTACION} | tabla
 
 
 FORMATOS_DEL_MODELO = ("anthropic", "openai")  # los de cursos/modelo/modelo_real.py
@@ -257,7 +216,7 @@ def _sin_repetir(slugs: list[str], que: str, manifiesto: str) -> None:
         raise ErrorDeManifiesto(f"{manifiesto}: hay {que} ({', '.join(repetidos)}); deja uno de cada")
 
 
-def _rutas_de_modulos(rutas: list[str], manifiesto: str) -> dict[str, Path]:
+def _rutas_de_modulos(rutas: tuple[str, ...], manifiesto: str) -> dict[str, Path]:
     """{nombre de fichero: ruta}; dos módulos no pueden llamarse igual, porque van a la misma carpeta."""
     nombres = {}
     for ruta in rutas:

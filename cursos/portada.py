@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 import nbformat
 
-from cursos.cuadernos import KERNEL, enunciado_del_desafio
+from cursos.cuadernos import KERNEL
+from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 
 NOMBRE = "00-portada.ipynb"  # el 00 la pone antes que las carpetas 01-…, 02-… en el explorador
@@ -49,13 +50,13 @@ def bloques_con_lecciones(curso: Curso) -> list[dict]:
     """Los bloques que tienen lecciones, numerados como en la portada del sitio, con sus minutos."""
     bloques = []
     for b in curso.bloques:
-        lecciones = [lc for lc in curso.lecciones if lc.bloque == b["slug"]]
+        lecciones = [lc for lc in curso.lecciones if lc.bloque == b.slug]
         if lecciones:
             bloques.append(
                 {
                     "numero": len(bloques) + 1,
-                    "titulo": b["titulo"],
-                    "descripcion": b["descripcion"],
+                    "titulo": b.titulo,
+                    "descripcion": b.descripcion,
                     "minutos": sum(lc.minutos for lc in lecciones),
                     "lecciones": lecciones,
                 }
@@ -65,7 +66,8 @@ def bloques_con_lecciones(curso: Curso) -> list[dict]:
 
 def titulo_del_desafio(leccion: Leccion) -> str:
     """El título del enunciado («## Desafío: el esquema mira la forma» → «el esquema mira la forma»)."""
-    primera = (enunciado_del_desafio(leccion) or "").strip().splitlines()[:1]
+    enunciado = Desafio(leccion.desafio).enunciado() if leccion.desafio else ""
+    primera = enunciado.strip().splitlines()[:1]
     titulo = primera[0].lstrip("#").strip() if primera else ""
     return titulo.split(":", 1)[1].strip() if titulo.lower().startswith("desafío:") else titulo or leccion.desafio
 

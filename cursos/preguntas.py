@@ -1,8 +1,8 @@
 """Las preguntas de autoevaluación de una lección, leídas y comprobadas desde preguntas.toml."""
 
 import json
-import tomllib
 
+from cursos import esquemas
 from cursos.manifiesto import ErrorDeManifiesto, Leccion
 
 # El aviso de cada tipo, una vez: viaja con cada pregunta («aviso») a la página, a su
@@ -14,33 +14,36 @@ TIPOS = {
 }
 
 
+class ErrorDePreguntas(ErrorDeManifiesto):
+    """preguntas.toml no se puede usar; el mensaje dice qué pregunta, qué clave y qué hacer."""
+
+
 def preguntas_de(leccion: Leccion) -> list[dict]:
-    """Las preguntas de la lección, comprobadas; [] si no tiene."""
+    """Las preguntas de la lección, comprobadas, tal como las leen el cuaderno y la página; [] si no tiene."""
     if not leccion.preguntas.exists():
         return []
-    datos = tomllib.loads(leccion.preguntas.read_text(encoding="utf-8"))
-    preguntas = datos.get("pregunta", [])
+    donde = f"lecciones/{leccion.slug}/preguntas.toml"
+    preguntas = esquemas.lee_toml(leccion.preguntas, esquemas.Preguntas, ErrorDePreguntas, donde).pregunta
     for pregunta in preguntas:
-        _comprueba(pregunta, leccion.slug)
-        pregunta["aviso"] = TIPOS[pregunta["tipo"]]
-    return preguntas
+        _comprueba(pregunta, f"{donde}, pregunta «{pregunta.id}»")
+    return [_como_dict(p) for p in preguntas]
 
 
-def _comprueba(pregunta: dict, slug: str) -> None:
-    donde = f"lecciones/{slug}/preguntas.toml, pregunta «{pregunta.get('id', '?')}»"
-    for clave in ("id", "tipo", "enunciado", "opcion"):
-        if clave not in pregunta:
-            raise ErrorDeManifiesto(f"{donde}: falta «{clave}»")
-    if pregunta["tipo"] not in TIPOS:
-        raise ErrorDeManifiesto(f"{donde}: el tipo debe ser uno de {', '.join(TIPOS)}")
-    correctas = [o for o in pregunta["opcion"] if o.get("correcta")]
+def _comprueba(pregunta: esquemas.Pregunta, donde: str) -> None:
+    """Lo que el esquema no dice: el tipo y cuántas opciones son correctas."""
+    if pregunta.tipo not in TIPOS:
+        raise ErrorDePreguntas(f"{donde}: el tipo debe ser uno de {', '.join(TIPOS)}")
+    correctas = [o for o in pregunta.opcion if o.correcta]
     if not correctas:
-        raise ErrorDeManifiesto(f"{donde}: ninguna opción es correcta")
-    if pregunta["tipo"] != "varias" and len(correctas) != 1:
-        raise ErrorDeManifiesto(f"{donde}: una pregunta de tipo {pregunta['tipo']} tiene una sola correcta")
-    for opcion in pregunta["opcion"]:
-        if not opcion.get("texto") or not opcion.get("explicacion"):
-            raise ErrorDeManifiesto(f"{donde}: cada opción necesita «texto» y «explicacion»")
+        raise ErrorDePreguntas(f"{donde}: ninguna opción es correcta; marca una con correcta = true")
+    if pregunta.tipo != "varias" and len(correctas) != 1:
+        raise ErrorDePreguntas(f"{donde}: una pregunta de tipo {pregunta.tipo} tiene una sola correcta")
+
+
+def _como_dict(pregunta: esquemas.Pregunta) -> dict:
+    """La pregunta con su aviso; de cada opción, sólo las claves que trae (el JSON no cambia)."""
+    opciones = [{k: v for k, v in vars(o).items() if v is not None} for o in pregunta.opcion]
+    return {**vars(pregunta), "opcion": opciones, "aviso": TIPOS[pregunta.tipo]}
 
 
 def como_json(preguntas: list[dict]) -> str:

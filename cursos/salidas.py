@@ -7,8 +7,7 @@ afirmaciones se comprueban en CPython (nbclient) y en el navegador (Pyodide), as
 pruebas no pueden divergir.
 """
 
-import tomllib
-
+from cursos import esquemas
 from cursos.celdas import ErrorDeEtiqueta, numero
 from cursos.manifiesto import Leccion
 
@@ -21,34 +20,12 @@ def afirmaciones(leccion: Leccion) -> dict[int, list[str]]:
     if not leccion.salidas.exists():
         return {}
     fichero = f"lecciones/{leccion.slug}/salidas.toml"
-    try:
-        datos = tomllib.loads(leccion.salidas.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ErrorDeEtiqueta(f"{fichero} no es TOML válido ({e}): corrígelo") from None
-    if otras := set(datos) - {"celda"}:
-        raise ErrorDeEtiqueta(f"{fichero}: sólo admite tablas [[celda]]; sobra {', '.join(sorted(otras))}")
     resultado = {}
-    for celda in datos.get("celda", []):
-        if not isinstance(celda.get("celda"), str):
-            raise ErrorDeEtiqueta(
-                f"{fichero}: «celda = {celda.get('celda')!r}» tiene "
-                'que ser la etiqueta de la celda (celda = "salida-1"), no su número'
-            )
-        if otras := set(celda) - {"celda", "contiene"}:  # una errata («contine») no se salta en silencio
-            raise ErrorDeEtiqueta(
-                f"{fichero}, celda «{celda['celda']}»: clave desconocida "
-                f"{', '.join(sorted(otras))}; las claves son celda y contiene"
-            )
-        lineas = celda.get("contiene")
-        if not isinstance(lineas, list) or not lineas or not all(isinstance(x, str) for x in lineas):
-            raise ErrorDeEtiqueta(
-                f"{fichero}, celda «{celda['celda']}»: «contiene» tiene que ser una lista "
-                'de líneas de texto (contiene = ["…"])'
-            )
-        n = numero(leccion.fuente, celda["celda"])
+    for celda in esquemas.lee_toml(leccion.salidas, esquemas.Salidas, ErrorDeEtiqueta, fichero).celda:
+        n = numero(leccion.fuente, celda.celda)
         if n in resultado:
-            raise ErrorDeEtiqueta(f"{fichero}: la celda «{celda['celda']}» está dos veces; junta sus líneas en una")
-        resultado[n] = lineas
+            raise ErrorDeEtiqueta(f"{fichero}: la celda «{celda.celda}» está dos veces; junta sus líneas en una")
+        resultado[n] = list(celda.contiene)
     return resultado
 
 

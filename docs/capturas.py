@@ -20,10 +20,10 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from cursos import RAIZ
-from cursos.calificador.reparto import version_del_alumno
 from cursos.chromium import lanza
 from cursos.desafio import Desafio
 from cursos.manifiesto import leer_curso
+from cursos.profesor.reparto import version_del_alumno
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
 from cursos.sitio.servir import crea_servidor, url_de

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
-import jupytext
 import nbformat
 
 from cursos import RAIZ
@@ -18,7 +17,7 @@ SEMILLA = RAIZ / "tests" / "semilla"  # las celdas de la semilla (seeds/000), co
 
 
 def celdas_de_codigo(leccion):
-    return [c.source for c in jupytext.read(leccion.fuente, fmt="md").cells if c.cell_type == "code"]
+    return [c.fuente for c in leccion.celdas() if c.es_codigo]
 
 
 def ejecuta(codigo: str, espacio: dict) -> str:
@@ -64,8 +63,8 @@ def comprueba_portada(carpeta: Path, curso: Curso) -> list[tuple[str, str]]:
         if leccion.desafio:
             assert titulo_del_desafio(leccion) in linea
     posiciones = [
-        texto.index(f"Bloque {n} · {b['titulo']}")
-        for n, b in enumerate((b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), 1)
+        texto.index(f"Bloque {n} · {b.titulo}")
+        for n, b in enumerate((b for b in curso.bloques if any(lc.bloque == b.slug for lc in curso.lecciones)), 1)
     ]
     assert posiciones == sorted(posiciones)
     return enlaces

@@ -4,7 +4,7 @@ Cada prueba cae en una capa por su carpeta, su fichero o los fixtures que usa (a
 los ficheros de prueba no se marcan a mano). Las marcas están registradas en pyproject.toml:
 
 - `navegador`: Chromium contra el sitio construido (`tests/navegador/`, o usa su fixture);
-- `calificador`: reparte o califica con nbgrader y la caja (`tests/calificador/`, o lo hace);
+- `calificador`: reparte o califica con nbgrader y la caja (`tests/calificador/`, `tests/profesor/`, o lo hace);
 - `lento`: tarda minutos (sigue la guía de autores, califica todos los lotes, entrega cada desafío).
 
 `./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (un par de minutos como mucho);
@@ -45,7 +45,7 @@ def g():
 
 
 # La carpeta de tests/ que da su capa a todo lo que contiene.
-CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador"}
+CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador", "profesor": "calificador"}
 # Fixtures que traen su capa a la prueba que los usa, viva donde viva.
 CAPA_DEL_FIXTURE = {
     "navegador": "navegador",

@@ -1,7 +1,7 @@
 """Pyodide bajo Node: la capa intermedia de pruebas, más rápida que un navegador.
 
 Usa el mismo paquete npm de Pyodide que sirve el sitio (fijado y comprobado con su
-sha512 por cursos.sitio.distribucion), o el de PYODIDE_DIR si se da. Sin node la
+sha512 por cursos.pyodide.distribucion), o el de PYODIDE_DIR si se da. Sin node la
 prueba se salta y lo dice, salvo en CI, donde falla: allí siempre debe correr.
 """
 
@@ -46,7 +46,7 @@ def nucleo_de_pyodide() -> Path:
     """La carpeta con pyodide.mjs; la descarga (npm) la primera vez si hace falta."""
     if os.environ.get("PYODIDE_DIR"):
         return Path(os.environ["PYODIDE_DIR"])
-    from cursos.sitio.distribucion import paquete_pyodide
+    from cursos.pyodide.distribucion import paquete_pyodide
 
     return paquete_pyodide()
 

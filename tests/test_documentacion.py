@@ -4,9 +4,9 @@ su tamaño, enlaces y rutas que llevan a algún sitio, y las tablas de la guía 
 
 import ast
 import re
+import typing
 
-from cursos import RAIZ
-from cursos.desafio import CLAVES
+from cursos import RAIZ, esquemas
 
 GUIAS = [
     RAIZ / "README.md",
@@ -113,10 +113,21 @@ def test_las_medidas_dicen_fecha_y_commit():
     assert entradas and len(entradas) == len(parrafos_con_cifras)
 
 
+# Cómo dice la guía el tipo de cada clave del esquema.
+TIPOS_EN_LA_GUIA = {str: "texto", str | None: "texto", bool: "true o false", tuple[str, ...]: "lista de textos"}
+
+
 def test_la_guia_de_autores_dice_las_claves_de_desafio_toml():
+    """La tabla dice las claves del esquema (cursos/esquemas.py), en su orden, con su tipo y si es obligatoria."""
     texto = (RAIZ / "docs" / "autores.md").read_text(encoding="utf-8")
     tabla = texto.split("### Las claves de `desafio.toml`")[1].split("###")[0]
-    assert re.findall(r"^\| `(\w+)` \|", tabla, re.M) == list(CLAVES)
+    filas = re.findall(r"^\| `(\w+)` \| ([^|]+) \| (sí|no) \|", tabla, re.M)
+    tipos = typing.get_type_hints(esquemas.DesafioToml)
+    esperadas = [
+        (clave, TIPOS_EN_LA_GUIA[tipos[clave]], "sí" if esquemas.obligatoria(esquemas.DesafioToml, clave) else "no")
+        for clave in esquemas.claves(esquemas.DesafioToml)
+    ]
+    assert filas == esperadas
 
 
 def test_cada_clave_de_desafio_toml_se_usa():
@@ -127,4 +138,4 @@ def test_cada_clave_de_desafio_toml_se_usa():
         for nodo in ast.walk(ast.parse(fichero.read_text(encoding="utf-8")))
         if isinstance(nodo, ast.Attribute)
     }
-    assert [clave for clave in CLAVES if clave not in atributos] == []
+    assert [clave for clave in esquemas.claves(esquemas.DesafioToml) if clave not in atributos] == []

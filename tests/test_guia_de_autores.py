@@ -31,9 +31,9 @@ import nbformat
 from nbclient import NotebookClient
 
 from cursos import RAIZ
-from cursos.calificador.calificar import califica
+from cursos.profesor.calificar import califica
 from cursos.desafio import Desafio
-from cursos.calificador.fuente import genera_version_del_alumno
+from cursos.profesor.fuente import genera_version_del_alumno
 from cursos.cuadernos import escribe_cuadernos
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos

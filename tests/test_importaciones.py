@@ -1,4 +1,14 @@
-"""Sin ciclos de importación en cursos/: ni arriba del todo ni dentro de una función."""
+"""Las importaciones de cursos/: sin ciclos (ni arriba del todo ni dentro de una función), y en su dirección.
+
+Cada paquete tiene un papel, y la carpeta dice quién puede importar a quién:
+
+- cursos/calificador/ (el núcleo de confianza y la caja) no importa nada de cursos/profesor/ ni de
+  cursos/sitio/: una nota no depende del flujo de nbgrader ni de cómo se construye el sitio;
+- cursos/sitio/ importa de cursos/profesor/ sólo reparto.py (el desafío repartido va al sitio);
+- el Pyodide fijado está en cursos/pyodide/, que no importa ninguno de los otros tres: el sitio y
+  el calificador lo toman de allí;
+- y dos paquetes nunca se importan el uno al otro, ni en un ciclo más largo.
+"""
 
 import ast
 
@@ -18,7 +28,7 @@ def grafo() -> dict[str, set[str]]:
         importados = set()
         for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):
             if isinstance(nodo, ast.ImportFrom) and nodo.module and nodo.module.startswith("cursos"):
-                # from cursos.calificador import fuente: el submódulo si lo es, si no el paquete
+                # from cursos.profesor import fuente: el submódulo si lo es, si no el paquete
                 importados |= {
                     f"{nodo.module}.{a.name}" if f"{nodo.module}.{a.name}" in rutas else nodo.module for a in nodo.names
                 }
@@ -52,6 +62,65 @@ def test_no_hay_ciclos_de_importacion():
 
 def test_el_detector_ve_un_ciclo():
     assert ciclos({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b", "a"]]
+
+
+def paquete(modulo: str) -> str | None:
+    """cursos.profesor.libro → cursos.profesor; un módulo de arriba (cursos.desafio) no es de ningún paquete."""
+    partes = modulo.split(".")
+    return ".".join(partes[:2]) if len(partes) > 2 or (RAIZ / "cursos" / partes[-1]).is_dir() else None
+
+
+def entre_paquetes(aristas: dict[str, set[str]]) -> dict[tuple[str, str], set[str]]:
+    """{(paquete, paquete que importa): las importaciones que lo hacen, «módulo → módulo»}."""
+    cruces = {}
+    for origen, destinos in aristas.items():
+        for destino in destinos:
+            de, a = paquete(origen), paquete(destino)
+            if de and a and de != a:
+                cruces.setdefault((de, a), set()).add(f"{origen} → {destino}")
+    return cruces
+
+
+def test_el_calificador_no_importa_ni_al_profesor_ni_al_sitio():
+    cruces = entre_paquetes(grafo())
+    prohibidas = {k: v for k, v in cruces.items() if k[0] == "cursos.calificador" and k[1] != "cursos.pyodide"}
+    assert not prohibidas, prohibidas
+
+
+def test_el_sitio_importa_del_profesor_solo_el_reparto():
+    cruces = entre_paquetes(grafo()).get(("cursos.sitio", "cursos.profesor"), set())
+    assert {c.split(" → ")[1] for c in cruces} <= {"cursos.profesor.reparto"}, cruces
+
+
+def test_el_pyodide_fijado_no_importa_a_quien_lo_usa():
+    cruces = entre_paquetes(grafo())
+    assert not [v for k, v in cruces.items() if k[0] == "cursos.pyodide"], cruces
+    # Y los dos que lo usan lo toman de allí: nadie fuera de cursos/pyodide/ lee fijado.toml.
+    assert ("cursos.calificador", "cursos.pyodide") in cruces and ("cursos.sitio", "cursos.pyodide") in cruces
+    fuera = [
+        str(r.relative_to(RAIZ))
+        for r in (RAIZ / "cursos").rglob("*.py")
+        if "pyodide" not in r.relative_to(RAIZ).parts[:2]
+        and any(
+            isinstance(n, ast.Constant) and n.value == "fijado.toml" for n in ast.walk(ast.parse(r.read_text("utf-8")))
+        )
+    ]
+    assert not fuera, fuera
+
+
+def test_ningun_paquete_importa_a_otro_que_lo_importa():
+    paquetes = {}
+    for de, a in entre_paquetes(grafo()):
+        paquetes.setdefault(de, set()).add(a)
+        paquetes.setdefault(a, set())
+    assert ciclos(paquetes) == []
+
+
+def test_las_reglas_ven_una_importacion_al_reves():
+    aristas = {"cursos.calificador.banco": {"cursos.profesor.libro"}, "cursos.profesor.libro": set()}
+    assert entre_paquetes(aristas) == {
+        ("cursos.calificador", "cursos.profesor"): {"cursos.calificador.banco → cursos.profesor.libro"}
+    }
 
 
 def test_ninguna_prueba_importa_otra_prueba():

@@ -61,10 +61,10 @@ def _corto(titulo: str) -> str:
 # El plan del curso es el manifiesto: su orden, sus bloques, sus títulos y los temas de cada lección.
 ORDEN = [lec.slug for lec in CURSO.lecciones]
 BLOQUE_DE = {lec.slug: lec.bloque for lec in CURSO.lecciones}
-BLOQUES = [b["slug"] for b in CURSO.bloques]
+BLOQUES = [b.slug for b in CURSO.bloques]
 TITULOS = {_normal(lec.titulo): lec.slug for lec in CURSO.lecciones}
 TITULOS.update({_corto(lec.titulo): lec.slug for lec in CURSO.lecciones})
-TITULOS_DE_BLOQUE = {_normal(b["titulo"]): "bloque:" + b["slug"] for b in CURSO.bloques}
+TITULOS_DE_BLOQUE = {_normal(b.titulo): "bloque:" + b.slug for b in CURSO.bloques}
 TEMAS = sorted(
     ((_normal(tema), lec.slug) for lec in CURSO.lecciones for tema in (*lec.temas, _corto(lec.titulo))),
     key=lambda par: -len(par[0]),

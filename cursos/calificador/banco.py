@@ -13,21 +13,15 @@ desafío; el canal y el proceso son los mismos para todos.
 """
 
 import contextlib
-import enum
 import functools
 import inspect
-import json
-import os
-import select
-import signal
 import time
 from dataclasses import dataclass
 
 from cursos import contrato
-from cursos.calificador.aislamiento import ARRANQUE_CPU, Aislamiento, termina
+from cursos.calificador.aislamiento import Aislamiento
 from cursos.calificador.caja.protocolo import (
     ENTORNO,
-    SIN_CPU,
     Caida,
     Clave,
     Marca,
@@ -38,58 +32,19 @@ from cursos.calificador.caja.protocolo import (
     SinRespuesta,
     es_funcion,
 )
+from cursos.calificador.canal import Hijo, reloj
 from cursos.calificador.cuaderno import Entrega
+from cursos.calificador.resultado import QUE_PASO, Tipo
 from cursos.carga import sin_cargas
 from cursos.desafio import Desafio
 
-MAXIMO_LINEA = 1 << 20  # bytes por mensaje del alumno
-MAXIMO_TOTAL = 16 << 20  # bytes de todos sus mensajes en una entrega: lo que este lado guarda y compara
-MAXIMO_NODOS = 20_000  # listas, objetos y valores en un mensaje: comparar no puede costar minutos
 MAXIMO_PETICIONES = 200  # peticiones a los apoderados en una sola llamada a una función del alumno
 MAXIMO_RESPUESTA = 1 << 20  # caracteres de una respuesta de este lado: se acota ANTES de construirla
-MAXIMO_RESPUESTAS = 64 << 20  # bytes de todas las respuestas a una entrega
 PLAZO = 10.0  # segundos de CPU por entrega (RLIMIT_CPU de su proceso), todas las pruebas juntas
 MAXIMO_ARRANQUES = 3
 SALTOS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # donde corta str.splitlines
 
 
-def reloj(plazo: float, aislamiento=None) -> float:
-    """Segundos de reloj por entrega: holgados, sólo para quien espera sin gastar CPU (sleep, input).
-
-    La CPU se cobra aparte (RLIMIT_CPU): una máquina ocupada no se la quita a nadie. Con Pyodide,
-    también la CPU de arrancarlo (ARRANQUE_CPU), que tampoco es del alumno, y 6 s más: arrancar
-    Node es casi todo CPU y en una máquina ocupada tarda varias veces lo que gasta.
-    """
-    if getattr(aislamiento, "con_pyodide", lambda: False)():
-        return 2 * (plazo + ARRANQUE_CPU) + 3 + 6
-    return 2 * plazo + 3
-
-
-class Tipo(enum.StrEnum):
-    """Qué ha pasado en una prueba que no pasa. Es un texto (va así al CSV): sus valores no cambian.
-
-    Los de lo que corta al alumno son el tipo de su excepción (protocolo.py): no se repiten aquí.
-    """
-
-    CPU = SinCPU.tipo
-    RELOJ = SinReloj.tipo
-    CAIDA = Caida.tipo
-    RECHAZO = Rechazo.tipo
-    RESULTADO = "resultado"  # un Fallo: lo que ha devuelto o lanzado no es lo esperado
-    VARIACION = "variacion"  # el Fallo de una variación oculta (VariacionOculta, en desafios/base.py)
-    FALTA = "falta"  # no define una función que el desafío pide
-
-
-# Qué ha pasado, dicho para el alumno: encabeza el motivo de cada prueba que no pasa.
-QUE_PASO = {
-    Tipo.CPU: "tiempo de CPU agotado",
-    Tipo.RELOJ: "tiempo de reloj agotado",
-    Tipo.CAIDA: "tu código se ha caído",
-    Tipo.RECHAZO: "rechazado",
-    Tipo.RESULTADO: "resultado incorrecto",
-    Tipo.VARIACION: "resultado incorrecto",
-    Tipo.FALTA: "falta la solución",
-}
 # Los tipos cuyo texto escribe sólo este lado (el plazo, la caída, qué función falta, cuál variación
 # y su pista), sin citar al alumno: se enseñan también de una parte oculta. Uno nuevo no está aquí
 # hasta que se decida: mientras, de una parte oculta se dice sólo que no pasa.
@@ -152,126 +107,6 @@ def _excepcion(nombre: str, mensaje: str) -> Exception:
     """Una excepción que se llama como la que ha lanzado el alumno (sólo el nombre y el texto)."""
     clase = type(nombre if nombre.isidentifier() else "Excepcion", (Exception,), {})
     return clase(mensaje)
-
-
-class Hijo:
-    """El proceso del alumno y el canal: una línea JSON por mensaje, con plazo."""
-
-    def __init__(self, aislamiento: Aislamiento, inicio: dict, limite: float, plazo: float):
-        self.limite, self.plazo, self.aislamiento = limite, plazo, aislamiento
-        self.proceso = aislamiento.arranca(plazo)
-        os.set_blocking(self.proceso.stdin.fileno(), False)
-        self.resto = b""
-        self.recibidos = self.enviados = 0
-        try:
-            self.envia(inicio)
-            listo = self.recibe()
-            if listo.get(Clave.LISTO) is not True:
-                raise Caida("el proceso de tu código no ha arrancado")
-            errores = listo.get(Clave.ERRORES)
-            self.errores = [str(e)[:300] for e in errores[:5]] if isinstance(errores, list) else []
-            definidas = listo.get(Clave.DEFINIDAS)
-            self.definidas = set(definidas) if isinstance(definidas, list) else set()
-            self.sintaxis = _sintaxis(listo.get(Clave.SINTAXIS), listo.get(Clave.VERSION))
-        except SinRespuesta:
-            self.cierra()  # que no quede nada vivo de un arranque fallido
-            raise
-
-    def envia(self, mensaje) -> None:
-        """Escribe sin bloquear: un proceso que no lee no puede colgar al calificador."""
-        datos, fd = json.dumps(mensaje).encode() + b"\n", self.proceso.stdin.fileno()
-        self.enviados += len(datos)
-        if self.enviados > MAXIMO_RESPUESTAS:
-            raise Rechazo("tu código ha pedido más de %d MB de respuestas" % (MAXIMO_RESPUESTAS >> 20))
-        while datos:
-            if not select.select([], [fd], [], self._queda())[1]:
-                continue
-            try:
-                datos = datos[os.write(fd, datos) :]
-            except BlockingIOError:
-                continue
-            except OSError:
-                raise self._terminado() from None
-
-    def _queda(self) -> float:
-        queda = self.limite - time.monotonic()
-        if queda <= 0:
-            raise SinReloj(
-                "ha pasado el plazo de reloj (%g s) sin agotar sus %g s de CPU: tu código "
-                "espera (sleep, input, un bloqueo…) o la máquina estaba muy ocupada"
-                % (reloj(self.plazo, self.aislamiento), self.plazo)
-            )
-        return queda
-
-    def _terminado(self) -> SinRespuesta:
-        """Por qué ha terminado el proceso del alumno: su CPU, o cualquier otra cosa (una caída).
-
-        Su CPU: sale con SIN_CPU o SIGXCPU, o la CPU que ha gastado (él y lo que lanzó) llega a su
-        límite blando. Node no recibe SIGXCPU y muere con el SIGKILL del límite duro, un segundo
-        después (unshare, al verlo, sale con 1).
-        """
-        codigo, cpu = self._espera(2)
-        if codigo in (SIN_CPU, -signal.SIGXCPU) or cpu >= getattr(self.proceso, "cpu", float("inf")) - 0.1:
-            return SinCPU("ha gastado sus %g s de CPU para todas las pruebas (¿un bucle sin fin?)" % self.plazo)
-        return Caida("el proceso de tu código ha terminado (¿exit, os._exit, una señal, memoria?)")
-
-    def _espera(self, segundos: float) -> tuple[int | None, float]:
-        """(código de salida o None si sigue vivo, segundos de CPU que ha gastado con sus descendientes)."""
-        final = time.monotonic() + segundos
-        while True:
-            try:
-                pid, estado, uso = os.wait4(self.proceso.pid, os.WNOHANG)
-            except ChildProcessError:  # ya esperado
-                return self.proceso.returncode, 0.0
-            if pid:
-                self.proceso.returncode = os.waitstatus_to_exitcode(estado)
-                return self.proceso.returncode, uso.ru_utime + uso.ru_stime
-            if time.monotonic() > final:
-                return None, 0.0
-            time.sleep(0.01)
-
-    def recibe(self) -> dict:
-        fd = self.proceso.stdout.fileno()
-        while b"\n" not in self.resto:
-            if not select.select([fd], [], [], self._queda())[0]:
-                continue
-            trozo = os.read(fd, 65536)
-            if not trozo:
-                raise self._terminado()
-            self.resto += trozo
-            if len(self.resto) > MAXIMO_LINEA and b"\n" not in self.resto:
-                raise Rechazo("tu código ha mandado un mensaje de más de 1 MB")
-        linea, self.resto = self.resto.split(b"\n", 1)
-        self.recibidos += len(linea)
-        if self.recibidos > MAXIMO_TOTAL:
-            raise Rechazo("tu código ha mandado más de %d MB en total" % (MAXIMO_TOTAL >> 20))
-        try:
-            mensaje = json.loads(linea)
-        except (ValueError, RecursionError):
-            raise Rechazo("ha llegado un mensaje que no es JSON (¿escribes en el canal?)") from None
-        if not isinstance(mensaje, dict):
-            raise Rechazo("ha llegado un mensaje que no es un objeto JSON")
-        if _nodos(mensaje) > MAXIMO_NODOS:
-            raise Rechazo("tu código ha mandado un valor con más de %d elementos" % MAXIMO_NODOS)
-        return mensaje
-
-    def cierra(self) -> None:
-        termina(self.proceso)
-
-
-def _sintaxis(celdas, version) -> list[str]:
-    """Una nota por celda del alumno que no es Python válido (lo dice su proceso; la 0 es la de partida)."""
-    version = version if isinstance(version, str) and len(version) < 20 else "?"
-    notas = []
-    for celda in celdas[:5] if isinstance(celdas, list) else []:
-        if not (isinstance(celda, list) and len(celda) == 3 and isinstance(celda[0], int) and celda[0] > 0):
-            continue
-        notas.append(
-            "tu celda de código %d no es Python válido para el calificador, que usa el mismo Python %s "
-            "que el navegador, ni para IPython (%s, línea %s): no se ha ejecutado y lo que define no "
-            "cuenta" % (celda[0], version, str(celda[1])[:200], celda[2] if isinstance(celda[2], int) else "?")
-        )
-    return notas
 
 
 class BancoRemoto:
@@ -520,19 +355,6 @@ def _lee_entorno(entorno: dict, operacion, args: list):
     raise Rechazo("petición desconocida")
 
 
-def _nodos(valor, tope: int = MAXIMO_NODOS) -> int:
-    """Cuántos valores hay dentro (sin recursión: JSON ya ha limitado la profundidad); para en tope + 1."""
-    cuenta, pendientes = 0, [valor]
-    while pendientes and cuenta <= tope:
-        actual = pendientes.pop()
-        cuenta += 1
-        if isinstance(actual, dict):
-            pendientes.extend(actual.values())
-        elif isinstance(actual, list):
-            pendientes.extend(actual)
-    return cuenta
-
-
 def _tipo_y_texto(valor) -> tuple[str, str]:
     """[tipo, texto] de la excepción del alumno; si no llega así (alguien escribe en el canal), todo es texto."""
     if (
@@ -548,52 +370,51 @@ def _tipo_y_texto(valor) -> tuple[str, str]:
 OCULTO = "una parte oculta de esta prueba no pasa (lo que tu código ha dicho en ella no se muestra: la desvelaría)"
 
 
-def corre_pruebas(
-    aislamiento: Aislamiento,
-    desafio: Desafio,
-    espacio: dict,
-    entrega: Entrega,
-    plazo: float = PLAZO,
-    avisos: list | None = None,
-    estado: dict | None = None,
-) -> dict[str, str | None]:
-    """{prueba: None si pasa, o qué ha pasado y por qué no}, con las funciones del alumno aisladas.
+@dataclass(frozen=True)
+class Pasada:
+    """Lo que sale de pasar las pruebas a una entrega: el resultado de cada una y lo que se ha visto al cargarla."""
 
-    En avisos, si se da, lo que han lanzado las celdas del alumno al cargarse. En estado, si
-    se da, "reloj": True si se acabó el plazo de reloj sin agotar la CPU (merece otro intento), y
-    "sintaxis": las notas de sus celdas que no son Python válido (lo decide su intérprete).
+    resultados: dict[str, Resultado | None]  # prueba: None si pasa
+    avisos: tuple[str, ...] = ()  # lo que han lanzado las celdas del alumno al cargarse
+    sintaxis: tuple[str, ...] = ()  # las notas de sus celdas que no son Python válido (lo decide su intérprete)
+    reloj: bool = False  # se acabó el plazo de reloj sin agotar la CPU: merece otro intento
+
+    def motivos(self) -> dict[str, str | None]:
+        """{prueba: None si pasa, o qué ha pasado y por qué no}."""
+        return {nombre: _motivo(r) for nombre, r in self.resultados.items()}
+
+
+def corre_pruebas(
+    aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float = PLAZO
+) -> Pasada:
+    """Las pruebas del desafío, con las funciones del alumno aisladas.
 
     Lo que el alumno ve en una parte oculta podría contarlo después, en el mensaje de una prueba
     visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces,
     cada vez con un proceso nuevo: sin ellas, con los motivos enteros, y con ellas, sin citar nada
     de lo que diga el alumno. Y de las variaciones sólo se dice cuál no pasa y su pista.
     Qué se enseña lo decide el tipo de cada resultado, nunca su texto: el texto lo puede escribir
-    el alumno. Los motivos se escriben al final, aquí.
+    el alumno.
     """
     partes = espacio.pop(contrato.PARTES_OCULTAS, None)
     if not partes:
-        resultados = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, avisos, estado)
-        return {
-            n: _motivo(_sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r) for n, r in resultados.items()
+        una = _una_pasada(aislamiento, desafio, espacio, entrega, plazo)
+        resultados = {
+            n: _sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r for n, r in una.resultados.items()
         }
+        return Pasada(resultados, una.avisos, una.sintaxis, una.reloj)
     try:
         cargar = {}
         visibles = _una_pasada(
-            aislamiento,
-            desafio,
-            espacio,
-            entrega,
-            plazo,
-            avisos,
-            estado,
-            saltar={contrato.PRUEBA_DE_VARIACIONES},
-            cargar=cargar,
+            aislamiento, desafio, espacio, entrega, plazo, saltar={contrato.PRUEBA_DE_VARIACIONES}, cargar=cargar
         )
         espacio[contrato.PARTES_OCULTAS] = partes
-        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, None, estado, cargar=cargar)
+        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, cargar=cargar)
     finally:
         espacio[contrato.PARTES_OCULTAS] = partes
-    return {n: _motivo(visibles.get(n) or _sin_desvelar(r)) for n, r in enteras.items()}
+    resultados = {n: visibles.resultados.get(n) or _sin_desvelar(r) for n, r in enteras.resultados.items()}
+    # Los avisos, sólo de la pasada sin partes ocultas: al cargar, el alumno ya puede haberlas visto.
+    return Pasada(resultados, visibles.avisos, enteras.sintaxis or visibles.sintaxis, visibles.reloj or enteras.reloj)
 
 
 def _motivo(resultado: Resultado | None) -> str | None:
@@ -613,11 +434,9 @@ def _una_pasada(
     espacio: dict,
     entrega: Entrega,
     plazo: float,
-    avisos: list | None,
-    estado: dict | None,
     saltar=frozenset(),
     cargar: dict | None = None,
-) -> dict[str, Resultado | None]:
+) -> Pasada:
     """Las pruebas con un proceso nuevo. cargar: compartido entre pasadas; si al cargar se agotó el tiempo
     en una, la siguiente no vuelve a arrancar el proceso (se cobra una vez)."""
     banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
@@ -625,7 +444,7 @@ def _una_pasada(
     banco.sin_tiempo = banco.al_cargar = cargar.get("sin_tiempo")
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
         espacio[nombre] = banco.funcion(nombre)
-    resultados = {}
+    resultados, reloj = {}, False
     try:
         for nombre, (_, prueba) in espacio[contrato.PRUEBAS].items():
             if nombre in saltar:
@@ -640,8 +459,7 @@ def _una_pasada(
                 resultados[nombre] = Resultado(tipo, str(e))
             except SinRespuesta as e:
                 resultados[nombre] = Resultado(e.tipo, str(e))
-                if isinstance(e, SinReloj) and estado is not None:
-                    estado["reloj"] = True
+                reloj = reloj or isinstance(e, SinReloj)
             except NoDefinida as e:
                 resultados[nombre] = Resultado(Tipo.FALTA, str(e))
             except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
@@ -655,8 +473,4 @@ def _una_pasada(
         cargar["sin_tiempo"] = banco.al_cargar
         for nombre in desafio.funciones:
             espacio.pop(nombre, None)
-    if avisos is not None:
-        avisos.extend(banco.errores_al_cargar)
-    if estado is not None and banco.sintaxis:
-        estado[Clave.SINTAXIS] = banco.sintaxis
-    return resultados
+    return Pasada(resultados, tuple(banco.errores_al_cargar), tuple(banco.sintaxis or ()), reloj)

@@ -1,8 +1,8 @@
-"""Lo que se repartió: el código de partida y los módulos con que se califica una entrega.
+"""Lo que se repartió: las celdas bloqueadas, el código de partida y los módulos con que se califica.
 
-Se leen de release/<desafío>/ (lo que recibieron los alumnos) y no del repositorio: así,
-editar una lección o un módulo después de repartir no cambia la nota de lo ya entregado.
-Si no hay release/ (p. ej. una carpeta de curso a medio hacer), se usa el repositorio.
+Se leen de release/<desafío>/ (lo que recibieron los alumnos), aquí y en ningún otro sitio, y no
+del repositorio: así, editar una lección o un módulo después de repartir no cambia la nota de lo
+ya entregado. Si no hay release/ (p. ej. una carpeta de curso a medio hacer), se usa el repositorio.
 """
 
 import functools
@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import nbformat
+
+from cursos.cuaderno_del_desafio import cuaderno_fuente
 from cursos.desafio import Desafio
 
 CELDA_PARTIDA = "partida"
@@ -39,3 +42,32 @@ def _lee(carpeta: Path, cuaderno: str, nombres: tuple[str, ...], _versiones: tup
     partida = fuente if isinstance(fuente, str) else "".join(fuente)
     modulos = tuple((n, (carpeta / n).read_text(encoding="utf-8")) for n in nombres)
     return Repartido(modulos, partida)
+
+
+def celdas_fijas(desafio: Desafio, repartido: Path | None = None) -> tuple[tuple[str, str, str], ...]:
+    """(grade_id, tipo, fuente visible) de las celdas bloqueadas, en orden: el alumno no las toca.
+
+    Si está el cuaderno repartido (release/), de él: es el que tienen los alumnos, aunque
+    la lección haya cambiado después. Si no, el que se generaría ahora.
+    """
+    if repartido is not None and repartido.is_file():
+        return _fijas_de(repartido, repartido.stat().st_mtime_ns)
+    return _fijas_de_ahora(desafio)
+
+
+@functools.cache
+def _fijas_de_ahora(desafio: Desafio) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(cuaderno_fuente(desafio, ocultas=False))
+
+
+@functools.cache
+def _fijas_de(ruta: Path, _version: int) -> tuple[tuple[str, str, str], ...]:
+    return _fijas(nbformat.read(ruta, as_version=4))
+
+
+def _fijas(cuaderno) -> tuple[tuple[str, str, str], ...]:
+    return tuple(
+        (c.metadata["nbgrader"]["grade_id"], c.cell_type, c.source)
+        for c in cuaderno.cells
+        if c.metadata.get("nbgrader", {}).get("locked")
+    )

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cursos.calificador.fuente import celdas_fijas
+from cursos.calificador.congelado import celdas_fijas
 from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
@@ -160,15 +160,17 @@ def nota_de_restauradas(cambiadas: list[str]) -> str:
     )
 
 
-def _del_curso_de_ahora(desafio: Desafio, cambiadas: list[str], celdas: list[dict]) -> list[str]:
+def _del_curso_de_ahora(desafio: Desafio, fijas: tuple, cambiadas: list[str], celdas: list[dict]) -> list[str]:
     """De las celdas bloqueadas que no son las del reparto, las que son las del curso de ahora.
 
     El profesor cambió la lección después de repartir y el alumno bajó el cuaderno nuevo (la página
-    y `./curso desafio` lo generan de la lección de ahora): no las ha tocado él.
+    y `./curso desafio` lo generan de la lección de ahora): no las ha tocado él. Sólo las que el
+    curso cambió: una celda que el reparto y el curso de ahora tienen igual y el alumno movió sí es suya.
     """
+    repartidas = {gid: (tipo, fuente.strip()) for gid, tipo, fuente in fijas}
     ahora = {gid: (tipo, fuente.strip()) for gid, tipo, fuente in celdas_fijas(desafio)}
     suyas = {_grade_id(c): (c.get("cell_type"), _fuente(c).strip()) for c in celdas if _grade_id(c) in ahora}
-    return [g for g in cambiadas if g in suyas and suyas[g] == ahora[g]]
+    return [g for g in cambiadas if g in suyas and suyas[g] == ahora[g] != repartidas.get(g)]
 
 
 def nota_del_curso_cambiado(celdas: list[str]) -> str:
@@ -224,7 +226,7 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
         )
     notas = []
     cambiadas = _restauradas(fijas, celdas)
-    del_curso = _del_curso_de_ahora(desafio, cambiadas, celdas) if repartido is not None else []
+    del_curso = _del_curso_de_ahora(desafio, fijas, cambiadas, celdas) if repartido is not None else []
     if del_curso:
         notas.append(nota_del_curso_cambiado(del_curso))
     cambiadas = [g for g in cambiadas if g not in del_curso]

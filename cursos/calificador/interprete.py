@@ -1,7 +1,7 @@
 """El Python del navegador para el calificador: Pyodide bajo Node, preparado una vez.
 
 El alumno comprueba su código en la página con Pyodide (Python 3.14); el calificador lo corre
-con el mismo Pyodide (el paquete npm que fija el sitio, cursos/sitio/distribucion.py) bajo Node,
+con el mismo Pyodide (el paquete npm que fija el sitio, cursos/pyodide/distribucion.py) bajo Node,
 dentro del mismo encierro de siempre. Así la página y el calificador aceptan y rechazan el
 mismo código (un f-string de PEP 701, `def f[T]`, `itertools.batched`...).
 
@@ -146,8 +146,8 @@ def interprete(programa_del_hijo: str, visible) -> Interprete:
     programa_del_hijo es hijo.py con el protocolo dentro; visible(ruta) dice si la caja ve esa ruta.
     Los da aislamiento.py, que es quien sabe de la caja (así este módulo no lo importa).
     """
-    from cursos.sitio.descargas import DESCARGAS, ErrorDeDistribucion
-    from cursos.sitio.distribucion import fijado, paquete_pyodide
+    from cursos.pyodide.descargas import DESCARGAS, ErrorDeDistribucion
+    from cursos.pyodide.distribucion import fijado, paquete_pyodide
 
     node = _node(visible)
     version = fijado()["pyodide"]["version"]

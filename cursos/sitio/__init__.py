@@ -10,6 +10,9 @@ en la raíz del dominio y bajo una subruta (/curso/):
     pyodide/v<versión>/                Pyodide y las ruedas: una sola ruta para las dos
                                        interfaces, así que una sola caché del navegador
     lite/                              JupyterLite con los mismos cuadernos
+
+Pyodide y las ruedas salen de cursos/pyodide/ (fijado.toml), el mismo que usa el calificador; del
+flujo del profesor sólo se importa cursos/profesor/reparto.py (el desafío repartido va al sitio).
 """
 
 from pathlib import Path

@@ -13,7 +13,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from cursos.sitio.distribucion import DESCARGAS, ErrorDeDistribucion, _ejecuta
+from cursos.pyodide.distribucion import DESCARGAS, ErrorDeDistribucion, _ejecuta
 
 FUENTES = Path(__file__).with_name("codemirror")
 FICHEROS = ("package.json", "package-lock.json", "entrada.mjs")

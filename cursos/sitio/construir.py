@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 from cursos import RAIZ
-from cursos.calificador.reparto import prepara, version_del_alumno
 from cursos.desafio import Desafio
 from cursos.manifiesto import Curso
+from cursos.profesor.reparto import prepara, version_del_alumno
+from cursos.pyodide.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor
-from cursos.sitio.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio.laboratorio_de_inyecciones import escribe_codigo as escribe_codigo_del_laboratorio
 from cursos.sitio.lite import construye_lite
 from cursos.sitio.paginas import (

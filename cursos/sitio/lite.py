@@ -12,14 +12,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
-from cursos.calificador.reparto import version_del_alumno
+from cursos import esquemas
 from cursos.cuadernos import escribe_cuadernos
 from cursos.desafio import Desafio
+from cursos.errores import ErrorDelCurso
 from cursos.manifiesto import Curso, Leccion
 from cursos.portada import DONDE_LITE, escribe_portada
+from cursos.profesor.reparto import version_del_alumno
 from cursos.sitio.laboratorio_de_inyecciones import CARPETA_LITE
 from cursos.sitio.laboratorio_de_inyecciones import escribe_cuaderno as escribe_cuaderno_del_laboratorio
 
@@ -279,6 +280,12 @@ def _quita_extensiones_del_cuaderno(salida: Path) -> None:
 
 
 TRADUCCION = Path(__file__).with_name("traduccion-es.toml")
+
+
+class ErrorDeTraduccion(ErrorDelCurso):
+    """traduccion-es.toml no se puede usar; el mensaje dice qué clave y qué hacer."""
+
+
 # Los dominios que piden los paquetes de la aplicación Notebook: JupyterLab, Notebook, JupyterLite y widgets.
 DOMINIOS = ("jupyterlab", "notebook", "jupyterlite", "jupyterlab_widgets")
 
@@ -291,10 +298,11 @@ def completa_la_traduccion(salida: Path) -> None:
     """
     ruta = salida / "api" / "translations" / f"{IDIOMA}.json"
     traduccion = json.loads(ruta.read_text(encoding="utf-8"))
-    propias = tomllib.loads(TRADUCCION.read_text(encoding="utf-8"))
-    nuestras = {texto: [es] for texto, es in propias["cadenas"].items()}
-    nuestras |= {f"menu\x04{texto}": [es] for texto, es in propias["menus"].items()}
-    nuestras |= propias["plurales"]  # [singular, plural]: JupyterLab sólo usa el plural si hay dos formas
+    propias = esquemas.lee_toml(TRADUCCION, esquemas.Traduccion, ErrorDeTraduccion)
+    nuestras = {texto: [es] for texto, es in propias.cadenas.items()}
+    nuestras |= {f"menu\x04{texto}": [es] for texto, es in propias.menus.items()}
+    # [singular, plural]: JupyterLab sólo usa el plural si hay dos formas.
+    nuestras |= {texto: list(formas) for texto, formas in propias.plurales.items()}
     datos = traduccion["data"]
     del_paquete = {k: v for k, v in datos["jupyterlab"].items() if k}
     for dominio in DOMINIOS:

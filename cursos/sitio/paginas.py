@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass, field
 
 import jinja2
-import jupytext
 import markupsafe
 from markdown_it import MarkdownIt
 from pygments import highlight
@@ -19,9 +18,8 @@ from pygments.lexers import PythonLexer
 from pygments.style import Style
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
-from cursos.calificador.fuente import AVISO_PYTHON
 from cursos.carga import ficheros_cargados
-from cursos.cuadernos import enunciado_del_desafio
+from cursos.contrato import AVISO_PYTHON
 from cursos.desafio import Desafio
 from cursos.manifiesto import Curso, Leccion
 from cursos.preguntas import preguntas_de
@@ -205,16 +203,16 @@ def bloques_de(leccion: Leccion) -> list[Bloque]:
     dos (en el cuaderno, contando desde la de después de la preparación): lo usa salidas.toml.
     """
     bloques, numero = [], 0
-    celdas = jupytext.read(leccion.fuente, fmt="md").cells
-    deps = dependencias([c.source for c in celdas if c.cell_type == "code"])
+    celdas = leccion.celdas()
+    deps = dependencias([c.fuente for c in celdas if c.es_codigo])
     for celda in celdas:
-        if celda.cell_type == "code":
+        if celda.es_codigo:
             numero += 1
             anteriores = deps[numero - 1]
-            html = highlight(celda.source, PythonLexer(), _FORMATO)
-            bloques.append(Bloque(celda=CeldaDeCodigo(numero, celda.source, html, anteriores)))
-        elif celda.cell_type == "markdown":
-            bloques.append(Bloque(prosa=figuras_ampliables(markdown(celda.source), leccion)))
+            html = highlight(celda.fuente, PythonLexer(), _FORMATO)
+            bloques.append(Bloque(celda=CeldaDeCodigo(numero, celda.fuente, html, anteriores)))
+        elif celda.tipo == "markdown":
+            bloques.append(Bloque(prosa=figuras_ampliables(markdown(celda.fuente), leccion)))
     return bloques
 
 
@@ -268,7 +266,7 @@ def _json_en_script(valor) -> markupsafe.Markup:
 
 def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: str) -> str:
     bloques = bloques_de(leccion)
-    enunciado = enunciado_del_desafio(leccion)
+    enunciado = Desafio(leccion.desafio).enunciado() if leccion.desafio else None
     celdas = [b.celda for b in bloques if b.celda]
     posicion = curso.lecciones.index(leccion)
     editor = desafio_para_la_pagina(curso, leccion)
@@ -320,7 +318,8 @@ def modulos_de_la_pagina(curso: Curso, celdas) -> list[str]:
 
 
 def _bloque_de(curso: Curso, leccion: Leccion) -> dict:
-    return next((b for b in curso.bloques if b.get("slug") == leccion.bloque), {"titulo": ""})
+    titulo = next((b.titulo for b in curso.bloques if b.slug == leccion.bloque), "")
+    return {"titulo": titulo}
 
 
 def pagina_de_inicio(curso: Curso, recursos: str) -> str:
@@ -332,18 +331,18 @@ def pagina_de_inicio(curso: Curso, recursos: str) -> str:
     """
     bloques = []
     for numero, b in enumerate(
-        (b for b in curso.bloques if any(lc.bloque == b["slug"] for lc in curso.lecciones)), start=1
+        (b for b in curso.bloques if any(lc.bloque == b.slug for lc in curso.lecciones)), start=1
     ):
         lecciones = [
             {"leccion": lc, "preguntas": len(preguntas_de(lc)), "numero": curso.lecciones.index(lc) + 1}
             for lc in curso.lecciones
-            if lc.bloque == b["slug"]
+            if lc.bloque == b.slug
         ]
         bloques.append(
             {
                 "numero": numero,
-                "titulo": b["titulo"],
-                "descripcion": b.get("descripcion", ""),
+                "titulo": b.titulo,
+                "descripcion": b.descripcion,
                 "minutos": sum(x["leccion"].minutos for x in lecciones),
                 "lecciones": lecciones,
             }

@@ -21,9 +21,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import con_herramientas_del_venv, genera_version_del_alumno
 from cursos.desafio import Desafio
+from cursos.profesor.calificar import califica
+from cursos.profesor.fuente import con_herramientas_del_venv, genera_version_del_alumno
 from tests.calificador.lotes import Lote, lotes
 
 DESAFIO = Desafio("permiso-en-ejecutar")
@@ -216,7 +216,7 @@ def curso_con_penalizacion_por_hora(release, carpeta: Path, parche) -> Path:
     en la lista (ines.lopez y maria.sanchez). parche (un MonkeyPatch) pone el entorno y sys.path."""
     from nbgrader.api import Gradebook
 
-    from cursos.calificador.libro import url_del_libro
+    from cursos.profesor.libro import url_del_libro
 
     ajustes = carpeta / "profesor.toml"
     ajustes.write_text('zona_horaria = "UTC"\n', encoding="utf-8")

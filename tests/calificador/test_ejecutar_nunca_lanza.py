@@ -33,7 +33,13 @@ SIN_ID = (
 )
 FUNCION_ERROR = '        return error(id, "%s: %s" % (type(e).__name__, e))\n'
 RECOGE = "    except Exception as e:  # la función ha corrido: su error vuelve sin el prefijo\n" + FUNCION_ERROR
-EN_TEXTO = "    return resultado(id, valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False))\n"
+EN_TEXTO = (
+    "    try:\n"
+    "        texto = valor if isinstance(valor, str) else json.dumps(valor, ensure_ascii=False)\n"
+    "    except (TypeError, ValueError):  # un set, unos bytes, una fecha, una lista que se contiene: JSON no sabe\n"
+    "        texto = repr(valor)\n"
+    "    return resultado(id, texto)\n"
+)
 
 
 cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la solución
@@ -130,7 +136,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "sin_pasar_a_texto": (cambia(EN_TEXTO, "    return resultado(id, valor)\n"), 4),
     "confia_en_la_llamada": (CONFIA, 0),  # lanza en la tortilla y no pasa nada a texto
     "solo_recoge_lo_que_lanza": (SOLO_TRY, 2),  # la celda 3: sin mirar la llamada ni pasar a texto
-    "sin_recoger": (cambia("    try:\n", "    if True:\n").replace(RECOGE, ""), 4),
+    "sin_recoger": (
+        cambia("    try:\n        valor = ", "    if True:\n        valor = ").replace(RECOGE, ""),
+        4,
+    ),
     "prefijo_en_todo": (cambia(FUNCION_ERROR, FUNCION_ERROR.replace("error(id, ", "error(id, NO_EJECUTADA + ")), 4),
     "sin_el_tipo": (cambia(FUNCION_ERROR, "        return error(id, str(e))\n"), 4),
     "sin_mirar_el_id": (cambia(SIN_ID, ""), 8),
@@ -293,7 +302,9 @@ def test_la_solucion_hace_lo_que_dice_la_pista_del_try():
     """La pista 4 dice que en el try sólo va la llamada a la función de la herramienta: la solución de
     referencia, que es de lo que aprende quien la lee, hace lo mismo (pasar a texto va después)."""
     funcion = next(n for n in ast.parse(SOLUCION).body if isinstance(n, ast.FunctionDef) and n.name == "ejecutar")
-    (bloque,) = [n for n in ast.walk(funcion) if isinstance(n, ast.Try)]
+    # Dos try: el de la función y, después, el de pasar a texto (lo que JSON no sabe escribir, con repr).
+    bloque, a_texto = [n for n in ast.walk(funcion) if isinstance(n, ast.Try)]
+    assert "json.dumps" in ast.unparse(a_texto.body[0]) and "repr(valor)" in ast.unparse(a_texto.handlers[0])
     assert len(bloque.body) == 1, "en el try de ejecutar va algo más que la llamada a la función"
     (llamada,) = [n for n in ast.walk(bloque.body[0]) if isinstance(n, ast.Call)]
     assert ast.unparse(llamada.func) == 'herramienta["funcion"]'.replace('"', "'")

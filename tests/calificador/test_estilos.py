@@ -35,8 +35,8 @@ import re
 import nbformat
 import pytest
 
-from cursos.calificador.calificar import califica
 from cursos.desafio import Desafio
+from cursos.profesor.calificar import califica
 from tests.calificador.conftest import con_solucion, curso_del_desafio, entrega, por_alumno
 
 DESAFIOS = ["permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"]

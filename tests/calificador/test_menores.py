@@ -5,9 +5,9 @@ import socket
 
 import pytest
 
-from cursos.calificador.informe import resumen
-from cursos.calificador.libro import puntos_es
 from cursos.cli import main
+from cursos.profesor.informe import resumen
+from cursos.profesor.libro import puntos_es
 
 
 def test_plurales_y_coma_decimal():
@@ -72,15 +72,16 @@ def test_un_profesor_toml_mal_escrito_lo_dice(ajustes, capsys):
     error = capsys.readouterr().err
     assert "«carpeta» no existe" in error and "nbgrader" in error and "Traceback" not in error
     ajustes.write_text('zona_horaria = "Europa/Madrid"\n', encoding="utf-8")
-    from cursos.calificador.configuracion import ErrorDeConfiguracion
-    from cursos.calificador.tiempo import zona
+    from traitlets.config import Config
+
+    from cursos.profesor.configuracion import CursoNbgrader, ErrorDeConfiguracion
 
     with pytest.raises(ErrorDeConfiguracion, match="«Europa/Madrid»"):
-        zona()
+        CursoNbgrader(ajustes.parent, Config()).zona()
 
 
 def test_una_entrega_rota_o_vacia_se_califica_con_un_motivo_en_espanol(release, tmp_path):
-    from cursos.calificador.calificar import califica
+    from cursos.profesor.calificar import califica
     from tests.calificador.conftest import DESAFIO, curso_nuevo, entrega, por_alumno
 
     curso = curso_nuevo(release, tmp_path / "curso")
@@ -95,7 +96,7 @@ def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, mon
     """Como dice nbgrader: el plugin en la carpeta del curso (./curso se lanza desde otra)."""
     import sys
 
-    from cursos.calificador.configuracion import CursoNbgrader, ErrorDeConfiguracion
+    from cursos.profesor.configuracion import CursoNbgrader, ErrorDeConfiguracion
 
     monkeypatch.setattr(sys, "path", list(sys.path))  # lo que se añada no sale de esta prueba
     modulo = f"por_hora_{tmp_path.name}"
@@ -122,7 +123,7 @@ def test_el_plugin_de_retrasos_al_lado_de_nbgrader_config_se_carga(tmp_path, mon
 def test_un_zip_vacio_dice_que_esta_vacio(tmp_path):
     import zipfile
 
-    from cursos.calificador.recoger import EntradaInvalida, recoge
+    from cursos.profesor.recoger import EntradaInvalida, recoge
 
     zipfile.ZipFile(tmp_path / "entregas.zip", "w").close()
     (tmp_path / "carpeta").mkdir()
@@ -139,7 +140,7 @@ def test_sin_el_python_del_navegador_no_se_califica_salvo_si_se_pide(release, tm
     """Si Pyodide no arranca, calificar se niega (sin tocar el libro) y dice qué hacer; con
     --python-de-la-maquina, califica con el Python de esta máquina y lo dice al empezar."""
     from cursos.calificador import interprete
-    from cursos.calificador.calificar import ErrorDeCalificacion, califica
+    from cursos.profesor.calificar import ErrorDeCalificacion, califica
     from tests.calificador.conftest import DESAFIO, con_solucion, curso_nuevo, entrega, por_alumno
 
     def sin_node(*args, **kwargs):

@@ -9,8 +9,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from cursos.calificador.calificar import califica
-from cursos.calificador.libro import url_del_libro
+from cursos.profesor.calificar import califica
+from cursos.profesor.libro import url_del_libro
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, formgrader, por_alumno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MARCA, cuadernos_tramposos, trampas
@@ -76,8 +76,9 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
     "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 7),
-    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie».
-    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 9),
+    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie» y las
+    # variaciones, como tomar None por un sí (revisión del bloque 1, N1: sacaba 9).
+    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 7),
     "pregunta_dos_veces": (
         SOLUCION.replace("and preguntar(ll) is not True", "and (preguntar(ll) and preguntar(ll)) is not True"),
         3,
@@ -320,10 +321,10 @@ def test_sin_espacios_de_nombres_tambien_califica():
 
     plano = Aislamiento([], sys._base_executable, {"limites": LIMITES}, ["espacios de nombres"])
     assert "PARCIAL" in plano.describe()
-    bien = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3)
+    bien = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([SOLUCION], SOLUCION), plazo=3).motivos()
     assert all(m is None for m in bien.values()), bien
     sale = "import os\ndef ejecutar(ll, entorno):\n    os._exit(0)\n"
-    mal = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3)
+    mal = corre_pruebas(plano, DESAFIO, espacio_de_pruebas(DESAFIO), Entrega([sale], sale), plazo=3).motivos()
     assert all(m is not None for m in mal.values())
 
 
@@ -332,7 +333,7 @@ def test_nbgrader_genera_la_respuesta_al_alumno(filas, curso):
     import subprocess
     import sys
 
-    from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.profesor.fuente import con_herramientas_del_venv
 
     con_herramientas_del_venv()
     subprocess.run(
@@ -357,9 +358,12 @@ def test_se_compara_con_lo_repartido_aunque_la_leccion_cambie_despues(release, t
     entrega(curso, "con_otro_cuaderno", con_solucion(release[1], SOLUCION))
     filas = por_alumno(califica(curso, DESAFIO, plazo=3.0, progreso=False))
     assert filas["con_lo_repartido"]["puntos"] == 10, filas["con_lo_repartido"]["motivo"]
-    # La celda de partida de la entrega no es la repartida: se restaura y se dice (como nbgrader).
-    assert filas["con_otro_cuaderno"]["puntos"] == 10, filas["con_otro_cuaderno"]["motivo"]
-    assert "«partida»" in filas["con_otro_cuaderno"]["motivo"] and "restaurado" in filas["con_otro_cuaderno"]["motivo"]
+    # La celda de partida de la entrega no es la repartida sino la de la lección de ahora: se califica
+    # con la repartida, y la nota dice que es un cambio del curso, no del alumno (revisión del profesor, m6).
+    motivo = filas["con_otro_cuaderno"]["motivo"]
+    assert filas["con_otro_cuaderno"]["puntos"] == 10, motivo
+    assert "«partida»" in motivo and "versión del curso más nueva que la del reparto" in motivo
+    assert "editado" not in motivo
 
 
 def test_lo_que_falla_al_cargar_sale_en_el_motivo(filas):

@@ -83,7 +83,7 @@ def test_el_hijo_habla_el_protocolo_sin_el_repositorio(tmp_path):
 
 
 def test_cada_motivo_es_una_excepcion_con_su_tipo():
-    from cursos.calificador.banco import QUE_PASO
+    from cursos.calificador.resultado import QUE_PASO
 
     for clase in (protocolo.Caida, protocolo.SinCPU, protocolo.SinReloj, protocolo.Rechazo):
         assert issubclass(clase, protocolo.SinRespuesta) and not issubclass(clase, Exception)

@@ -21,8 +21,9 @@ import pytest
 
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
-from cursos.calificador.calificar import califica, limpio
+from cursos.calificador.saneado import limpio
 from cursos.desafio import Desafio
+from cursos.profesor.calificar import califica
 from tests.ayudas import respuestas_visibles
 from tests.calificador.conftest import (
     DESAFIO,

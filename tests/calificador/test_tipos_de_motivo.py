@@ -11,15 +11,17 @@ import json
 import pytest
 from nbgrader.api import InvalidEntry
 
-from cursos.calificador import libro
 from cursos.calificador.aislamiento import detecta
-from cursos.calificador.banco import OCULTO, QUE_PASO, corre_pruebas, espacio_de_pruebas
-from cursos.calificador.calificar import califica
+from cursos.calificador.banco import OCULTO, corre_pruebas, espacio_de_pruebas
 from cursos.calificador.cuaderno import Entrega
-from cursos.calificador.fuente import cuaderno_fuente, id_de_prueba, prueba_del_id
-from cursos.calificador.recoger import recoge
+from cursos.calificador.resultado import QUE_PASO
 from cursos.cli import main
+from cursos.contrato import id_de_prueba, prueba_del_id
+from cursos.cuaderno_del_desafio import cuaderno_fuente
 from cursos.desafio import Desafio
+from cursos.profesor import libro
+from cursos.profesor.calificar import califica
+from cursos.profesor.recoger import recoge
 from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")  # con PARTES_OCULTAS
@@ -86,7 +88,7 @@ def test_una_parte_oculta_no_se_ensena_aunque_su_texto_imite_un_motivo_que_si(ai
         visible=_visible,
     )
     assert espacio.get("PARTES_OCULTAS")
-    motivos = corre_pruebas(aislamiento, ESPECIFICACION, espacio, Entrega([IMITADORA], IMITADORA), plazo=5)
+    motivos = corre_pruebas(aislamiento, ESPECIFICACION, espacio, Entrega([IMITADORA], IMITADORA), plazo=5).motivos()
     for nombre in ("imita_una_variacion", "imita_el_plazo", "imita_la_que_falta", "lanza_como_una_variacion"):
         assert motivos[nombre] == ESCONDIDO, (nombre, motivos[nombre])
     assert (
@@ -113,7 +115,7 @@ def test_las_variaciones_sin_partes_ocultas_tambien_deciden_por_el_tipo(aislamie
 
     espacio = _con_pruebas(DESAFIO, variaciones=variaciones)
     espacio.pop("PARTES_OCULTAS", None)  # un desafío sin partes ocultas (todos las tienen ya: issue 26)
-    motivo = corre_pruebas(aislamiento, DESAFIO, espacio, Entrega([codigo], codigo), plazo=5)["variaciones"]
+    motivo = corre_pruebas(aislamiento, DESAFIO, espacio, Entrega([codigo], codigo), plazo=5).motivos()["variaciones"]
     assert motivo == (
         "%s: la variación oculta 1 de 3 no pasa. la pista" % QUE_PASO["resultado"] if de_verdad else ESCONDIDO
     )

@@ -82,8 +82,9 @@ def test_no_se_lee_nada_de_fuera(lote):
 
 def test_la_respuesta_de_las_ocultas_no_las_desvela(lote):
     texto = calificado(lote, "t01_helper_redefinido")
-    assert "variación oculta 1 de 4 no pasa" in texto
+    assert "variación oculta 1 de 5 no pasa" in texto
     assert "gazpacho" not in texto.lower() and "g1" not in texto
+    assert "ajoblanco" not in texto.lower()  # la variación del «no», tampoco
 
 
 def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
@@ -91,7 +92,7 @@ def test_lo_que_cita_la_entrega_no_entra_como_html(lote):
     import subprocess
     import sys
 
-    from cursos.calificador.fuente import con_herramientas_del_venv
+    from cursos.profesor.fuente import con_herramientas_del_venv
 
     con_herramientas_del_venv()
     for alumno in ("n07_html_en_el_tipo", "n08_markdown_en_el_tipo"):

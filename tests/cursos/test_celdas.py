@@ -75,13 +75,15 @@ def test_cada_celda_de_partida_esta_en_su_leccion_una_vez(slug):
 @pytest.mark.parametrize(
     "texto, dice",
     [
-        ('[[celda]]\ncelda = "salida-1"\ncontine = ["3"]\n', "clave desconocida contine"),
+        ('[[celda]]\ncelda = "salida-1"\ncontine = ["3"]\n', "«salida-1»: la clave «contine» no existe"),
         ('[[celda]]\ncelda = "salida-1"\ncontiene = "3"\n', "tiene que ser una lista"),
         (
             '[[celda]]\ncelda = "salida-1"\ncontiene = ["3"]\n[[celda]]\ncelda = "salida-1"\ncontiene = ["4"]\n',
             "está dos veces",
         ),
-        ('[[celdas]]\ncelda = "salida-1"\ncontiene = ["3"]\n', "sobra celdas"),
+        ('[[celdas]]\ncelda = "salida-1"\ncontiene = ["3"]\n', "la clave «celdas» no existe; las que hay son: celda"),
+        ('[[celda]]\ncelda = 3\ncontiene = ["3"]\n', "la etiqueta de la celda"),
+        ('[[celda]]\ncelda = "salida-1"\ncontiene = []\n', "«contiene» está vacía"),
         ("[[celda]\n", "no es TOML válido"),
     ],
 )

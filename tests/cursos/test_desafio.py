@@ -7,7 +7,8 @@ import pytest
 
 from cursos import RAIZ, contrato
 from cursos import desafio as modelo
-from cursos.calificador.banco import QUE_PASO, SIN_CITAS, BancoRemoto, Resultado, Tipo, espacio_de_pruebas
+from cursos.calificador.banco import SIN_CITAS, BancoRemoto, Resultado, espacio_de_pruebas
+from cursos.calificador.resultado import QUE_PASO, Tipo
 from cursos.desafio import Desafio, ErrorDeDesafio
 
 BUENO = 'leccion = "l"\nceldas_de_partida = ["p"]\nfunciones = ["f"]\nocultas = "otras"\n'
@@ -104,7 +105,7 @@ def test_una_region_sin_cerrar_o_anidada_es_un_error_como_en_nbgrader(fuente, li
 
 
 def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
-    from cursos.calificador import fuente
+    from cursos import cuaderno_del_desafio
 
     desafio = Desafio("compacta")
     original = Desafio.lee
@@ -118,7 +119,7 @@ def test_el_cuaderno_fuente_no_se_genera_con_una_region_sin_cerrar(monkeypatch):
         ),
     )
     with pytest.raises(ErrorDeDesafio, match="desafios/compacta/solucion.py, línea .*sin su «### END SOLUTION»"):
-        fuente.cuaderno_fuente(desafio)
+        cuaderno_del_desafio.cuaderno_fuente(desafio)
 
 
 # --- El contrato de las pruebas: desafios/base.py va delante de cada pruebas.py --------------------
@@ -219,7 +220,12 @@ def test_las_pistas_las_lee_el_modelo_y_un_error_nombra_el_fichero(raiz):
     fichero.write_text('[[pista]]\ntexto = "Mira **el tope**."\n[[pista]]\ntexto = "Y el fin."\n', encoding="utf-8")
     assert d.pistas() == ["Mira **el tope**.", "Y el fin."]
     fichero.write_text('[[pista]]\ntexto = ""\n', encoding="utf-8")
-    with pytest.raises(modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml: cada pista es una tabla"):
+    with pytest.raises(
+        modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml, \[\[pista\]\] número 1: la clave «texto» está vacía"
+    ):
+        d.pistas()
+    fichero.write_text('[[pistas]]\ntexto = "Mira."\n', encoding="utf-8")
+    with pytest.raises(modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml: la clave «pistas» no existe"):
         d.pistas()
     fichero.write_text("[[pista]\n", encoding="utf-8")
     with pytest.raises(modelo.ErrorDeDesafio, match=r"desafios/x/pistas.toml no es TOML válido"):

@@ -80,8 +80,8 @@ def test_los_cuadernos_salen_identicos_dos_veces():
 def test_cada_bloque_se_describe_y_sus_lecciones_van_en_su_orden():
     """Lo que el manifiesto no puede decir mal sin que se note: qué lecciones hay lo dice él, no esta prueba."""
     curso = leer_curso()
-    assert all(b["descripcion"] for b in curso.bloques)
-    bloques = [b["slug"] for b in curso.bloques]
+    assert all(b.descripcion for b in curso.bloques)
+    bloques = [b.slug for b in curso.bloques]
     # Las lecciones, en el orden de sus bloques (un bloque aún sin lecciones puede estar).
     assert [lec.bloque for lec in curso.lecciones] == sorted((lec.bloque for lec in curso.lecciones), key=bloques.index)
     assert all(lec.minutos > 0 for lec in curso.lecciones)
@@ -91,7 +91,7 @@ def test_los_temas_son_una_lista_de_textos(raiz_falsa):
     _manifiesto(
         raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\ntemas = "los errores"\n'
     )
-    with pytest.raises(ErrorDeManifiesto, match="«temas» es una lista de textos"):
+    with pytest.raises(ErrorDeManifiesto, match="«a»: la clave «temas» tiene que ser una lista de textos"):
         leer_curso("c")
 
 
@@ -108,14 +108,31 @@ def _manifiesto(raiz, bloques: str) -> None:
 def test_un_bloque_sin_descripcion_sigue_valiendo(raiz_falsa):
     _manifiesto(raiz_falsa, '[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n')
     curso = leer_curso("c")
-    assert curso.bloques[0]["descripcion"] == "" and curso.bloques[0]["titulo"] == "b"
+    assert curso.bloques[0].descripcion == "" and curso.bloques[0].titulo == "b"
 
 
 def test_descripcion_que_no_es_texto(raiz_falsa):
     _manifiesto(
         raiz_falsa, '[[bloques]]\nslug = "b"\ndescripcion = 3\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
     )
-    with pytest.raises(ErrorDeManifiesto, match="«descripcion» debe ser un texto"):
+    with pytest.raises(ErrorDeManifiesto, match="«b»: la clave «descripcion» tiene que ser un texto"):
+        leer_curso("c")
+
+
+def test_una_clave_desconocida_del_manifiesto_es_un_error(raiz_falsa):
+    """Antes, una errata fuera de [modelo_real] se ignoraba en silencio."""
+    _manifiesto(
+        raiz_falsa, 'descripciom = "C"\n[[bloques]]\nslug = "b"\n[[bloques.lecciones]]\nslug = "a"\ntitulo = "A"\n'
+    )
+    with pytest.raises(
+        ErrorDeManifiesto, match="c.toml: la clave «descripciom» no existe; las que hay son: slug, titulo"
+    ):
+        leer_curso("c")
+    toml = raiz_falsa / "cursos" / "c.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("descripciom", "descripcion") + "minuto = 5\n")
+    with pytest.raises(
+        ErrorDeManifiesto, match=r"\[\[bloques\]\] «b», \[\[lecciones\]\] «a»: la clave «minuto» no existe"
+    ):
         leer_curso("c")
 
 

@@ -1,9 +1,11 @@
 """Las preguntas como datos, y sus soluciones comprobadas contra el código de la lección."""
 
+from types import SimpleNamespace
+
 import pytest
 
-from cursos.manifiesto import ErrorDeManifiesto, leer_curso
-from cursos.preguntas import _comprueba, preguntas_de
+from cursos.manifiesto import leer_curso
+from cursos.preguntas import ErrorDePreguntas, preguntas_de
 from tests.ayudas import SEMILLA, ejecuta
 
 LECCION = leer_curso().leccion("permisos-y-confianza")
@@ -41,29 +43,26 @@ def test_la_clave_de_escribir_sin_contenido_sale_de_ejecutar(preguntas, leccion)
     assert "«no se ha ejecutado: falta el argumento “contenido”»" in correcta["texto"]  # «…“…”…»
 
 
+OPCION = '[[pregunta.opcion]]\ntexto = "a"\nexplicacion = "b"\n'
+CORRECTA = OPCION + "correcta = true\n"
+
+
 @pytest.mark.parametrize(
-    "pregunta, mensaje",
+    "texto, mensaje",
     [
-        (
-            {"id": "x", "tipo": "una", "enunciado": "?", "opcion": [{"texto": "a", "explicacion": "b"}]},
-            "ninguna opción es correcta",
-        ),
-        ({"id": "x", "tipo": "quiz", "enunciado": "?", "opcion": []}, "el tipo debe ser"),
-        (
-            {
-                "id": "x",
-                "tipo": "una",
-                "enunciado": "?",
-                "opcion": [
-                    {"texto": "a", "explicacion": "b", "correcta": True},
-                    {"texto": "c", "explicacion": "d", "correcta": True},
-                ],
-            },
-            "una sola correcta",
-        ),
-        ({"id": "x", "tipo": "una", "opcion": []}, "falta «enunciado»"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\n' + OPCION, "ninguna opción es correcta"),
+        ('[[pregunta]]\nid = "x"\ntipo = "quiz"\nenunciado = "?"\n' + CORRECTA, "el tipo debe ser"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\n' + CORRECTA + CORRECTA, "una sola correcta"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\n' + CORRECTA, "pregunta]] «x»: falta la clave «enunciado»"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\n[[pregunta.opcion]]\ntexto = "a"\n', "«explicacion»"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\nenunciao = "?"\n', "«enunciao» no existe"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\n' + CORRECTA + 'correcta = "sí"\n', "no es TOML"),
+        ('[[pregunta]]\nid = "x"\ntipo = "una"\nenunciado = "?"\n' + OPCION + 'correcta = "sí"\n', "true o false"),
     ],
 )
-def test_preguntas_mal_escritas_dan_un_error_claro(pregunta, mensaje):
-    with pytest.raises(ErrorDeManifiesto, match=mensaje):
-        _comprueba(pregunta, "prueba")
+def test_preguntas_mal_escritas_dan_un_error_claro(tmp_path, texto, mensaje):
+    """Cada errata nombra el fichero, la pregunta y la clave: ninguna se salta en silencio."""
+    (tmp_path / "preguntas.toml").write_text(texto, encoding="utf-8")
+    falsa = SimpleNamespace(slug="prueba", preguntas=tmp_path / "preguntas.toml")
+    with pytest.raises(ErrorDePreguntas, match="lecciones/prueba/preguntas.toml.*" + mensaje):
+        preguntas_de(falsa)

@@ -8,10 +8,10 @@ incluidos, comentarios no) de la última definición de cada una en las celdas c
 
 import ast
 
-import jupytext
 import pytest
 
 from cursos import RAIZ
+from cursos.celdas import celdas_de
 
 HARNESS = RAIZ / "harness.py"
 
@@ -22,11 +22,10 @@ def definiciones(fuente: str) -> dict[str, ast.FunctionDef]:
 
 
 def de_la_leccion(slug: str) -> dict[str, ast.FunctionDef]:
-    celdas = jupytext.read(RAIZ / "lecciones" / slug / "leccion.md", fmt="md").cells
     finales = {}
-    for celda in celdas:
-        if celda.cell_type == "code":
-            finales.update(definiciones(celda.source))
+    for celda in celdas_de(RAIZ / "lecciones" / slug / "leccion.md"):
+        if celda.es_codigo:
+            finales.update(definiciones(celda.fuente))
     return finales
 
 

@@ -494,7 +494,7 @@ def seccion(texto, titulo):
 def test_el_cierre_nombra_cada_bloque_del_curso_y_lo_que_enseno():
     cierre = seccion(LECCION.fuente.read_text(encoding="utf-8"), "Para cerrar el curso")
     for bloque in CURSO.bloques:
-        assert "«%s»" % bloque["titulo"] in cierre, bloque["titulo"]
+        assert "«%s»" % bloque.titulo in cierre, bloque.titulo
     for idea in (
         "argv",
         "lanzadores",

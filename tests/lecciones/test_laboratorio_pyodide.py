@@ -3,7 +3,6 @@
 Capa intermedia, sin navegador, con el Pyodide fijado del sitio (tests/pyodide_node.py).
 """
 
-import jupytext
 import pytest
 
 from cursos import laboratorio
@@ -31,7 +30,7 @@ json.dumps({"salidas": salidas,
 
 @pytest.fixture(scope="module")
 def en_pyodide(tmp_path_factory):
-    celdas = [c.source for c in jupytext.read(LECCION.fuente, fmt="md").cells if c.cell_type == "code"]
+    celdas = [c.fuente for c in LECCION.celdas() if c.es_codigo]
     ficheros = {ruta.name: ruta.read_text(encoding="utf-8") for ruta in (laboratorio.HARNESS, laboratorio.LABORATORIO)}
     return ejecuta_en_pyodide(ficheros, PROGRAMA, {"celdas": celdas}, tmp_path_factory.mktemp("pyodide"))
 

@@ -5,7 +5,6 @@ sobre todo en «Cadenas peligrosas»: su filtro de salida cambia el ejecutar glo
 (global ejecutar), y eso tiene que decidir igual en el navegador que en CPython.
 """
 
-import jupytext
 import pytest
 
 from cursos import RAIZ
@@ -22,7 +21,7 @@ PROGRAMA = PROGRAMA_DE_SALIDAS
 @pytest.fixture(scope="module", params=["cadenas-peligrosas", "identidad-delegada"])
 def en_pyodide(request, tmp_path_factory):
     leccion = CURSO.leccion(request.param)
-    celdas = [c.source for c in jupytext.read(leccion.fuente, fmt="md").cells if c.cell_type == "code"]
+    celdas = [c.fuente for c in leccion.celdas() if c.es_codigo]
     ficheros = {ruta.rsplit("/", 1)[-1]: (RAIZ / ruta).read_text(encoding="utf-8") for ruta in MODULOS}
     return leccion, ejecuta_en_pyodide(ficheros, PROGRAMA, {"celdas": celdas}, tmp_path_factory.mktemp("pyodide"))
 

@@ -16,11 +16,11 @@ import shutil
 
 import pytest
 
-from cursos.calificador.calificar import califica
-from cursos.calificador.fuente import genera_version_del_alumno
-from cursos.calificador.recoger import recoge
-from cursos.calificador.reparto import version_del_alumno
 from cursos.desafio import Desafio
+from cursos.profesor.calificar import califica
+from cursos.profesor.fuente import genera_version_del_alumno
+from cursos.profesor.recoger import recoge
+from cursos.profesor.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio
 from tests.navegador.ayudas import CURSO, ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, escribe_codigo, url_de_leccion
 from tests.navegador.conftest import pestana_vigilada

@@ -312,7 +312,7 @@ def test_la_portada_ensena_el_curso_y_el_progreso(pagina, url_raiz):
     assert [e.get_attribute("data-leccion") for e in enlaces.all()] == [lc.slug for lc in CURSO.lecciones]
     for leccion in CURSO.lecciones:
         assert f"{leccion.minutos} min" in pagina.locator(f"li[data-leccion='{leccion.slug}']").inner_text()
-    bloques_con_lecciones = [b for b in CURSO.bloques if any(lc.bloque == b["slug"] for lc in CURSO.lecciones)]
+    bloques_con_lecciones = [b for b in CURSO.bloques if any(lc.bloque == b.slug for lc in CURSO.lecciones)]
     assert pagina.locator("section.bloque").count() == len(bloques_con_lecciones)
     item = pagina.locator(f"li[data-leccion='{LECCION.slug}']")
     total = len(preguntas_de(LECCION))

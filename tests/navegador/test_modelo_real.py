@@ -23,10 +23,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
 from cursos.modelo import escenarios, inyecciones
+from cursos.pyodide.distribucion import ruta_en_el_sitio
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio import laboratorio_de_inyecciones as lab
 from cursos.sitio.construir import construir, escribe_laboratorio, escribe_lite
-from cursos.sitio.distribucion import ruta_en_el_sitio
 from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
 from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
 from tests.ayudas import modelos_que_obedecen
