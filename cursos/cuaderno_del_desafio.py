@@ -84,7 +84,7 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
     # Una región de la solución sin cerrar: el error en español (con_stub), antes que el de nbgrader.
     desafio.esqueleto()
     celdas = [
-        _texto(desafio.lee("enunciado.md"), "enunciado"),
+        _texto(desafio.enunciado(), "enunciado"),
         _codigo(desafio.partida(), "partida"),
         _texto(
             f"### Tu solución\n\nCompleta {_lista(por_completar(desafio))} en la celda siguiente y pasa "

@@ -265,7 +265,7 @@ class Traduccion:
     plurales: dict[str, tuple[str, ...]] = campo("los textos con singular y plural: [singular, plural]")
 
 
-# --- profesor.toml (lo lee cursos/calificador/configuracion.py) ------------------------------------------
+# --- profesor.toml (lo lee cursos/profesor/configuracion.py) --------------------------------------------
 
 
 @esquema

@@ -194,11 +194,6 @@ class CursoNbgrader:
 # (para no repetir --nbgrader y --desafio en cada orden) y la zona horaria del curso. En
 # profesor.toml, en la raíz del repositorio (fuera de git), o donde diga CURSO_PROFESOR.
 AJUSTES = "profesor.toml"
-CLAVES_DE_AJUSTES = {
-    "nbgrader": "la carpeta del curso de nbgrader (relativa a la raíz del repositorio)",
-    "desafio": "el desafío por omisión",
-    "zona_horaria": "p. ej. «Europe/Madrid»; si nbgrader_config.py del curso pone c.Exchange.timezone, manda ésa",
-}
 
 
 def ruta_de_ajustes() -> Path:
@@ -210,22 +205,12 @@ def ruta_de_ajustes() -> Path:
 
 
 def ajustes() -> dict:
-    """profesor.toml leído y comprobado ({} si no hay); una clave desconocida o mal escrita es un error."""
-    import tomllib
+    """profesor.toml leído y comprobado con su esquema ({} si no hay); una clave desconocida o mal
+    escrita es un error que dice cuáles hay."""
+    from cursos import esquemas
 
     ruta = ruta_de_ajustes()
     if not ruta.is_file():
         return {}
-    try:
-        datos = tomllib.loads(ruta.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ErrorDeConfiguracion(f"{ruta} no es TOML válido ({e}): corrígelo") from None
-    for clave, valor in datos.items():
-        if clave not in CLAVES_DE_AJUSTES:
-            raise ErrorDeConfiguracion(
-                f"{ruta}: la clave «{clave}» no existe; las que hay son: "
-                + ", ".join(f"{k} ({v})" for k, v in CLAVES_DE_AJUSTES.items())
-            )
-        if not isinstance(valor, str) or not valor.strip():
-            raise ErrorDeConfiguracion(f"{ruta}: «{clave}» tiene que ser un texto ({CLAVES_DE_AJUSTES[clave]})")
-    return datos
+    datos = esquemas.lee_toml(ruta, esquemas.Profesor, ErrorDeConfiguracion, str(ruta))
+    return {k: v for k, v in vars(datos).items() if v is not None}
