@@ -38,6 +38,23 @@ def carga_modulos() -> dict:
     return espacio
 
 
+@pytest.fixture(scope="session")
+def navegador():
+    """Un solo Chromium por sesión para todas las pruebas que lo usan, estén en la carpeta que estén:
+    Playwright síncrono no deja abrir un segundo mientras el primero vive (el de una prueba de
+    tests/profesor/ chocaba con el de tests/navegador/)."""
+    from cursos.chromium import CHROMIUM, lanza
+
+    if not CHROMIUM.exists():
+        pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        navegador = lanza(p)
+        yield navegador
+        navegador.close()
+
+
 @pytest.fixture
 def g():
     """Un espacio de nombres nuevo con los módulos compartidos, como el de un cuaderno."""

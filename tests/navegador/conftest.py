@@ -14,7 +14,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-from cursos.chromium import CHROMIUM, lanza
 from cursos.manifiesto import leer_curso
 from cursos.sitio import SITIO
 from cursos.sitio.construir import construir, hace_falta_construir
@@ -56,18 +55,6 @@ def url_raiz(sitio):
 def url_subruta(sitio):
     with servido(sitio, "/curso/") as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def navegador():
-    if not CHROMIUM.exists():
-        pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        navegador = lanza(p)
-        yield navegador
-        navegador.close()
 
 
 def _del_service_worker(peticion) -> bool:

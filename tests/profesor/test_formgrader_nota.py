@@ -27,7 +27,6 @@ from types import SimpleNamespace
 import pytest
 from nbgrader.api import Gradebook
 
-from cursos.chromium import CHROMIUM, lanza
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
@@ -115,18 +114,6 @@ def formgrader(curso, tmp_path_factory):
     finally:
         os.killpg(orden_curso.pid, signal.SIGTERM)
         orden_curso.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def navegador():
-    if not CHROMIUM.exists():
-        pytest.skip("falta /usr/bin/chromium: ./curso pruebas lo instala con apt-get")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        navegador = lanza(p)
-        yield navegador
-        navegador.close()
 
 
 def filas(pagina) -> list[str]:
