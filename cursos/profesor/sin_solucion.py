@@ -9,9 +9,9 @@ coincida con la solución) sí se le puede enseñar: es suyo, y enseñárselo no
 """
 
 import functools
-import json
 from pathlib import Path
 
+from cursos.calificador.cuaderno import EntregaInvalida, lee_json
 from cursos.desafio import Desafio
 from cursos.errores import ErrorDelCurso
 
@@ -90,14 +90,15 @@ def _texto(valor) -> str:
 def lo_entregado(carpeta: Path) -> str:
     """El texto de los cuadernos de la carpeta de una entrega (submitted/<alumno>/<desafío>/).
 
-    Si no se puede leer, "": entonces nada de la solución se puede atribuir al alumno.
+    Se lee con lee_json, el lector del calificador (con su tope de tamaño). Si no se puede leer, "":
+    entonces nada de la solución se puede atribuir al alumno.
     """
     partes = []
     for ruta in sorted(carpeta.glob("*.ipynb")) if carpeta.is_dir() else []:
         if ruta.is_symlink() or not ruta.is_file():
             continue
         try:
-            partes.append(texto_del_cuaderno(json.loads(ruta.read_text(encoding="utf-8"))))
-        except (OSError, ValueError, RecursionError):
+            partes.append(texto_del_cuaderno(lee_json(ruta)))
+        except (OSError, EntregaInvalida):
             continue
     return "\n".join(partes)
