@@ -66,6 +66,17 @@ class Candidata:
     identidad: str = ""  # el cuaderno dice otro alumno que su carpeta del LMS: el aviso
 
 
+@dataclass(frozen=True)
+class Quien:
+    """De quién es una entrega, según su carpeta del aula, su cuaderno y la lista del libro."""
+
+    alumno: str
+    carpeta: str | None  # la del alumno en el LMS (o lo que da el patrón), si la hay
+    confirmada: bool  # la carpeta es la del alumno (no sólo lo dice el cuaderno)
+    aviso: str  # el cuaderno dice otro alumno que su carpeta del LMS: el aviso ("" si no)
+    fichero: str  # el nombre del fichero dentro de la carpeta del alumno
+
+
 class ColectorDelCurso(FileNameCollectorPlugin):
     """El colector de nbgrader, con el patrón del profesor, para los cuadernos sin alumno."""
 
@@ -117,11 +128,11 @@ def lee_candidata(
     del_nombre = colector.del_nombre(origen)
     del_cuaderno = curso.get("alumno")
     del_cuaderno = del_cuaderno.strip() if isinstance(del_cuaderno, str) and del_cuaderno.strip() else None
-    quien = _alumno(origen, del_nombre["alumno"], del_cuaderno, lista or [], patron_propio)
+    quien = decide_el_alumno(origen, del_nombre["alumno"], del_cuaderno, lista or [], patron_propio)
     if isinstance(quien, Linea):
         return quien
-    alumno, carpeta, confirmada, aviso_identidad, fichero = quien
-    desafio = _desafio(origen, curso.get("desafio"), fichero, desafios, alumno)
+    alumno = quien.alumno
+    desafio = _desafio(origen, curso.get("desafio"), quien.fichero, desafios, alumno)
     if isinstance(desafio, Linea):
         return desafio
     sin_repartir = _sin_repartir(desafio, rutas)
@@ -141,36 +152,29 @@ def lee_candidata(
         hora,
         de_donde,
         descargado,
-        aviso_identidad + aviso,
-        carpeta=carpeta,
-        confirmada=confirmada,
-        identidad=aviso_identidad,
+        quien.aviso + aviso,
+        carpeta=quien.carpeta,
+        confirmada=quien.confirmada,
+        identidad=quien.aviso,
     )
 
 
-def _alumno(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, lista, patron_propio: bool):
-    """De quién es: (alumno, carpeta del aula, confirmada, aviso, nombre del fichero), o la línea que lo descarta."""
-    identidad = _del_libro(origen, de_la_carpeta, del_cuaderno, lista)
-    if isinstance(identidad, Linea):
-        return identidad
-    if identidad is not None:
-        alumno, carpeta, confirmada, aviso_identidad, fichero = identidad
-    else:
-        aviso_identidad, fichero = "", Path(origen).name
-        carpeta = de_la_carpeta
-        alumno, confirmada = carpeta, carpeta is not None
-        if del_cuaderno:
-            if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
-                return Linea(
-                    origen,
-                    False,
-                    f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
-                    "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
-                    "con su identificador y vuelve a recoger",
-                    carpeta,
-                )
-            alumno, confirmada = del_cuaderno, carpeta == del_cuaderno
-    if not alumno:
+def decide_el_alumno(
+    origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, lista: list[AlumnoDelLibro], patron_propio: bool
+) -> "Quien | Linea":
+    """De quién es una entrega, o la línea que dice por qué no se recoge: las reglas del docstring
+    de recoger.py, sin leer nada (una prueba por regla en tests/profesor/test_decide_el_alumno.py).
+
+    de_la_carpeta: la carpeta del alumno en la entrada (o el grupo «alumno» del patrón);
+    del_cuaderno: metadata["curso"]["alumno"]; lista: los alumnos del libro (vacía: sin lista).
+    """
+    del_libro = _del_libro(origen, de_la_carpeta, del_cuaderno, lista)
+    if isinstance(del_libro, Linea):
+        return del_libro
+    quien = del_libro or _sin_lista(origen, de_la_carpeta, del_cuaderno, patron_propio)
+    if isinstance(quien, Linea):
+        return quien
+    if not quien.alumno:
         return Linea(
             origen,
             False,
@@ -179,15 +183,32 @@ def _alumno(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, li
             "con el identificador del alumno (o usa --patron), o pon la lista de alumnos en el libro "
             "para recoger las carpetas de Moodle y Canvas, y vuelve a recoger",
         )
-    if not ALUMNO.match(alumno):
+    if not ALUMNO.match(quien.alumno):
         return Linea(
             origen,
             False,
-            f"el identificador «{alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
+            f"el identificador «{quien.alumno[:80]}» no vale como nombre de carpeta (sólo letras, cifras y "
             "_ . @ + -, hasta 64): renombra la carpeta o usa --patron",
-            alumno[:80],
+            quien.alumno[:80],
         )
-    return alumno, carpeta, confirmada, aviso_identidad, fichero
+    return quien
+
+
+def _sin_lista(origen: str, carpeta: str | None, del_cuaderno: str | None, patron_propio: bool) -> "Quien | Linea":
+    """Sin una lista que lo decida: manda la carpeta del LMS si es un identificador; si no, el cuaderno."""
+    fichero = Path(origen).name
+    if not del_cuaderno:
+        return Quien(carpeta or "", carpeta, carpeta is not None, "", fichero)
+    if carpeta and carpeta != del_cuaderno and (patron_propio or ALUMNO.match(carpeta)):
+        return Linea(
+            origen,
+            False,
+            f"el cuaderno dice que es de «{del_cuaderno[:80]}» y viene de la carpeta de «{carpeta}»: "
+            "no se recoge (¿un ordenador compartido?); averigua de quién es, ponlo en la carpeta "
+            "con su identificador y vuelve a recoger",
+            carpeta,
+        )
+    return Quien(del_cuaderno, carpeta, carpeta == del_cuaderno, "", fichero)
 
 
 def _desafio(origen: str, desafio, fichero: str, desafios: set[str], alumno: str) -> str | Linea:
@@ -236,8 +257,8 @@ def _no_se_lee(origen, por_que, colector, desafios, solo, lista, rutas, tz) -> L
     carpeta y su nombre) y ya hay una entrega suya, dice que ésa se queda, sin cambios."""
     carpeta = colector.del_nombre(origen)["alumno"]
     identidad = _del_libro(origen, carpeta, None, lista)
-    if isinstance(identidad, tuple):
-        alumno, fichero = identidad[0], identidad[4]
+    if isinstance(identidad, Quien):
+        alumno, fichero = identidad.alumno, identidad.fichero
     else:
         alumno = carpeta if not lista and carpeta and ALUMNO.match(carpeta) else None
         fichero = Path(origen).name
@@ -262,20 +283,16 @@ def _lee_cuaderno(ruta: Path) -> dict | str:
         return e.strerror or str(e)
 
 
-def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, lista: list[AlumnoDelLibro]):
-    """Quién entrega, según el LMS y la lista del libro: (alumno, carpeta, True, aviso, fichero), la
-    línea que dice por qué no se recoge, o None si la lista no lo decide (sin lista, o la carpeta no es
-    del LMS)."""
+def _del_libro(
+    origen: str, de_la_carpeta: str | None, del_cuaderno: str | None, lista: list[AlumnoDelLibro]
+) -> "Quien | Linea | None":
+    """Quién entrega, según el LMS y la lista del libro; la línea que dice por qué no se recoge, o
+    None si la lista no lo decide (sin lista, o la carpeta no es del LMS)."""
     if not lista:
         return None
     if de_la_carpeta in {a.id for a in lista}:  # la carpeta es el identificador de un alumno del libro
-        return (
-            de_la_carpeta,
-            de_la_carpeta,
-            True,
-            _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, ""),
-            Path(origen).name,
-        )
+        aviso = _otro(del_cuaderno, de_la_carpeta, de_la_carpeta, "")
+        return Quien(de_la_carpeta, de_la_carpeta, True, aviso, Path(origen).name)
     aula = del_aula(origen)
     if aula is None:
         return None
@@ -286,7 +303,7 @@ def _del_libro(origen: str, de_la_carpeta: str | None, del_cuaderno: str | None,
     if otro is not None:  # el nombre dice uno y el número otro: que decida el profesor
         return Linea(origen, False, motivo_de_choque(aula, encontrados[0], otro), para=True)
     alumno = encontrados[0].id
-    return alumno, aula.carpeta, True, _otro(del_cuaderno, alumno, aula.nombre, f" en {aula.aula}"), aula.fichero
+    return Quien(alumno, aula.carpeta, True, _otro(del_cuaderno, alumno, aula.nombre, f" en {aula.aula}"), aula.fichero)
 
 
 def _otro(del_cuaderno: str | None, alumno: str, carpeta: str, aula: str) -> str:
