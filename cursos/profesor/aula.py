@@ -9,7 +9,7 @@ Decisiones:
   («Dirección de correo»): es el único identificador de Moodle que guarda el libro de nbgrader
   (no tiene número de ID ni nombre de usuario), todo usuario de Moodle lo tiene y la importación
   lo ofrece en «Identificar usuario». La retroalimentación es lo que el alumno lee arriba en su
-  devolución (retroalimentacion.pagina): sin los avisos para el profesor.
+  devolución (retroalimentacion.lo_de_arriba): sin los avisos para el profesor.
 - Canvas («Calificaciones → Importar») casa cada fila por su columna ID, el id de usuario de
   Canvas; sale del prefijo de Canvas que apuntó la recogida en submitted/<alumno>/<desafío>/
   .carpeta-del-aula (lista.CANVAS). Canvas no importa comentarios: la devolución va aparte.
@@ -19,9 +19,7 @@ Decisiones:
 """
 
 import csv
-import html
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +33,6 @@ from cursos.profesor.lista import CANVAS, MOODLE
 CORREO = "Dirección de correo"
 RETROALIMENTACION = "Retroalimentación"
 DE_CANVAS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]  # las de su exportación, en inglés
-ETIQUETA = re.compile(r"<[^>]+>")  # lo de la página es nuestro: el texto del alumno va escapado (_t)
 
 
 @dataclass
@@ -47,15 +44,6 @@ class NotasAlAula:
     sin_correo: list[str] = field(default_factory=list)
     sin_canvas: list[str] = field(default_factory=list)
     rechazadas: list[tuple[str, str]] = field(default_factory=list)  # (alumno, por qué): la puerta
-
-
-def retroalimentacion(pagina_html: str) -> str:
-    """Lo que el alumno lee arriba en su devolución (la nota, el retraso, el crédito extra, el motivo y
-    los comentarios del profesor), en una línea de texto: la misma página, sin las pruebas ni su código."""
-    cuerpo = pagina_html.split("</h1>", 1)[-1].split("<h2>Las pruebas</h2>", 1)[0]
-    cuerpo = re.sub(r"<p><strong>Alumno:</strong>.*?</p>", "", cuerpo, count=1)  # ya se sabe quién es
-    cuerpo = cuerpo.replace("</h2>", ":")  # «Comentarios del profesor: …»
-    return " ".join(html.unescape(ETIQUETA.sub(" ", cuerpo)).split())
 
 
 def nota(puntos) -> str:
@@ -76,16 +64,17 @@ def id_de_canvas(rutas: Carpetas, desafio: Desafio, alumno: str) -> str | None:
     return hallado["id"] if hallado else None
 
 
-def escribe(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], paginas: dict[str, str]) -> NotasAlAula:
+def escribe(curso_nbgrader: Path, desafio: Desafio, filas: list[dict], resumenes: dict[str, str]) -> NotasAlAula:
     """calificaciones/<desafío>-notas-moodle.csv y -notas-canvas.csv. filas: las de libro.tabla;
-    paginas: {alumno: su devolución}, sólo las que han pasado la puerta de sin_solucion."""
+    resumenes: {alumno: lo de arriba de su devolución en una línea (retroalimentacion.Arriba)},
+    sólo de las devoluciones que han pasado la puerta de sin_solucion."""
     rutas, hecho = Carpetas.de(curso_nbgrader), NotasAlAula()
     moodle, canvas = [], []
     for f in filas:
         alumno = f["alumno"]
-        if alumno not in paginas:
+        if alumno not in resumenes:
             continue
-        texto = retroalimentacion(paginas[alumno])
+        texto = resumenes[alumno]
         entregado = sin_solucion.lo_entregado(rutas.de_alumno("submitted", alumno, desafio.slug))
         try:
             sin_solucion.comprueba(desafio, texto, entregado, f"la retroalimentación de {alumno} para Moodle")

@@ -43,19 +43,51 @@ def _t(texto) -> str:
     return html.escape(CONTROL.sub("", str(texto)), quote=True)
 
 
-def pagina(
-    desafio: Desafio,
-    fila: dict,
-    resultados: dict[str, str | None],
-    solucion: str | None,
-    comentarios: dict[str, str] | None = None,
-    aviso: str = "",
-) -> str:
+@dataclass
+class Arriba:
+    """Lo que el alumno lee arriba en su devolución, en texto: la página lo pone en HTML y el CSV de
+    Moodle, en una línea (aula.py). Una sola fuente, sin leer nuestro propio HTML de vuelta."""
+
+    nota: str  # «7 de 10»
+    entrega: str = ""  # «Entregada el …»
+    retraso: str = ""
+    extra: str = ""
+    motivo: str = ""  # el del calificador, sin los avisos para el profesor
+    comentarios: list[tuple[str, str]] = field(default_factory=list)  # (de qué celda, texto)
+
+    def en_una_linea(self) -> str:
+        partes = [f"Nota: {self.nota}.", self.entrega, self.retraso, self.extra, self.motivo]
+        if self.comentarios:
+            partes.append("Comentarios del profesor: " + " ".join(f"{c}: {t}" for c, t in self.comentarios))
+        return " ".join(" ".join(filter(None, partes)).split())
+
+
+def lo_de_arriba(desafio: Desafio, fila: dict, comentarios: dict[str, str] | None = None, aviso: str = "") -> Arriba:
     """comentarios: {celda: texto} que el profesor escribió en formgrader. aviso: el de la recogida y
     de timestamp.txt (tiempo.hora_de_entrega), que el calificador puso delante de su motivo."""
-    puntos = desafio.puntos()
+    arriba = Arriba(f"{numero_es(fila['puntos'])} de {puntos_es(fila['maximo'])}")
+    if fila.get("entrega"):
+        arriba.entrega = f"Entregada el {fila['entrega']}."
+    if fila.get("penalizacion"):
+        arriba.retraso = (
+            f"Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
+            f"{puntos_es(fila['penalizacion'])} de penalización (la política de retrasos del curso)."
+        )
+    if fila.get("extra"):
+        arriba.extra = f"Crédito extra del profesor: {puntos_es(fila['extra'])}."
+    # Al alumno, sólo el motivo del calificador: la penalización y el crédito extra ya van arriba, y
+    # los avisos de la recogida (p. ej. «el cuaderno dice que es de «ana.garcia»») son para el profesor.
+    del_alumno = fila.get("del_calificador", fila.get("motivo", ""))
+    if aviso and del_alumno.startswith(aviso):
+        del_alumno = del_alumno.removeprefix(aviso).removeprefix(";").strip()
+    arriba.motivo = del_alumno
+    arriba.comentarios = [(_celda(desafio, celda), texto) for celda, texto in (comentarios or {}).items()]
+    return arriba
+
+
+def _filas_de_las_pruebas(desafio: Desafio, fila: dict, resultados: dict[str, str | None]) -> str:
     filas = []
-    for prueba, maximo in puntos.items():
+    for prueba, maximo in desafio.puntos().items():
         mensaje = resultados.get(prueba)
         extra = fila.get("extras", {}).get(prueba, 0)
         obtenidos = fila.get(prueba, 0) - extra  # la nota de la prueba en nbgrader lleva el crédito extra
@@ -69,37 +101,33 @@ def pagina(
             f'<tr><td class="{clase}">{marca} {_t(prueba)}</td><td>{_t(numero_es(obtenidos))} de '
             f"{maximo}{_t(con_extra)}</td><td>{_t(detalle)}</td></tr>"
         )
-    retraso = ""
-    if fila.get("penalizacion"):
-        retraso = (
-            f"<p>Entregada con {retraso_legible(fila.get('retraso') or 0)} de retraso: "
-            f"{_t(puntos_es(fila['penalizacion']))} de penalización (la política de retrasos del curso).</p>"
-        )
-    if fila.get("extra"):
-        retraso += f"<p>Crédito extra del profesor: {_t(puntos_es(fila['extra']))}.</p>"
-    entrega = f"<p>Entregada el {_t(fila['entrega'])}.</p>" if fila.get("entrega") else ""
-    notas = "".join(
-        f"<li><strong>{_t(_celda(desafio, celda))}:</strong> {_t(texto)}</li>"
-        for celda, texto in (comentarios or {}).items()
-    )
+    return "".join(filas)
+
+
+def pagina(
+    desafio: Desafio,
+    fila: dict,
+    resultados: dict[str, str | None],
+    solucion: str | None,
+    comentarios: dict[str, str] | None = None,
+    aviso: str = "",
+) -> str:
+    """La devolución entera: lo_de_arriba, la tabla de las pruebas y el código del alumno."""
+    arriba = lo_de_arriba(desafio, fila, comentarios, aviso)
+    parrafos = "".join(f"<p>{_t(p)}</p>" for p in (arriba.entrega, arriba.retraso, arriba.extra, arriba.motivo) if p)
+    notas = "".join(f"<li><strong>{_t(c)}:</strong> {_t(t)}</li>" for c, t in arriba.comentarios)
     notas = f"<h2>Comentarios del profesor</h2><ul>{notas}</ul>" if notas else ""
     codigo = f"<h2>Tu solución</h2><pre>{_t(solucion)}</pre>" if solucion else ""
-    # Al alumno, sólo el motivo del calificador: la penalización y el crédito extra ya van arriba, y
-    # los avisos de la recogida (p. ej. «el cuaderno dice que es de «ana.garcia»») son para el profesor.
-    del_alumno = fila.get("del_calificador", fila.get("motivo", ""))
-    if aviso and del_alumno.startswith(aviso):
-        del_alumno = del_alumno.removeprefix(aviso).removeprefix(";").strip()
-    motivo = f"<p>{_t(del_alumno)}</p>" if del_alumno else ""
     return f"""<!DOCTYPE html>
 <html lang="es"><head><meta charset="utf-8"><title>{_t(desafio.slug)}: tu nota</title>
 <style>{ESTILO}</style></head><body>
 <h1>Desafío «{_t(desafio.slug)}»</h1>
 <p><strong>Alumno:</strong> {_t(fila["alumno"])}</p>
-<p><strong>Nota: {_t(numero_es(fila["puntos"]))} de {_t(puntos_es(fila["maximo"]))}.</strong></p>
-{entrega}{retraso}{motivo}{notas}
+<p><strong>Nota: {_t(arriba.nota)}.</strong></p>
+{parrafos}{notas}
 <h2>Las pruebas</h2>
 <table><tr><th>prueba</th><th>puntos</th><th>qué ha pasado</th></tr>
-{"".join(filas)}
+{_filas_de_las_pruebas(desafio, fila, resultados)}
 </table>
 <p>Las pruebas corren fuera de tu cuaderno, con el código del curso; las variaciones ocultas
 cambian los datos para que una respuesta fija no pase.</p>
@@ -225,7 +253,7 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
     from cursos.profesor import aula, informe, libro
     from cursos.profesor.configuracion import CursoNbgrader
 
-    rutas, hecho, paginas = Carpetas.de(curso_nbgrader), Devolucion(), {}
+    rutas, hecho, paginas, resumenes = Carpetas.de(curso_nbgrader), Devolucion(), {}, {}
     curso = CursoNbgrader.de(curso_nbgrader)
     with libro.abre(curso, desafio) as gradebook:
         filas = libro.tabla(gradebook, desafio, curso.zona())
@@ -235,14 +263,9 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
             resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
             if not resultados:
                 hecho.sin_calificar.append(f["alumno"])
-            texto = pagina(
-                desafio,
-                f,
-                resultados,
-                solucion,
-                comentarios_del_libro(gradebook, desafio, f["alumno"]),
-                aviso_para_el_profesor(rutas, desafio, f["alumno"]),
-            )
+            comentarios = comentarios_del_libro(gradebook, desafio, f["alumno"])
+            aviso = aviso_para_el_profesor(rutas, desafio, f["alumno"])
+            texto = pagina(desafio, f, resultados, solucion, comentarios, aviso)
             ruta = ruta_de(rutas, desafio, f["alumno"])
             try:
                 sin_lo_de_source(rutas, desafio, f["alumno"], texto)
@@ -252,6 +275,7 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
                     ruta.unlink(missing_ok=True)
                 continue
             paginas[f["alumno"]] = texto
+            resumenes[f["alumno"]] = lo_de_arriba(desafio, f, comentarios, aviso).en_una_linea()
             antes = ruta.read_text(encoding="utf-8") if ruta.is_file() else None
             if antes is not None and antes != texto:
                 hecho.atrasadas.append((f["alumno"], _nota(antes), _nota(texto)))
@@ -262,7 +286,7 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
         hecho.moodle, hecho.canvas = _para_el_aula(curso_nbgrader, rutas, desafio, paginas)
         hecho.csv = curso_nbgrader / "calificaciones" / f"{desafio.slug}.csv"
         informe.escribe_csv(hecho.csv, filas, list(desafio.puntos()))  # el mismo que escribe calificar
-        notas = aula.escribe(curso_nbgrader, desafio, filas, paginas)
+        notas = aula.escribe(curso_nbgrader, desafio, filas, resumenes)
         hecho.notas_moodle, hecho.notas_canvas = notas.moodle, notas.canvas
         hecho.sin_correo, hecho.sin_canvas = notas.sin_correo, notas.sin_canvas
         hecho.rechazadas += notas.rechazadas

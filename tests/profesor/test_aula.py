@@ -11,7 +11,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from cursos.cli import main
-from cursos.profesor import aula
+from cursos.profesor import aula, retroalimentacion
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
@@ -93,13 +93,13 @@ def test_moodle_con_la_nota_de_formgrader_y_sin_lo_que_es_para_el_profesor(relea
     assert "Canvas" not in error
 
     # La puerta: una retroalimentación que llevaría lo de source/ no va en el CSV, y devolver acaba con 1.
-    original = aula.retroalimentacion
+    original = retroalimentacion.Arriba.en_una_linea
 
-    def con_la_solucion(pagina):
-        return original(pagina) + (" ### BEGIN HIDDEN TESTS" if "maria.sanchez" in pagina else "")
+    def con_la_solucion(arriba):  # sólo la de maria.sanchez, la del 9
+        return original(arriba) + (" ### BEGIN HIDDEN TESTS" if arriba.nota.startswith("9 ") else "")
 
     with pytest.MonkeyPatch.context() as parche:
-        parche.setattr(aula, "retroalimentacion", con_la_solucion)
+        parche.setattr(retroalimentacion.Arriba, "en_una_linea", con_la_solucion)
         assert main(["devolver", "--nbgrader", str(curso)]) == 1
     assert "la retroalimentación de maria.sanchez para Moodle no se ha escrito" in capsys.readouterr().err
     assert [fila[0] for fila in lee_csv(ruta)] == ["Dirección de correo", "ines.lopez@uni.es"]
