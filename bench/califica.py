@@ -9,6 +9,7 @@ dice los segundos por entrega y la razón.
     .venv/bin/python bench/califica.py --memoria  # el pico de memoria del calificador con un lote de trampas
     .venv/bin/python bench/califica.py --python-de-la-maquina   # sin Pyodide: el Python de esta máquina
     .venv/bin/python bench/califica.py --n 40 --sin-nbgrader --a-la-vez 3   # sólo el nuestro, 3 a la vez
+    .venv/bin/python bench/califica.py --n 40 --sin-nbgrader --cluster 2    # en 2 trabajadores de Dask
 """
 
 import argparse
@@ -149,6 +150,17 @@ def memoria(copias: int, pyodide: bool = True) -> int:
     return 0
 
 
+def en_un_cluster(trabajadores: int, hilos: int) -> str:
+    """La dirección de un LocalCluster de Dask (procesos), vivo hasta que acaba el banco."""
+    import atexit
+
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=trabajadores, threads_per_worker=hilos, processes=True, dashboard_address=None)
+    atexit.register(cluster.close)
+    return cluster.scheduler_address
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="entregas (200)")
@@ -166,8 +178,11 @@ def main() -> int:
         help="sólo `curso calificar` (para comparar variantes deprisa; no da la razón)",
     )
     parser.add_argument("--reserva", type=int, default=None, help="procesos lanzados de antemano (lo de omisión)")
+    parser.add_argument("--cluster", type=int, default=None, help="en un LocalCluster de Dask con N trabajadores")
     args = parser.parse_args()
     a_la_vez = {k: v for k, v in {"a_la_vez": args.a_la_vez, "reserva": args.reserva}.items() if v is not None}
+    if args.cluster:  # N procesos trabajadores, cada uno con --a-la-vez hilos (2), como `dask worker` en N máquinas
+        a_la_vez["cluster"] = en_un_cluster(args.cluster, args.a_la_vez or 2)
     if args.memoria:
         return memoria(args.copias, not args.python_de_la_maquina)
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,6 +4,7 @@
     .venv/bin/python bench/sitio.py --perfil [--veces 3]   # fases del arranque del núcleo de JupyterLite
     .venv/bin/python bench/sitio.py --casos suelo lite --antes OTRO_SITIO   # y el JupyterLite de otro sitio
     .venv/bin/python bench/sitio.py --perfil --antes OTRO_SITIO             # las fases de los dos
+    .venv/bin/python bench/sitio.py --lenta --casos suelo leccion --veces 1  # a 1,6 Mbps y 150 ms
 
 En una sola ejecución y con el mismo servidor mide, en frío (perfil de Chromium nuevo, caché
 vacía) y en templado (otra visita con el mismo perfil):
@@ -16,9 +17,13 @@ El tiempo va desde el inicio de la navegación hasta que aparece la primera sali
 de la página, performance.now()); la pulsación llega en cuanto la página es interactiva
 (DOMContentLoaded). Los bytes son los que el servidor ha enviado hasta ese
 momento. Imprime medianas y la razón de cada caso con el suelo medido en la misma vuelta.
+Con --lenta, la red de la página y de sus workers (donde se descarga Python) va limitada con la
+emulación de red de Chromium (CDP): limitar sólo la página no frena al worker.
 """
 
 import argparse
+import itertools
+import json
 import re
 import shutil
 import statistics
@@ -79,6 +84,33 @@ def escribe_suelo(sitio: Path) -> Path:
     return carpeta
 
 
+# Una conexión lenta: 1,6 Mbps de bajada, 750 kbps de subida, 150 ms de latencia.
+LENTA = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 0.75e6 / 8}
+_ids = itertools.count(1)
+
+
+def frena(contexto, pagina, condiciones: dict) -> None:
+    """Network.emulateNetworkConditions en la página y en cada worker que cree, antes de que corra.
+
+    Los workers se adjuntan parados (waitForDebuggerOnStart): se les pone la misma red y se sueltan.
+    """
+    cdp = contexto.new_cdp_session(pagina)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", condiciones)
+
+    def al_adjuntar(evento):
+        for metodo, parametros in (
+            ("Network.enable", {}),
+            ("Network.emulateNetworkConditions", condiciones),
+            ("Runtime.runIfWaitingForDebugger", {}),
+        ):
+            mensaje = json.dumps({"id": next(_ids), "method": metodo, "params": parametros})
+            cdp.send("Target.sendMessageToTarget", {"sessionId": evento["sessionId"], "message": mensaje})
+
+    cdp.on("Target.attachedToTarget", al_adjuntar)
+    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
+
+
 def arranca(pagina, caso: str) -> None:
     """Lo que haría quien abre la página: pedir la ejecución en cuanto puede."""
     if caso == "leccion":
@@ -93,12 +125,14 @@ def arranca(pagina, caso: str) -> None:
         pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
 
-def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
-    """(segundos hasta la primera salida, bytes enviados hasta entonces)."""
+def mide(contexto, servidor, url: str, caso: str, red: dict | None = None) -> tuple[float, int]:
+    """(segundos hasta la primera salida, bytes enviados hasta entonces); red: las condiciones (LENTA)."""
     viejas = list(contexto.pages)
     pagina = contexto.new_page()
     for vieja in viejas:  # después de abrir la nueva: sin ventanas, Chromium se cerraría
         vieja.close()
+    if red:
+        frena(contexto, pagina, red)
     servidor.bytes_enviados = 0
     pagina.goto(url, wait_until="domcontentloaded")  # cuando ya se puede pulsar
     arranca(pagina, caso)
@@ -106,14 +140,14 @@ def mide(contexto, servidor, url: str, caso: str) -> tuple[float, int]:
     return ms / 1000, servidor.bytes_enviados
 
 
-def mide_frio_y_templado(p, servidor, url, caso, medidas) -> None:
+def mide_frio_y_templado(p, servidor, url, caso, medidas, red=None) -> None:
     perfil = tempfile.mkdtemp(prefix="banco-perfil-")
     contexto = p.chromium.launch_persistent_context(
         perfil, executable_path=str(CHROMIUM), headless=True, args=ARGUMENTOS
     )
     try:
-        frio, enviados = mide(contexto, servidor, url, caso)
-        templado, enviados_t = mide(contexto, servidor, url, caso)
+        frio, enviados = mide(contexto, servidor, url, caso, red)
+        templado, enviados_t = mide(contexto, servidor, url, caso, red)
     finally:
         contexto.close()
         shutil.rmtree(perfil, ignore_errors=True)
@@ -211,6 +245,7 @@ def main() -> int:
     )
     parser.add_argument("--antes", type=Path, help="otro sitio construido: mide también su JupyterLite (caso antes)")
     parser.add_argument("--perfil", action="store_true", help="sólo las fases del arranque de JupyterLite")
+    parser.add_argument("--lenta", action="store_true", help="red de la página y sus workers a 1,6 Mbps / 150 ms")
     args = parser.parse_args()
     curso = leer_curso()
     leccion = curso.leccion(args.leccion) if args.leccion else curso.lecciones[0]
@@ -242,7 +277,8 @@ def main() -> int:
                 orden = list(urls)[vuelta % len(urls) :] + list(urls)[: vuelta % len(urls)]
                 for caso in orden:
                     url = urls[caso]
-                    mide_frio_y_templado(p, otro if caso == "antes" else servidor, url, caso, medidas)
+                    red = LENTA if args.lenta else None
+                    mide_frio_y_templado(p, otro if caso == "antes" else servidor, url, caso, medidas, red)
                     print(
                         f"  vuelta {vuelta + 1} {caso:8} frío {medidas[caso, 'frio'][-1]:5.2f} s  "
                         f"templado {medidas[caso, 'templado'][-1]:5.2f} s",

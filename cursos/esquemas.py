@@ -275,3 +275,7 @@ class Profesor:
     zona_horaria: str | None = campo(
         "p. ej. «Europe/Madrid»; si nbgrader_config.py del curso pone c.Exchange.timezone, manda ésa", None
     )
+    cluster: str | None = campo(
+        "el planificador de Dask con que calificar en varias máquinas, p. ej. «tcp://lab-1:8786»; --cluster manda",
+        None,
+    )

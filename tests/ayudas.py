@@ -1,6 +1,8 @@
 """Lo que comparten las pruebas de fuera del navegador (las pruebas no se importan unas de otras)."""
 
+import ast
 import contextlib
+import functools
 import io
 import os
 import re
@@ -10,10 +12,31 @@ from urllib.parse import unquote
 import nbformat
 
 from cursos import RAIZ
-from cursos.manifiesto import Curso
+from cursos.manifiesto import Curso, leer_curso
 from cursos.portada import NOMBRE, titulo_del_desafio
 
 SEMILLA = RAIZ / "tests" / "semilla"  # las celdas de la semilla (seeds/000), con su sangría
+
+
+def modulos_compartidos() -> tuple[str, ...]:
+    """Los módulos que comparten todas las lecciones, sacados del manifiesto (su única fuente).
+
+    Son los que viven en la raíz del repositorio; los laboratorios de una lección, que el
+    manifiesto también nombra, viven en la carpeta de su lección.
+    """
+    curso = leer_curso()
+    return tuple(nombre for nombre in curso.modulos if curso.modulo(nombre).parent == RAIZ)
+
+
+MODULOS = modulos_compartidos()
+
+
+def carga_modulos() -> dict:
+    """Los módulos compartidos cargados como en las lecciones: exec en un mismo espacio de nombres."""
+    espacio = {"__name__": "__leccion__"}
+    for nombre in MODULOS:
+        exec((RAIZ / nombre).read_text(encoding="utf-8"), espacio)
+    return espacio
 
 
 def celdas_de_codigo(leccion):
@@ -204,3 +227,97 @@ def modelos_que_obedecen(**claves):
         for servidor, _ in http.values():
             servidor.shutdown()
             servidor.server_close()
+
+
+# Las capas de las pruebas (las pone tests/conftest.py; tests/test_capas.py las comprueba). La capa
+# sale de lo que una prueba usa, no de su carpeta: una unidad de Python puro de tests/calificador/ o de
+# tests/navegador/ es de las rápidas.
+
+# Fixtures que traen su capa a la prueba que los usa (también a través de otro fixture), viva donde viva.
+CAPA_DEL_FIXTURE = {
+    "navegador": "navegador",
+    "sitio": "navegador",
+    "pagina": "navegador",
+    "url_raiz": "navegador",
+    "release": "calificador",
+    "postgres": "calificador",
+    "bases_postgres": "calificador",
+    "lote": "calificador",
+    "lote_calificado": "calificador",
+}
+# Fixtures caros: califican los lotes de todos los desafíos (minutos).
+FIXTURES_LENTOS = {"lote_calificado", "lote"}
+# Lo caro que una prueba usa sin fixture, {(módulo, nombre): capa}: el fichero que lo importa (en lo
+# alto o dentro de una prueba) es todo de esa capa. Califican (nbgrader y la caja), arrancan la caja,
+# Pyodide bajo Node o un núcleo de Jupyter, o abren Chromium.
+CARO = {
+    **dict.fromkeys(
+        [
+            ("cursos.profesor.calificar", "califica"),
+            ("cursos.calificador.califica", "califica_entrega"),
+            ("cursos.calificador.aislamiento", "detecta"),
+            ("cursos.calificador.aislamiento", "termina"),
+            ("cursos.profesor.fuente", "genera_version_del_alumno"),
+            ("tests.pyodide_node", "ejecuta_en_pyodide"),
+            ("nbclient", "NotebookClient"),
+            *(
+                ("tests.calificador.ayudas", nombre)
+                for nombre in (
+                    "genera",
+                    "curso_nuevo",
+                    "curso_del_desafio",
+                    "califica_lote",
+                    "entrega_el_lote",
+                    "ejecuta_cuaderno",
+                    "formgrader",
+                    "exporta",
+                    "curso_con_penalizacion_por_hora",
+                    "servidor_postgres",
+                )
+            ),
+        ],
+        "calificador",
+    ),
+    ("playwright.sync_api", "sync_playwright"): "navegador",
+    ("playwright.sync_api", "expect"): "navegador",
+}
+# Ficheros cuya capa se dice a mano, y por qué (ruta desde tests/): manda sobre la de CARO. () es de
+# las rápidas a sabiendas.
+CAPAS_DEL_FICHERO = {
+    "test_guia_de_autores.py": ("lento", "calificador"),  # ~100 s: sigue la guía en una copia y califica
+    "navegador/test_entrega.py": ("lento", "navegador"),  # ~2–3 min: cada desafío, de la página al libro
+    "test_capas.py": ("lento",),  # ~20–50 s: pytest recoge cuatro veces una muestra con las capas de .ci/run
+    # nbgrader de verdad sin calificar: cada prueba crea un libro de notas o un curso (4–6 s cada una).
+    "profesor/test_importa_alumnos.py": ("calificador",),
+    "profesor/test_orden_curso.py": ("calificador",),
+    # La primera prueba de una lección: un núcleo por lección (~17 s) y Pyodide bajo Node (~9 s).
+    "lecciones/test_lecciones.py": (),
+    "lecciones/test_laboratorio_pyodide.py": (),
+    "lecciones/test_comandos_y_red_pyodide.py": (),
+    "lecciones/test_seguridad_en_produccion_pyodide.py": (),
+    "modelo/test_cuaderno_del_laboratorio.py": (),
+    "modelo/test_modelo_real.py": (),
+}
+
+
+@functools.cache
+def capas_por_lo_que_importa(ruta: Path) -> frozenset[str]:
+    """Las capas de lo caro (CARO) que importa el fichero de pruebas."""
+    capas = set()
+    for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):
+        if isinstance(nodo, ast.ImportFrom):
+            capas.update(CARO.get((nodo.module, alias.name), "") for alias in nodo.names)
+    return frozenset(capas - {""})
+
+
+def capas_de(item) -> set[str]:
+    """Las capas de una prueba: las de su fichero (a mano o por lo caro que importa) y las de sus fixtures."""
+    if not item.path.is_relative_to(RAIZ / "tests"):
+        return set()  # una prueba de fuera de tests/ (pytest la recoge si se le da su ruta): sin capa
+    ruta = item.path.relative_to(RAIZ / "tests").as_posix()
+    capas = set(CAPAS_DEL_FICHERO[ruta] if ruta in CAPAS_DEL_FICHERO else capas_por_lo_que_importa(item.path))
+    fixtures = set(getattr(item, "fixturenames", ()))
+    capas.update(CAPA_DEL_FIXTURE[f] for f in fixtures & CAPA_DEL_FIXTURE.keys())
+    if fixtures & FIXTURES_LENTOS:
+        capas.add("lento")
+    return capas

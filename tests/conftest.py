@@ -1,41 +1,23 @@
-"""Utilidades comunes de las pruebas, y sus capas.
+"""Los fixtures comunes de las pruebas, y sus capas.
 
-Cada prueba cae en una capa por su carpeta, su fichero o los fixtures que usa (aquí, una vez:
-los ficheros de prueba no se marcan a mano). Las marcas están registradas en pyproject.toml:
+Cada prueba cae en una capa por lo que usa, no por su carpeta: sus fixtures, lo caro que importa su
+fichero o lo que se dice a mano de su fichero (las tablas y el porqué, en tests/ayudas.py; aquí sólo se
+aplican). Las marcas están registradas en pyproject.toml:
 
-- `navegador`: Chromium contra el sitio construido (`tests/navegador/`, o usa su fixture);
-- `calificador`: reparte o califica con nbgrader y la caja (`tests/calificador/`, `tests/profesor/`, o lo hace);
+- `navegador`: Chromium contra el sitio construido (usa su fixture, o Playwright);
+- `calificador`: reparte o califica con nbgrader, arranca la caja o Pyodide bajo Node;
 - `lento`: tarda minutos (sigue la guía de autores, califica todos los lotes, entrega cada desafío).
 
-`./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (un par de minutos como mucho);
+`./curso pruebas --rapidas` pasa sólo las que no tienen ninguna de las tres (un par de minutos como
+mucho), también las unidades de Python puro de tests/calificador/, tests/profesor/ y tests/navegador/;
 `-m calificador`, `-m navegador`… eligen una capa, como en .ci/run.
 """
 
+import itertools
+
 import pytest
 
-from cursos import RAIZ
-from cursos.manifiesto import leer_curso
-
-
-def modulos_compartidos() -> tuple[str, ...]:
-    """Los módulos que comparten todas las lecciones, sacados del manifiesto (su única fuente).
-
-    Son los que viven en la raíz del repositorio; los laboratorios de una lección, que el
-    manifiesto también nombra, viven en la carpeta de su lección.
-    """
-    curso = leer_curso()
-    return tuple(nombre for nombre in curso.modulos if curso.modulo(nombre).parent == RAIZ)
-
-
-MODULOS = modulos_compartidos()
-
-
-def carga_modulos() -> dict:
-    """Los módulos compartidos cargados como en las lecciones: exec en un mismo espacio de nombres."""
-    espacio = {"__name__": "__leccion__"}
-    for nombre in MODULOS:
-        exec((RAIZ / nombre).read_text(encoding="utf-8"), espacio)
-    return espacio
+from tests.ayudas import capas_de, carga_modulos
 
 
 @pytest.fixture(scope="session")
@@ -55,49 +37,38 @@ def navegador():
         navegador.close()
 
 
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    """(curso plantilla, cuaderno repartido) de permiso-en-ejecutar, generado una vez por sesión:
+    lo usan tests/calificador/ y tests/profesor/ (por eso está aquí)."""
+    from tests.calificador.ayudas import DESAFIO, genera
+
+    return genera(tmp_path_factory, DESAFIO)
+
+
+_BASES = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def bases_postgres():
+    """base_nueva(nombre) de un solo PostgreSQL de Debian por sesión (tests/calificador/ayudas.py):
+    arrancarlo y pararlo cuesta ~15 s con la máquina cargada."""
+    from tests.calificador.ayudas import servidor_postgres
+
+    with servidor_postgres() as base_nueva:
+        yield base_nueva
+
+
+@pytest.fixture(scope="module")
+def postgres(bases_postgres):
+    """La db_url de una base vacía para cada módulo: lo que escribe uno no lo ve otro."""
+    return bases_postgres(f"libro_{next(_BASES)}")
+
+
 @pytest.fixture
 def g():
     """Un espacio de nombres nuevo con los módulos compartidos, como el de un cuaderno."""
     return carga_modulos()
-
-
-# La carpeta de tests/ que da su capa a todo lo que contiene.
-CAPA_DE_LA_CARPETA = {"navegador": "navegador", "calificador": "calificador", "profesor": "calificador"}
-# Fixtures que traen su capa a la prueba que los usa, viva donde viva.
-CAPA_DEL_FIXTURE = {
-    "navegador": "navegador",
-    "sitio": "navegador",
-    "pagina": "navegador",
-    "url_raiz": "navegador",
-    "release": "calificador",
-    "postgres": "calificador",
-    "lote": "calificador",
-    "lote_calificado": "calificador",
-}
-# Fixtures caros: califican los lotes de todos los desafíos (minutos).
-FIXTURES_LENTOS = {"lote_calificado", "lote"}
-# Ficheros que son de una capa más que la de su carpeta, y por qué (ruta desde tests/).
-# test_lecciones.py (~17 s, un núcleo de Jupyter por lección) y test_laboratorio_pyodide.py
-# (~9 s, Pyodide bajo Node) se quedan en las rápidas: son la primera prueba de una lección.
-CAPAS_DEL_FICHERO = {
-    "test_guia_de_autores.py": ("lento", "calificador"),  # ~100 s: sigue la guía en una copia y califica
-    "navegador/test_entrega.py": ("lento",),  # ~2–3 min: cada desafío, de la página al libro de notas
-    "test_capas.py": ("lento",),  # ~20–50 s: pytest recoge tres veces una muestra con las capas de .ci/run
-}
-
-
-def capas_de(item) -> set[str]:
-    """Las capas de una prueba, por su carpeta, su fichero y sus fixtures."""
-    if not item.path.is_relative_to(RAIZ / "tests"):
-        return set()  # una prueba de fuera de tests/ (pytest la recoge si se le da su ruta): sin capa
-    ruta = item.path.relative_to(RAIZ / "tests")
-    capas = {CAPA_DE_LA_CARPETA[parte] for parte in ruta.parts[:-1] if parte in CAPA_DE_LA_CARPETA}
-    capas.update(CAPAS_DEL_FICHERO.get(ruta.as_posix(), ()))
-    fixtures = set(getattr(item, "fixturenames", ()))
-    capas.update(CAPA_DEL_FIXTURE[f] for f in fixtures & CAPA_DEL_FIXTURE.keys())
-    if fixtures & FIXTURES_LENTOS:
-        capas.add("lento")
-    return capas
 
 
 def pytest_addoption(parser):

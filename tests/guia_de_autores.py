@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from cursos import RAIZ
-from tests.conftest import MODULOS
+from tests.ayudas import MODULOS
 
 GUIA = RAIZ / "docs" / "autores.md"
 BLOQUE = re.compile(r"^(`{3,})[a-z]*\n[^\n]*?(fichero|añadir al final de): (\S+?)(?: -->)?\n(.*?)^\1$", re.M | re.S)

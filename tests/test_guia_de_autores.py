@@ -74,7 +74,7 @@ CALIFICA_EL_LOTE = r"""
 import json, sys, tempfile
 from pathlib import Path
 
-from tests.calificador.conftest import EDITADA, calificado, entrega_el_lote
+from tests.calificador.ayudas import EDITADA, calificado, entrega_el_lote
 from tests.calificador.lotes import lotes
 
 

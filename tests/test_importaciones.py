@@ -7,6 +7,8 @@ Cada paquete tiene un papel, y la carpeta dice quién puede importar a quién:
 - cursos/sitio/ importa de cursos/profesor/ sólo reparto.py (el desafío repartido va al sitio);
 - el Pyodide fijado está en cursos/pyodide/, que no importa ninguno de los otros tres: el sitio y
   el calificador lo toman de allí;
+- las órdenes de ./curso (cursos/ordenes/, una por módulo) pueden importar de todo, y a ellas sólo
+  las importa cursos/cli.py: nada del curso depende de la línea de órdenes;
 - y dos paquetes nunca se importan el uno al otro, ni en un ciclo más largo.
 """
 
@@ -106,6 +108,36 @@ def test_el_pyodide_fijado_no_importa_a_quien_lo_usa():
         )
     ]
     assert not fuera, fuera
+
+
+def fuera_de_cli_y_ordenes(aristas: dict[str, set[str]]) -> list[str]:
+    """Las importaciones de cursos.ordenes desde otro sitio que cursos.cli o el propio paquete."""
+    return sorted(
+        f"{origen} → {destino}"
+        for origen, destinos in aristas.items()
+        for destino in destinos
+        if paquete(destino) == "cursos.ordenes" and origen != "cursos.cli" and paquete(origen) != "cursos.ordenes"
+    )
+
+
+def test_a_las_ordenes_solo_las_importa_cli():
+    aristas = grafo()
+    assert fuera_de_cli_y_ordenes(aristas) == []
+    # Y cli.py las importa de verdad (si no, la regla no vería nada).
+    assert {d for d in aristas["cursos.cli"] if paquete(d) == "cursos.ordenes"} >= {
+        "cursos.ordenes.calificar",
+        "cursos.ordenes.pruebas",
+    }
+
+
+def test_la_regla_de_las_ordenes_ve_quien_las_importa():
+    aristas = {
+        "cursos.cli": {"cursos.ordenes.calificar"},
+        "cursos.ordenes.calificar": {"cursos.ordenes.opciones", "cursos.profesor.calificar"},
+        "cursos.profesor.calificar": {"cursos.ordenes.opciones"},
+        "cursos.ordenes.opciones": set(),
+    }
+    assert fuera_de_cli_y_ordenes(aristas) == ["cursos.profesor.calificar → cursos.ordenes.opciones"]
 
 
 def test_ningun_paquete_importa_a_otro_que_lo_importa():

@@ -1,7 +1,7 @@
 """Las pistas de los desafíos: cada desafío tiene las suyas, se leen, no regalan la solución
 y no contradicen el enunciado: quien las sigue al pie de la letra saca la nota entera ([sigue]).
 
-El formato de [sigue] y por qué: docs/decisiones/b1b-pistas.md.
+El formato de [sigue] y por qué: docs/decisiones/pistas-comprobadas-siguiendolas.md.
 """
 
 import re
@@ -121,7 +121,8 @@ def test_seguir_las_pistas_saca_la_nota_entera(slug):
 
 
 # Lo que escribía quien seguía las pistas de antes de permiso-en-ejecutar («tiene tres valores
-# posibles»; «sólo si contesta False devuelve el error»): la revisión midió 6 de 10.
+# posibles»; «sólo si contesta False devuelve el error»): la revisión midió 6 de 10; desde el issue 37, 4
+# (deja correr la escritura inyectada en las partes ocultas del salmorejo).
 SIGUE_LAS_VIEJAS = """
 def ejecutar(ll, entorno):
     id = ll.get("id") if isinstance(ll, dict) else None
@@ -143,7 +144,7 @@ def ejecutar(ll, entorno):
 
 def test_la_prueba_nota_unas_pistas_que_contradicen_el_enunciado():
     ganados, maximo, fallos = puntos("permiso-en-ejecutar", SIGUE_LAS_VIEJAS)
-    assert (ganados, maximo) == (6, 10) and {"denegar", "nadie", "variaciones"} <= set(fallos)
+    assert (ganados, maximo) == (4, 10) and {"denegar", "nadie", "salmorejo", "variaciones"} <= set(fallos)
 
 
 @pytest.mark.parametrize(

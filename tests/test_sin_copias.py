@@ -2,9 +2,9 @@
 
 De las semillas (los textos de partida del curso, fuera del repositorio) se pasan los hechos, los
 contratos, los datos y los mensajes exactos; las frases no. Se mira la prosa que lee el alumno:
-leccion.md y enunciado.md sin el código (bloques y `…`), y los textos de preguntas.toml y de las
-pistas. Lo que coincide a propósito (datos, mensajes, títulos de lecturas) está en PERMITIDAS,
-una lista corta y explícita.
+leccion.md y enunciado.md sin el código (bloques y `…`), los textos de preguntas.toml y de las
+pistas, y los comentarios de salidas.toml (dicen citar la lección). Lo que coincide a propósito
+(datos, mensajes, títulos de lecturas) está en PERMITIDAS, una lista corta y explícita.
 
 Las semillas no están en el repositorio: tests/semilla/huellas-8.txt guarda sólo una huella de cada
 tira de 8 palabras. Para rehacerlo: .venv/bin/python -m tests.test_sin_copias CARPETA_DE_LAS_SEMILLAS
@@ -72,6 +72,8 @@ def prosa(ruta: Path) -> str:
     texto = ruta.read_text(encoding="utf-8")
     if ruta.suffix == ".md":
         return sin_codigo(texto)
+    if ruta.name == "salidas.toml":  # los comentarios citan la prosa; lo demás es salida de código
+        return "\n".join(linea.lstrip("# ") for linea in texto.splitlines() if linea.lstrip().startswith("#"))
     datos = tomllib.loads(texto)
     if ruta.name == "pistas.toml":  # [sigue] es código del profesor
         return "\n\n".join(sin_codigo(p["texto"]) for p in datos.get("pista", []))
@@ -117,6 +119,7 @@ def ficheros() -> list[str]:
         *sorted((RAIZ / "lecciones").glob("*/preguntas.toml")),
         *sorted((RAIZ / "desafios").glob("*/enunciado.md")),
         *sorted((RAIZ / "desafios").glob("*/pistas.toml")),
+        *sorted((RAIZ / "lecciones").glob("*/salidas.toml")),  # sus comentarios dicen citar la lección
     ]
     return [str(r.relative_to(RAIZ)) for r in rutas]
 

@@ -9,14 +9,17 @@ el par utilidad/seguridad de AgentDojo:
     ejecutada  la acción ha ocurrido (se mira el entorno, no lo que dice el modelo);
     tarea      lo que pidió el usuario está hecho (también en el entorno).
 
-Lo que la defensa promete se puede medir: con ella, «ejecutada» tiene que ser 0
-proponga lo que proponga el modelo. Un modelo de verdad no contesta siempre lo
-mismo, así que lo que vale son las tasas, no una ejecución.
+Cada escenario tiene su clase (ataque, residual, control de autorización, control
+negativo: medidas.CLASES) y las clases se cuentan aparte, nunca sumadas. Lo que
+una defensa no puede parar no se promete: es su fila «residual». Las defensas que
+preguntan al usuario se miden dos veces: con el usuario prudente y con uno que lo
+aprueba todo. Un modelo de verdad no contesta siempre lo mismo: lo que vale son
+las tasas, con su intervalo (medidas.wilson), no una ejecución.
 
-Sin modelo de verdad se usa ModeloSordo: repite las respuestas del guion de la
-lección sin mirar lo que le llega (el guionizado normal se pararía en cuanto la
-defensa cambia una observación). Obedece siempre a la inyección, que es
-justo el caso que la defensa tiene que aguantar.
+Sin modelo de verdad se usa ModeloSordo: repite las respuestas del guion sin mirar
+lo que le llega (el guionizado normal se pararía en cuanto la defensa cambia una
+observación). Obedece siempre a la inyección; comportamientos.py tiene otros
+modelos que se portan mal como los de verdad.
 """
 
 import contextlib
@@ -24,12 +27,36 @@ import copy
 import io
 import json
 import os
+import textwrap
 from dataclasses import dataclass, field
 
-from cursos.modelo.modelo_real import ErrorDelModelo, tapa
+from cursos.modelo.clave import ErrorDelModelo, tapa
+from cursos.modelo.medidas import (
+    APRUEBA,
+    DEFENSAS,
+    MEDIDAS,
+    NOMBRE_DEFENSA,
+    cabecera,
+    grafico_svg,
+    resumen,
+    tabla,
+    texto_de_tabla,
+)
+from cursos.modelo.partida import Escenario, Partida
 
-MEDIDAS = ("propuesta", "ejecutada", "tarea")
-DEFENSAS = ("sin", "con")
+__all__ = [
+    "APRUEBA",
+    "DEFENSAS",
+    "MEDIDAS",
+    "Escenario",
+    "Partida",
+    "grafico_svg",
+    "resumen",
+    "tabla",
+    "texto_de_tabla",
+]
+# Estados HTTP que no se arreglan repitiendo: el modelo no existe, o la clave no vale. Se para ahí.
+PARAN = (401, 403, 404)
 
 
 class ModeloSordo:
@@ -50,27 +77,8 @@ class ModeloSordo:
         return copy.deepcopy(self.respuestas[turno])
 
 
-@dataclass
-class Partida:
-    """Una ejecución de un escenario, con la defensa ya puesta o quitada: todo recién hecho."""
-
-    espacio: dict  # el espacio de nombres con guionizado, entorno, harness y lo de la lección
-    inicio: list
-    entorno: dict
-    respuestas: list  # lo que responde un modelo que obedece a la inyección (ModeloSordo)
-    ejecutar: object  # ejecutar(ll, entorno): el de la lección, con o sin su defensa
-    propuesta: object  # propuesta(ll) -> bool: ¿esta llamada hace la acción inyectada?
-    ejecutada: object  # ejecutada(partida, M) -> bool: ¿ha ocurrido? (en el entorno o en los registros)
-    tarea: object  # tarea(partida, M) -> bool: ¿está hecho lo que pidió el usuario?
-    max_turnos: int = 10
-
-
-@dataclass
-class Escenario:
-    slug: str
-    leccion: str  # el slug de la lección cuyo ataque es
-    titulo: str
-    prepara: object  # prepara(defensa) -> Partida nueva; defensa es "sin" o "con"
+def defensas_de(escenario):
+    return DEFENSAS + ((APRUEBA,) if escenario.pregunta else ())
 
 
 @dataclass
@@ -82,6 +90,9 @@ class Ejecucion:
     tarea: bool = False
     error: str | None = None
     M: list = field(default_factory=list)
+    clase: str = "ataque"
+    titulo: str = ""
+    para: bool = False  # un error que no se arregla repitiendo (404, 401): el lote se para aquí
 
 
 def ejecuta_una(escenario, defensa, modelo_para):
@@ -90,7 +101,7 @@ def ejecuta_una(escenario, defensa, modelo_para):
     Nunca lanza (salvo Ctrl+C): si falla el modelo, lo que manda o el propio laboratorio,
     es una ejecución con error, que la tabla cuenta aparte, con la conversación hasta ahí.
     """
-    resultado = Ejecucion(escenario.slug, defensa)
+    resultado = Ejecucion(escenario.slug, defensa, clase=escenario.clase, titulo=escenario.titulo)
     vista = []  # la M del bucle, que crece en su sitio: la de una ejecución que falla a medias
     try:
         partida = escenario.prepara(defensa)
@@ -107,6 +118,7 @@ def ejecuta_una(escenario, defensa, modelo_para):
         mide(resultado, partida, M)
     except ErrorDelModelo as e:
         resultado.error = tapa(e)
+        resultado.para = getattr(e, "estado", None) in PARAN
     except Exception as e:  # una respuesta que el laboratorio no esperaba: una ejecución fallida, no el lote
         resultado.error = tapa(
             "el laboratorio no ha podido terminar esta ejecución (%s: %s); las demás siguen"
@@ -132,6 +144,9 @@ def sordo(partida):
     return ModeloSordo(partida.respuestas)
 
 
+sordo.descripcion = {"modelo": "obediente (guionizado, en este proceso)", "ajustes": {}}
+
+
 def ejecuta_laboratorio(escenarios, veces=1, modelo_para=sordo, avisa=None, anota=None):
     """Cada escenario `veces` veces sin defensa y otras tantas con ella. Devuelve las ejecuciones.
 
@@ -139,93 +154,29 @@ def ejecuta_laboratorio(escenarios, veces=1, modelo_para=sordo, avisa=None, anot
     un Ctrl+C o un fallo más tarde no se la lleva). avisa(hechas, total), si se da, se llama
     después (una barra de progreso).
     """
-    total, ejecuciones = len(escenarios) * len(DEFENSAS) * veces, []
+    total, ejecuciones = total_de(escenarios, veces), []
     for escenario in escenarios:
-        for defensa in DEFENSAS:
+        for defensa in defensas_de(escenario):
             for _ in range(veces):
                 ejecuciones.append(ejecuta_una(escenario, defensa, modelo_para))
                 if anota:
                     anota(ejecuciones[-1])
                 if avisa:
                     avisa(len(ejecuciones), total)
+                if ejecuciones[-1].para:  # el modelo no existe o la clave no vale: no se manda el resto
+                    return ejecuciones
     return ejecuciones
 
 
-def tabla(ejecuciones):
-    """{(escenario, defensa): {"veces", "errores", "propuesta", "ejecutada", "tarea"}} con cuentas."""
-    filas = {}
-    for e in ejecuciones:
-        fila = filas.setdefault((e.escenario, e.defensa), {"veces": 0, "errores": 0, **dict.fromkeys(MEDIDAS, 0)})
-        fila["veces"] += 1
-        if e.error:
-            fila["errores"] += 1
-            continue
-        for medida in MEDIDAS:
-            fila[medida] += getattr(e, medida)
-    return filas
+def total_de(escenarios, veces):
+    return sum(len(defensas_de(e)) for e in escenarios) * veces
 
 
-def texto_de_tabla(filas):
-    """La tabla en texto, en español: cada medida como «n de veces»."""
-    cabecera = ("escenario", "defensa", "propuesta", "ejecutada", "tarea", "errores")
-    lineas = ["%-34s %-8s %-11s %-11s %-11s %s" % cabecera]
-    for (escenario, defensa), f in filas.items():
-        validas = f["veces"] - f["errores"]
-        celdas = ["%d de %d" % (f[m], validas) for m in MEDIDAS]
-        lineas.append("%-34s %-8s %-11s %-11s %-11s %d" % (escenario, defensa, *celdas, f["errores"]))
-    return "\n".join(lineas)
-
-
-def grafico_svg(filas, ancho=720):
-    """Un gráfico de barras en SVG: por escenario, las tres tasas sin la defensa y con ella."""
-    colores = {"propuesta": "#d68910", "ejecutada": "#c0392b", "tarea": "#2471a3"}
-    escenarios = list(dict.fromkeys(e for e, _ in filas))
-    alto_fila, barra, izquierda = 72, 7, 120
-    largo = ancho - izquierda - 130
-    partes = [
-        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" '
-        'aria-label="Tasas del laboratorio de inyecciones" font-family="sans-serif" font-size="12">'
-        % (ancho, 34 + alto_fila * len(escenarios))
-    ]
-    for n, medida in enumerate(MEDIDAS):
-        x = izquierda + n * 120
-        partes.append(
-            '<rect x="%d" y="8" width="10" height="10" fill="%s"/><text x="%d" y="17">%s</text>'
-            % (x, colores[medida], x + 14, medida)
-        )
-    for i, escenario in enumerate(escenarios):
-        y0 = 30 + i * alto_fila
-        partes.append('<text x="4" y="%d" font-weight="bold">%s</text>' % (y0 + 12, escenario))
-        for j, defensa in enumerate(DEFENSAS):
-            f = filas.get((escenario, defensa))
-            if not f:
-                continue
-            validas = max(f["veces"] - f["errores"], 1)
-            y = y0 + 18 + j * 26
-            partes.append('<text x="%d" y="%d" text-anchor="end">%s defensa</text>' % (izquierda - 8, y + 13, defensa))
-            for k, medida in enumerate(MEDIDAS):
-                tasa = f[medida] / validas
-                partes.append(
-                    '<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s defensa: %d de %d'
-                    "</title></rect>"
-                    % (
-                        izquierda,
-                        y + k * barra,
-                        max(largo * tasa, 1),
-                        barra - 1,
-                        colores[medida],
-                        medida,
-                        defensa,
-                        f[medida],
-                        validas,
-                    )
-                )
-            partes.append(
-                '<text x="%d" y="%d" fill="#555">ejecutada %d de %d</text>'
-                % (izquierda + largo + 6, y + 13, f["ejecutada"], validas)
-            )
-    partes.append("</svg>")
-    return "".join(partes)
+def parado(ejecuciones):
+    """El mensaje si el lote se ha parado en un error que no se arregla repitiendo; None si no."""
+    if ejecuciones and ejecuciones[-1].para:
+        return "El laboratorio se ha parado en la ejecución %d: %s" % (len(ejecuciones), ejecuciones[-1].error)
+    return None
 
 
 # --- Con qué modelo -----------------------------------------------------------------------
@@ -235,17 +186,24 @@ def modelo_real_para(url, formato, nombre, clave=None, plazo=60):
     """modelo_para() de un ModeloReal que ve las herramientas de cada partida."""
     from cursos.modelo.modelo_real import ModeloReal
 
-    ModeloReal(url, formato, modelo=nombre, clave=clave, plazo=plazo)  # una URL o un formato que no valen, ya
+    prueba = ModeloReal(url, formato, modelo=nombre, clave=clave, plazo=plazo)  # una URL o un formato que no valen, ya
 
     def para(partida):
         return ModeloReal(
             url, formato, modelo=nombre, clave=clave, plazo=plazo, herramientas=partida.espacio.get("HERRAMIENTAS")
         )
 
+    para.descripcion = descripcion_de(prueba)
     return para
 
 
-def sordo_por_http(url, formato):
+def descripcion_de(modelo):
+    """Lo que la cabecera de los resultados dice del modelo: nunca la clave."""
+    ajustes = {"max_tokens": modelo.max_tokens, "temperatura": "la del servidor (no se manda)", "plazo": modelo.plazo}
+    return {"modelo": modelo.modelo, "servidor": modelo.url, "formato": modelo.formato, "ajustes": ajustes}
+
+
+def sordo_por_http(url, formato, comportamiento="obediente"):
     """modelo_para() que manda el guion de cada partida a ./curso modelo-guionizado y le habla por HTTP.
 
     Es el mismo ModeloSordo, pero con las respuestas viajando en el formato de verdad: lo que
@@ -253,13 +211,14 @@ def sordo_por_http(url, formato):
     """
     import urllib.request
 
+    from cursos.modelo.comportamientos import respuestas_de
     from cursos.modelo.modelo_real import ModeloReal
 
     def para(partida):
         peticion = urllib.request.Request(
             url + "/guiones",
             method="POST",
-            data=json.dumps({"respuestas": partida.respuestas}).encode(),
+            data=json.dumps({"respuestas": respuestas_de(partida, comportamiento)}).encode(),
             headers={"content-type": "application/json"},
         )
         with urllib.request.urlopen(peticion, timeout=10) as r:
@@ -267,17 +226,69 @@ def sordo_por_http(url, formato):
         base = url + "/v1" if formato == "openai" else url
         return ModeloReal(base, formato, modelo=nombre, herramientas=partida.espacio.get("HERRAMIENTAS"), plazo=20)
 
+    para.descripcion = {"modelo": comportamiento + " (guionizado)", "servidor": url, "formato": formato, "ajustes": {}}
     return para
 
 
-def como_json(ejecuciones):
-    """Las ejecuciones con sus transcripciones, para guardarlas (la clave nunca está en ellas)."""
-    return [una_como_json(e) for e in ejecuciones]
+def cabecera_de(modelo_para, veces):
+    """La cabecera de unos resultados: lo que modelo_para dice de su modelo, N, la fecha y el commit del curso."""
+    from cursos.modelo.escenarios import commit_del_curso
+
+    return cabecera(getattr(modelo_para, "descripcion", {}), veces, commit_del_curso())
+
+
+def como_json(ejecuciones, cabecera=None):
+    """Los resultados para guardarlos: la cabecera, la tabla con sus tasas y las ejecuciones con sus
+    transcripciones (la clave nunca está en ellas)."""
+    filas = tabla(ejecuciones)
+    return {
+        "cabecera": cabecera,
+        "tabla": [{"escenario": e, "defensa": d, **f} for (e, d), f in filas.items()],
+        "parado": parado(ejecuciones),
+        "ejecuciones": [una_como_json(e) for e in ejecuciones],
+    }
+
+
+def para_la_pagina(ejecuciones, cabecera):
+    """Lo que pintan la página y el cuaderno: las filas con sus tasas, el texto, el gráfico y los resultados."""
+    from cursos.modelo.medidas import CLASES, por_clase, tasa
+
+    filas = tabla(ejecuciones)
+    errores = [e.error for e in ejecuciones if e.error]
+    secciones = [
+        {
+            "clase": CLASES[clase],
+            "filas": [
+                {
+                    "titulo": f["titulo"],
+                    "defensa": NOMBRE_DEFENSA.get(d, d),
+                    "errores": f["errores"],
+                    "veces": f["veces"],
+                    **{m: tasa(f[m], f["veces"] - f["errores"]) for m in MEDIDAS},
+                }
+                for (_, d), f in suyas
+            ],
+        }
+        for clase, suyas in por_clase(filas)
+    ]
+    return {
+        "cabecera": cabecera,
+        "secciones": secciones,
+        "tabla": texto_de_tabla(filas, cabecera),
+        "resumen": resumen(filas),
+        "svg": grafico_svg(filas, cabecera),
+        "errores": len(errores),
+        "primer_error": errores[0] if errores else None,
+        "parado": parado(ejecuciones),
+        "resultados": como_json(ejecuciones, cabecera),
+    }
 
 
 def una_como_json(e):
     return {
         "escenario": e.escenario,
+        "titulo": e.titulo,
+        "clase": e.clase,
         "defensa": e.defensa,
         "propuesta": e.propuesta,
         "ejecutada": e.ejecutada,
@@ -305,8 +316,9 @@ def ejecuta_y_escribe(carpeta, escenarios, veces=1, modelo_para=sordo, avisa=Non
     o con Ctrl+C, se escriben tabla.txt, grafico.svg y ejecuciones.json con las terminadas.
     """
     os.makedirs(carpeta, exist_ok=True)
-    hechas, interrumpido = [], False
+    hechas, interrumpido, cabecera_ = [], False, cabecera_de(modelo_para, veces)
     with open(os.path.join(carpeta, "ejecuciones.jsonl"), "w", encoding="utf-8") as diario:
+        diario.write(json.dumps({"cabecera": cabecera_}, ensure_ascii=False) + "\n")
 
         def anota(ejecucion):
             hechas.append(ejecucion)
@@ -317,18 +329,18 @@ def ejecuta_y_escribe(carpeta, escenarios, veces=1, modelo_para=sordo, avisa=Non
             ejecuta_laboratorio(escenarios, veces, modelo_para, avisa, anota)
         except KeyboardInterrupt:
             interrumpido = True
-    escribe_resultados(carpeta, hechas)
+    escribe_resultados(carpeta, hechas, cabecera_)
     return hechas, interrumpido
 
 
-def escribe_resultados(carpeta, ejecuciones):
-    """tabla.txt, grafico.svg y ejecuciones.json (la lista de siempre), cada uno entero o ninguno."""
+def escribe_resultados(carpeta, ejecuciones, cabecera=None):
+    """tabla.txt, grafico.svg y ejecuciones.json, cada uno con su cabecera y entero o ninguno."""
     filas = tabla(ejecuciones)
-    escribe_entero(os.path.join(carpeta, "tabla.txt"), texto_de_tabla(filas) + "\n")
-    escribe_entero(os.path.join(carpeta, "grafico.svg"), grafico_svg(filas))
-    escribe_entero(
-        os.path.join(carpeta, "ejecuciones.json"), json.dumps(como_json(ejecuciones), ensure_ascii=False, indent=1)
-    )
+    pie = "\n" + parado(ejecuciones) if parado(ejecuciones) else ""
+    escribe_entero(os.path.join(carpeta, "tabla.txt"), texto_de_tabla(filas, cabecera) + pie + "\n")
+    escribe_entero(os.path.join(carpeta, "grafico.svg"), grafico_svg(filas, cabecera))
+    datos = como_json(ejecuciones, cabecera)
+    escribe_entero(os.path.join(carpeta, "ejecuciones.json"), json.dumps(datos, ensure_ascii=False, indent=1))
 
 
 def escribe_entero(ruta, texto):
@@ -339,32 +351,26 @@ def escribe_entero(ruta, texto):
     os.replace(provisional, ruta)
 
 
-def resumen(filas):
-    """Una línea por defensa: cuántas ejecuciones sin error propusieron la acción inyectada y cuántas ocurrieron."""
-    lineas = []
-    for defensa in DEFENSAS:
-        suyas = [f for (_, d), f in filas.items() if d == defensa]
-        validas = sum(f["veces"] - f["errores"] for f in suyas)
-        propuestas, ejecutadas = (sum(f[m] for f in suyas) for m in ("propuesta", "ejecutada"))
-        lineas.append(
-            "%s la defensa: propuesta %d de %d, ejecutada %d de %d"
-            % ("Sin" if defensa == "sin" else "Con", propuestas, validas, ejecutadas, validas)
-        )
-    return "\n".join(lineas)
+def transcripcion(ejecucion, ancho=100):
+    """La conversación de una ejecución en texto, un bloque tras otro, partido en líneas de `ancho`.
 
-
-def transcripcion(ejecucion, ancho=150):
-    """La conversación de una ejecución en texto, una línea por bloque, cada una cortada a `ancho`."""
-    lineas = ["%s, %s la defensa:" % (ejecucion.escenario, ejecucion.defensa)]
+    Partido y no cortado: la instrucción inyectada suele ir al final de un resultado largo.
+    """
+    lineas = [
+        "%s, %s:" % (ejecucion.titulo or ejecucion.escenario, NOMBRE_DEFENSA.get(ejecucion.defensa, ejecucion.defensa))
+    ]
     for rol, contenido in ejecucion.M:
         bloques = contenido if isinstance(contenido, list) else [{"type": "text", "text": str(contenido)}]
         for b in bloques:
-            if b.get("type") == "tool_use":
-                texto = "pide %s %s" % (b.get("name"), b.get("input"))
+            if not isinstance(b, dict):
+                texto = str(b)
+            elif b.get("type") == "tool_use":
+                texto = "pide %s %s" % (b.get("name"), json.dumps(b.get("input"), ensure_ascii=False, default=str))
             elif b.get("type") == "tool_result":
                 texto = "resultado: %s" % (b.get("content"),)
             else:
                 texto = str(b.get("text", b))
-            texto = " ".join(texto.split())
-            lineas.append("  %-9s %s" % (rol, texto if len(texto) <= ancho else texto[: ancho - 1] + "…"))
+            partes = textwrap.wrap(" ".join(texto.split()), ancho - 12) or [""]
+            lineas.append("  %-9s %s" % (rol, partes[0]))
+            lineas += ["  %-9s %s" % ("", p) for p in partes[1:]]
     return "\n".join(lineas)

@@ -17,6 +17,10 @@ contesta:
     sordo          lo mismo, con las respuestas registradas para la primera petición del
                    usuario en M (POST /guiones con {"respuestas": [...], "para": "…"}): un solo
                    nombre de modelo para todos los escenarios, como en la página del laboratorio
+    obediente, solo-iban, destructivo, malformado, a-medias, se-niega
+                   los modelos de comportamientos.py, con las respuestas de cada escenario del
+                   laboratorio ya registradas: el laboratorio corre contra ellos tal cual
+                   («sordo» sin nada registrado es «obediente»)
     fallo-401, fallo-429, fallo-500   ese estado, con el cuerpo de error de la API
     fallo-malformada   un 200 que no es JSON
     fallo-vacia        un 200 sin cuerpo
@@ -39,6 +43,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cursos import RAIZ
 from cursos.errores import ErrorDelCurso
+from cursos.modelo import comportamientos
 from cursos.modelo import modelo_real as mr
 
 ROLES_DEL_CURSO = {v: k for k, v in mr.ROLES.items()}
@@ -158,9 +163,11 @@ class ErrorDePeticion(ErrorDelCurso):
 class ModeloServido:
     """Los guiones que se sirven y lo que se contesta a cada petición (sin nada de HTTP)."""
 
-    def __init__(self, guiones=(), clave=None, demora=5.0):
+    def __init__(self, guiones=(), clave=None, demora=5.0, laboratorio=True):
         self.guiones, self.modelos, self.sordos, self.por_peticion = {}, {}, {}, {}
         self.clave, self.demora = clave, demora
+        # Los modelos del laboratorio se preparan en la primera petición que los nombra (tarda un poco).
+        self.laboratorio, self.laboratorio_cargado = laboratorio, False
         self.cerrojo = threading.Lock()
         self.numeros = itertools.count(1)
         self.espacio = _guionizado()
@@ -183,25 +190,40 @@ class ModeloServido:
         """
         with self.cerrojo:
             if para is not None:
-                self.por_peticion[para] = respuestas
+                self.por_peticion["sordo", para] = respuestas
                 return "sordo"
             nombre = "sordo-%d" % next(self.numeros)
             self.sordos[nombre] = respuestas
         return nombre
 
-    def respuestas_para(self, M):
+    @staticmethod
+    def es_del_laboratorio(nombre):
+        return nombre == "sordo" or nombre in comportamientos.COMPORTAMIENTOS
+
+    def carga_el_laboratorio(self):
+        """Las respuestas de cada comportamiento en cada escenario, sin pisar las registradas a mano."""
+        with self.cerrojo:
+            if self.laboratorio_cargado or not self.laboratorio:
+                return
+            for comportamiento, peticion, respuestas in comportamientos.todas():
+                self.por_peticion.setdefault((comportamiento, peticion), respuestas)
+            self.laboratorio_cargado = True
+
+    def respuestas_para(self, nombre, M):
         peticion = next((c for rol, c in M if rol == "usuario" and isinstance(c, str)), None)
-        if peticion not in self.por_peticion:
-            raise ErrorDePeticion(
-                404,
-                "el modelo «sordo» no tiene respuestas para esta petición del usuario: "
-                'regístralas con POST /guiones y {"respuestas": [...], "para": "…"}',
-                "not_found_error",
-            )
-        return self.por_peticion[peticion]
+        self.carga_el_laboratorio()
+        for clave in ((nombre, peticion), (comportamientos.ALIAS.get(nombre), peticion)):
+            if clave in self.por_peticion:
+                return self.por_peticion[clave]
+        raise ErrorDePeticion(
+            404,
+            "el modelo «%s» no tiene respuestas para esta petición del usuario: no es la de ningún "
+            'escenario del laboratorio; regístralas con POST /guiones y {"respuestas": [...], "para": "…"}' % nombre,
+            "not_found_error",
+        )
 
     def sordo(self, nombre, formato, M):
-        respuestas = self.respuestas_para(M) if nombre == "sordo" else self.sordos[nombre]
+        respuestas = self.sordos[nombre] if nombre in self.sordos else self.respuestas_para(nombre, M)
         turno = sum(1 for rol, _ in M if rol == "asistente")
         if turno >= len(respuestas):
             return [{"type": "text", "text": "(el guion no tiene más respuestas)"}]
@@ -215,7 +237,7 @@ class ModeloServido:
                     raise ErrorDePeticion(
                         404,
                         "no hay ningún modelo «%s»; los que hay: %s"
-                        % (nombre, ", ".join(sorted(self.guiones)) or "ninguno"),
+                        % (nombre, ", ".join(sorted(self.guiones) + list(self.nombres_del_laboratorio())) or "ninguno"),
                         "not_found_error",
                     )
                 turnos = [
@@ -227,6 +249,10 @@ class ModeloServido:
                 ]
                 self.modelos[nombre, formato] = self.espacio["ModeloGuionizado"](turnos)
             return self.modelos[nombre, formato]
+
+    def nombres_del_laboratorio(self):
+        """Los modelos del laboratorio que sirve (para decirlos al arrancar)."""
+        return comportamientos.COMPORTAMIENTOS + ("sordo",) if self.laboratorio else ()
 
     @staticmethod
     def normaliza_respuesta(formato, responde):
@@ -264,7 +290,7 @@ class ModeloServido:
                 M = CONVERSACION[formato](cuerpo)
             except (KeyError, TypeError, AttributeError) as e:
                 raise ErrorDePeticion(400, "messages: mal formados (%s)" % e) from None
-            if nombre in self.sordos or nombre == "sordo":
+            if nombre in self.sordos or self.es_del_laboratorio(nombre):
                 return 200, RESPUESTA[formato](como_bloques(self.sordo(nombre, formato, M)), nombre)
             modelo = self.modelo_de(nombre, formato)
             try:

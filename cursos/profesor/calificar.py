@@ -5,65 +5,46 @@ nbgrader: se encuentra su cuaderno; la califica el núcleo de confianza
 (calificador.califica.califica_entrega, que devuelve Resultados); y con eso se anota en el libro
 de nbgrader, se añade su fila al CSV en curso y se escriben el cuaderno calificado (autograded/,
 para `nbgrader generate_feedback`: calificado.py) y la devolución. Lo que falle con un alumno le
-da 0 con su motivo; los demás siguen.
+da 0 con su motivo; los demás siguen. Los dos primeros pasos están en una_entrega.py; con --cluster,
+el de calificar corre en los trabajadores de Dask y lo demás, aquí (en_el_cluster.py).
 """
 
 import contextlib
 import os
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
-from cursos.calificador.aislamiento import Aislamiento, detecta
+from cursos.calificador.aislamiento import detecta
 from cursos.calificador.banco import PLAZO
-from cursos.calificador.califica import califica_entrega, limpios, rechazada
-from cursos.calificador.cuaderno import EntregaInvalida
 from cursos.calificador.resultado import Resultados
-from cursos.calificador.saneado import escribible, limpio
+from cursos.calificador.saneado import escribible
 from cursos.desafio import Desafio
-from cursos.errores import ErrorDelCurso
-from cursos.profesor import informe, libro, retroalimentacion, sin_solucion
+from cursos.profesor import en_el_cluster, informe, libro, retroalimentacion, sin_solucion
 from cursos.profesor.calificado import copia_hora, escribe_calificado
 from cursos.profesor.carpetas import Carpetas
-from cursos.profesor.configuracion import CursoNbgrader
+from cursos.profesor.configuracion import CursoNbgrader, ajustes
 from cursos.profesor.tiempo import hora_de_entrega
+
+# Los pasos de los hilos, el lote y la entrega viven en una_entrega.py (también los usa cada trabajador
+# del cluster); lee_la_entrega y califica_la_entrega se nombran aquí, donde se declaran los PASOS.
+from cursos.profesor.una_entrega import (  # noqa: F401
+    PASOS_DE_LOS_HILOS,
+    Entregada,
+    ErrorDeCalificacion,
+    Lote,
+    califica_la_entrega,
+    califica_sin_fallar,
+    lee_la_entrega,
+)
 
 A_LA_VEZ = min(2, os.cpu_count() or 1)
 # Procesos del alumno lanzados de antemano (Aislamiento.con_reserva): Node y Pyodide de la entrega
 # siguiente arrancan mientras se califica la actual. Cada uno lo usa una sola entrega.
 RESERVA = A_LA_VEZ
-
-
-@dataclass
-class Lote:
-    """Lo que comparten las entregas de una calificación: el desafío, la caja, el libro y el CSV en curso."""
-
-    desafio: Desafio
-    aislamiento: Aislamiento
-    plazo: float
-    rutas: Carpetas
-    gradebook: object = None
-    penalizador: object = None
-    en_curso: informe.CsvPorAlumno | None = None
-    zona: object = None  # la del curso (CursoNbgrader.zona()): la de las horas del CSV
-    sin_libro: dict[str, dict] = field(default_factory=dict)  # las filas que el libro no ha aceptado
-
-
-@dataclass
-class Entregada:
-    """Una entrega según pasa por los PASOS."""
-
-    alumno: str
-    carpeta: Path  # submitted/<alumno>/<desafío>/
-    cuaderno: Path | None = None
-    resultados: Resultados | None = None
-    fila: dict | None = None  # la del libro, o la calculada aquí si el libro no la acepta
-    anotada: bool = False
 
 
 def carpetas_de_entrega(rutas: Carpetas, desafio: Desafio) -> list[tuple[str, Path]]:
@@ -82,37 +63,6 @@ def carpetas_de_entrega(rutas: Carpetas, desafio: Desafio) -> list[tuple[str, Pa
     return carpetas
 
 
-def cuaderno_de_la_entrega(carpeta: Path, desafio: Desafio, raiz: Path) -> Path:
-    """El único cuaderno de la carpeta, se llame como se llame (el navegador lo renombra: «… (1).ipynb»).
-
-    Ninguna carpeta entre la del curso (raiz) y el cuaderno puede ser un enlace simbólico,
-    y su ruta real tiene que estar dentro de submitted/: si no, se calificaría el trabajo de otro.
-    """
-    relativa = carpeta.relative_to(raiz)
-    for n in range(len(relativa.parts), 0, -1):
-        ruta = raiz.joinpath(*relativa.parts[:n])
-        if ruta.is_symlink():
-            raise EntregaInvalida(
-                f"la carpeta {ruta.name} es un enlace simbólico, no una carpeta: entrega una copia del cuaderno"
-            )
-    cuadernos = sorted(p for p in carpeta.glob("*.ipynb") if p.is_file() or p.is_symlink())
-    if not cuadernos:
-        raise EntregaInvalida("la carpeta de la entrega no tiene ningún cuaderno .ipynb")
-    if len(cuadernos) > 1:
-        raise EntregaInvalida(
-            "la carpeta de la entrega tiene %d cuadernos (%s) y no se sabe cuál calificar: "
-            "deja sólo el que entregas" % (len(cuadernos), ", ".join(p.name for p in cuadernos))
-        )
-    ruta = cuadernos[0]
-    if ruta.is_symlink():
-        raise EntregaInvalida("el cuaderno es un enlace simbólico, no un fichero: entrega una copia")
-    if os.path.realpath(ruta) != os.path.join(os.path.realpath(raiz), relativa, ruta.name):
-        raise EntregaInvalida(
-            "la ruta del cuaderno pasa por un enlace simbólico y sale de submitted/: entrega una copia del cuaderno"
-        )
-    return ruta
-
-
 def fila(alumno: str, r: Resultados) -> dict:
     """La fila del CSV calculada aquí: la que va al libro (y la que queda si el libro no la acepta)."""
     obtenidos = {nombre: prueba.puntos for nombre, prueba in r.pruebas.items()}
@@ -120,23 +70,6 @@ def fila(alumno: str, r: Resultados) -> dict:
 
 
 # --- Los pasos de cada entrega -----------------------------------------------------------------
-
-
-def lee_la_entrega(lote: Lote, e: Entregada) -> None:
-    """El cuaderno de la carpeta de la entrega; si no hay uno que se pueda calificar, rechazada."""
-    try:
-        e.cuaderno = cuaderno_de_la_entrega(e.carpeta, lote.desafio, lote.rutas.raiz)
-    except EntregaInvalida as error:
-        e.resultados = rechazada(lote.desafio, str(error))
-    except OSError as error:
-        e.resultados = rechazada(lote.desafio, f"no se ha podido leer la entrega: {error.strerror or error}")
-
-
-def califica_la_entrega(lote: Lote, e: Entregada) -> None:
-    """El núcleo de confianza: la entrega, contra lo repartido, en su caja."""
-    if e.resultados is None:
-        release = lote.rutas.del_desafio("release", lote.desafio.slug)
-        e.resultados = califica_entrega(lote.desafio, release, e.cuaderno, lote.aislamiento, lote.plazo)
 
 
 def anota_en_el_libro(lote: Lote, e: Entregada) -> None:
@@ -158,7 +91,7 @@ def anota_en_el_libro(lote: Lote, e: Entregada) -> None:
             motivo=motivo,
             penalizador=lote.penalizador,
         )
-        e.fila, e.anotada = libro.fila(lote.gradebook, lote.desafio, e.alumno, lote.zona), True
+        e.fila, e.anotada = libro.fila_del_libro(lote.gradebook, lote.desafio, e.alumno, lote.zona), True
     except Exception as error:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
         print(f"» {e.alumno}: no se ha podido anotar en el libro ({type(error).__name__}: {error})", file=sys.stderr)
         e.fila = {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(error).__name__}); {motivo}"}
@@ -184,17 +117,16 @@ def escribe_la_devolucion(lote: Lote, e: Entregada) -> None:
 
 
 # Los pasos de cada entrega, en orden y declarados una vez. Los EN_LOS_HILOS primeros corren en los
-# hilos, varias entregas a la vez (casi todo es esperar al proceso del alumno); los demás escriben,
-# de una en una y según termina cada entrega.
+# hilos, varias entregas a la vez (casi todo es esperar al proceso del alumno; con --cluster, el
+# segundo en un trabajador); los demás escriben aquí, de una en una y según termina cada entrega.
 PASOS = (
-    lee_la_entrega,
-    califica_la_entrega,
+    *PASOS_DE_LOS_HILOS,  # lee_la_entrega, califica_la_entrega
     anota_en_el_libro,
     anade_al_csv,
     escribe_el_calificado,
     escribe_la_devolucion,
 )
-EN_LOS_HILOS = 2
+EN_LOS_HILOS = len(PASOS_DE_LOS_HILOS)
 
 
 def _escribe(lote: Lote, e: Entregada) -> None:
@@ -211,82 +143,6 @@ def _escribe(lote: Lote, e: Entregada) -> None:
                 file=sys.stderr,
             )
             return
-
-
-class _Turnos:
-    """Las entregas se califican a la vez (compartido); una que se reintenta, a solas (exclusivo).
-
-    Con preferencia para quien espera el turno exclusivo: si no, dos hilos que se turnan lo harían
-    esperar siempre.
-    """
-
-    def __init__(self):
-        self.cond = threading.Condition()
-        self.dentro = 0
-        self.solo = False
-        self.esperan = 0
-
-    def compartido(self):
-        return self._turno(exclusivo=False)
-
-    def exclusivo(self):
-        return self._turno(exclusivo=True)
-
-    @contextlib.contextmanager
-    def _turno(self, exclusivo: bool):
-        with self.cond:
-            if exclusivo:
-                self.esperan += 1
-                self.cond.wait_for(lambda: not self.solo and self.dentro == 0)
-                self.esperan -= 1
-                self.solo = True
-            else:
-                self.cond.wait_for(lambda: not self.solo and self.esperan == 0)
-                self.dentro += 1
-        try:
-            yield
-        finally:
-            with self.cond:
-                if exclusivo:
-                    self.solo = False
-                else:
-                    self.dentro -= 1
-                self.cond.notify_all()
-
-
-TURNOS = _Turnos()
-
-
-def califica_sin_fallar(lote: Lote, e: Entregada) -> Entregada:
-    """Los pasos de los hilos, pase lo que pase.
-
-    Si se le acabó el reloj sin agotar su CPU (la máquina estaba ocupada, o su código espera),
-    se califica otra vez, a solas, antes de darle un 0; el motivo dice qué ha pasado.
-    """
-    r = _intenta(lote, e, TURNOS.compartido)
-    if r.reloj:
-        r = _intenta(lote, e, TURNOS.exclusivo)
-        if r.reloj:
-            otra_vez = " (calificada otra vez, sola, y se ha vuelto a acabar el reloj)"
-            r = replace(r, motivo=limpio((r.motivo + otra_vez).lstrip()))
-    e.resultados = r
-    return e
-
-
-def _intenta(lote: Lote, e: Entregada, turno) -> Resultados:
-    e.cuaderno = e.resultados = None
-    try:
-        with turno():
-            for paso in PASOS[:EN_LOS_HILOS]:
-                paso(lote, e)
-        return e.resultados
-    except Exception as error:  # un fallo del calificador con un alumno no para a los demás
-        motivo = f"no se ha podido calificar ({type(error).__name__}: {error}); avisa al profesor"
-        return limpios(Resultados.no_calificable(lote.desafio.puntos(), motivo, None))
-
-
-class ErrorDeCalificacion(ErrorDelCurso):
-    """No se puede calificar lo pedido; el mensaje dice qué hacer."""
 
 
 def sin_el_python_del_navegador(aislamiento) -> str:
@@ -363,6 +219,7 @@ def califica(
     anadir_alumnos: bool = False,
     pyodide: bool = True,
     reserva: int = RESERVA,
+    cluster: str | None = None,
 ) -> list[dict]:
     """Califica las entregas del desafío (o sólo la de `alumno`); devuelve las filas del CSV.
 
@@ -375,27 +232,34 @@ def califica(
     pyodide: el código del alumno corre en el Python del navegador (Pyodide bajo Node); si aquí no
     arranca, ErrorDeCalificacion sin tocar el libro. Con False, en el de esta máquina.
     reserva: cuántos procesos del alumno se lanzan de antemano.
+    cluster: la dirección del planificador de Dask (tcp://…): cada entrega se califica en un trabajador
+    y todo se escribe aquí (en_el_cluster.py). None: la de «cluster» en profesor.toml; sin ella, aquí.
     """
-    # pyodide=False: el Python de esta máquina (unas 15 veces más rápido de arrancar, pero no es el del
-    # navegador: lo que sólo existe en el 3.14 no califica). Se decide antes de abrir el libro.
-    aislamiento = detecta((curso_nbgrader, Path.cwd()), pyodide)
-    if pyodide and not aislamiento.con_pyodide():
-        raise ErrorDeCalificacion(sin_el_python_del_navegador(aislamiento))
+    if cluster is None:
+        cluster = ajustes().get("cluster")  # la opción (--cluster) manda sobre profesor.toml
+    aislamiento, cliente = None, contextlib.nullcontext()
+    if cluster:  # la caja es la de cada trabajador: aquí no hace falta ni Node ni Pyodide
+        cliente = en_el_cluster.conecta(cluster)
+    else:
+        # pyodide=False: el Python de esta máquina (unas 15 veces más rápido de arrancar, pero no es el del
+        # navegador: lo que sólo existe en el 3.14 no califica). Se decide antes de abrir el libro.
+        aislamiento = detecta((curso_nbgrader, Path.cwd()), pyodide)
+        if pyodide and not aislamiento.con_pyodide():
+            raise ErrorDeCalificacion(sin_el_python_del_navegador(aislamiento))
     curso = CursoNbgrader.de(curso_nbgrader)
     gradebook = libro.abre(curso, desafio)
-    with gradebook:
+    with cliente, gradebook:
         rutas = Carpetas.de(curso_nbgrader)
         carpetas = carpetas_de_entrega(rutas, desafio)
         presentes = {a for a, _ in carpetas}
         carpetas = _elige(rutas, desafio, carpetas, libro.alumnos(gradebook), alumno, anadir_alumnos)
-        print("»", aislamiento.describe(), file=sys.stderr)
         carpeta_csv = curso_nbgrader / "calificaciones"
         carpeta_csv.mkdir(exist_ok=True)
         en_curso = informe.CsvPorAlumno(carpeta_csv / f"{desafio.slug}.en-curso.csv", list(desafio.puntos()))
         lote = Lote(desafio, aislamiento, plazo, rutas, gradebook, curso.penalizador(), en_curso, curso.zona())
         inicio = time.monotonic()
-        with aislamiento.con_reserva(reserva), ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
-            entregadas = hilos.map(lambda ac: califica_sin_fallar(lote, Entregada(*ac)), carpetas)
+        donde = cliente if cluster else None
+        with _entregadas(lote, carpetas, donde, pyodide, a_la_vez, reserva) as (entregadas, reparto):
             for e in tqdm(entregadas, total=len(carpetas), desc="Calificando", unit="entrega", disable=not progreso):
                 _escribe(lote, e)
         en_curso.cierra()
@@ -414,8 +278,25 @@ def califica(
             filas = sorted({**filas, **lote.sin_libro}.values(), key=lambda f: f["alumno"])
             informe.escribe_csv(csv_, filas, list(desafio.puntos()))
     _informa(curso_nbgrader, rutas, desafio, filas, desafio.puntos(), segundos, len(carpetas), curso.db_url)
+    if reparto is not None:
+        print(reparto.resumen())
     en_curso.ruta.unlink(missing_ok=True)
     return filas
+
+
+@contextlib.contextmanager
+def _entregadas(lote: Lote, carpetas: list[tuple[str, Path]], cliente, pyodide: bool, a_la_vez: int, reserva: int):
+    """(las entregas con sus Resultados según terminan, el Reparto o None): en los hilos de aquí o, con
+    el cliente de Dask, en los trabajadores del cluster."""
+    if cliente is None:
+        print("»", lote.aislamiento.describe(), file=sys.stderr)
+        with lote.aislamiento.con_reserva(reserva), ThreadPoolExecutor(max(1, a_la_vez)) as hilos:
+            yield hilos.map(lambda ac: califica_sin_fallar(lote, Entregada(*ac)), carpetas), None
+        return
+    reparto = en_el_cluster.Reparto(cliente, lote, pyodide)
+    reparto.espera_trabajadores()
+    print("»", reparto.describe(), file=sys.stderr)
+    yield reparto.califica([Entregada(*ac) for ac in carpetas]), reparto
 
 
 def _informa(

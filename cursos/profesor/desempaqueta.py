@@ -22,6 +22,8 @@ IGNORADOS = ("__MACOSX", ".DS_Store", "Thumbs.db")
 class EntradaInvalida(ErrorDelCurso):
     """No se puede empezar a recoger (la entrada no existe, el zip está roto…)."""
 
+    prefijo = "no se puede recoger"
+
 
 @dataclass(frozen=True)
 class HoraDelZip:

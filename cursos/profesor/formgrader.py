@@ -72,7 +72,17 @@ def orden_de_jupyter(carpeta: Path, puerto: int, *, como_root: bool = False) -> 
         f"--ServerApp.jpserver_extensions={EXTENSION}=True",
         "--LabApp.default_url=/formgrader",
     ]  # se abre en formgrader; JupyterLab sigue en /lab
+    zona = _zona_del_curso(carpeta)
+    if zona:  # formgrader dice las horas en UTC si no se le da otra (NbGraderAPI.timezone)
+        orden.append(f"--NbGraderAPI.timezone={zona}")
     return [*orden, "--allow-root"] if como_root else orden
+
+
+def _zona_del_curso(carpeta: Path) -> str | None:
+    """La zona elegida para el curso (c.Exchange.timezone o «zona_horaria» de profesor.toml), o None."""
+    from cursos.profesor.configuracion import CursoNbgrader
+
+    return CursoNbgrader.de(carpeta).zona_elegida()[0]
 
 
 def clave_nueva() -> str:

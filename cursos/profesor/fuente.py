@@ -4,6 +4,7 @@ El cuaderno fuente lo hace cursos/cuaderno_del_desafio.py; aquí se escribe, se 
 ya repartido (que no cambia) y se reparte.
 """
 
+import difflib
 import os
 import subprocess
 import sys
@@ -80,12 +81,25 @@ def cambios_del_reparto(desafio: Desafio, curso_nbgrader: Path) -> list[str] | N
         elif nombre == desafio.cuaderno:
             antes, ahora = _celdas_por_id(viejo), _celdas_por_id(nuevo)
             cambian = [c for c in ahora if c in antes and antes[c] != ahora[c]]
-            cambios += [f"la celda «{c}» del cuaderno cambia" for c in cambian]
+            cambios += [f"la celda «{c}» del cuaderno cambia:{_diferencia(antes[c], ahora[c])}" for c in cambian]
             cambios += [f"la celda «{c}» es nueva" for c in ahora if c not in antes]
             cambios += [f"la celda «{c}» desaparece" for c in antes if c not in ahora]
         elif viejo != nuevo:
-            cambios.append(f"{nombre} cambia")
+            cambios.append(f"{nombre} cambia:{_diferencia(viejo, nuevo)}")
     return cambios
+
+
+def _diferencia(antes: str, ahora: str, lineas: int = 12) -> str:
+    """Las líneas que cambian («-» lo repartido, «+» lo de ahora), sangradas bajo su cambio y sin pasar
+    de `lineas`: el profesor ve qué ha tocado sin abrir los dos cuadernos."""
+    cambian = [
+        linea
+        for linea in difflib.unified_diff(antes.splitlines(), ahora.splitlines(), lineterm="", n=0)
+        if linea[:1] in "+-" and not linea.startswith(("+++", "---"))
+    ]
+    sobran = len(cambian) - lineas
+    texto = "".join(f"\n      {linea}" for linea in cambian[:lineas])
+    return texto + (f"\n      … y {sobran} líneas más" if sobran > 0 else "")
 
 
 def con_herramientas_del_venv() -> None:

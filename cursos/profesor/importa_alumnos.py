@@ -39,6 +39,8 @@ LARGO = 64  # lo más largo que admite un identificador (recoger.ALUMNO)
 class ListaInvalida(ErrorDelCurso):
     """El fichero no es una lista de Moodle ni de Canvas (o no se puede leer); el mensaje dice qué falta."""
 
+    prefijo = "no se importa la lista"
+
 
 @dataclass(frozen=True)
 class DelFichero:

@@ -36,6 +36,8 @@ SEPARADOR = "\n— "  # entre el motivo y la nota final, en el comentario de for
 class LibroSinDesafio(ErrorDelCurso):
     """El libro no conoce el desafío (o no se puede abrir); el mensaje dice qué hacer."""
 
+    prefijo = "no se puede {orden}"  # calificar o devolver
+
 
 def url_del_libro(curso_nbgrader: Path) -> str:
     """La db_url del curso (la de su configuración; por omisión, su gradebook.db)."""
@@ -141,7 +143,7 @@ def _penaliza(libro: Gradebook, entrega, nb, alumno: str, penalizador) -> None:
             nb.late_submission_penalty = min(max(penalizacion, 0), nb.score)
 
 
-def fila(libro: Gradebook, desafio: Desafio, alumno, tz) -> dict:
+def fila_del_libro(libro: Gradebook, desafio: Desafio, alumno, tz) -> dict:
     """La fila del CSV de un alumno, tal como está en el libro (con notas manuales, crédito extra y
     penalizaciones). «entrega» es la hora en la zona del curso (tz: CursoNbgrader.zona()), con su desfase."""
     alumno = libro.find_student(alumno) if isinstance(alumno, str) else alumno
@@ -273,11 +275,11 @@ def fila_al_dia(libro: Gradebook, desafio: Desafio, alumno: str, tz) -> dict:
     try:
         entrega = libro.find_submission(desafio.slug, alumno)
     except MissingEntry:
-        return fila(libro, desafio, alumno, tz)
+        return fila_del_libro(libro, desafio, alumno, tz)
     if entrega.notebooks:
         _con_nota_final(libro, desafio, entrega)
         libro.db.commit()
-    return fila(libro, desafio, alumno, tz)
+    return fila_del_libro(libro, desafio, alumno, tz)
 
 
 def puntos_es(x: float) -> str:
@@ -294,7 +296,7 @@ def tabla(libro: Gradebook, desafio: Desafio, tz) -> list[dict]:
     """Una fila por alumno del libro, por identificador: el CSV entero. Antes, la nota final de cada
     entrega va a su comentario de formgrader (sincroniza): así dicen lo mismo."""
     sincroniza(libro, desafio)
-    return [fila(libro, desafio, s, tz) for s in sorted(libro.students, key=lambda s: s.id)]
+    return [fila_del_libro(libro, desafio, s, tz) for s in sorted(libro.students, key=lambda s: s.id)]
 
 
 def _numero(x: float) -> float | int:

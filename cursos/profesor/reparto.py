@@ -24,7 +24,8 @@ from cursos.profesor.fuente import cuaderno_fuente, genera_version_del_alumno
 CACHE = RAIZ / "build" / "descargas" / "reparto"
 
 
-def huella(desafio: Desafio) -> str:
+def huella_del_reparto(desafio: Desafio) -> str:
+    """Lo que distingue una versión del alumno de otra: el cuaderno fuente, la configuración, nbgrader y los módulos."""
     h = hashlib.sha256()
     partes = [
         json.dumps(cuaderno_fuente(desafio), sort_keys=True),
@@ -39,7 +40,7 @@ def huella(desafio: Desafio) -> str:
 
 def version_del_alumno(desafio: Desafio, cache: Path = CACHE) -> Path:
     """La carpeta release/<slug>/ del desafío (el cuaderno y los ficheros que carga), de la caché o nueva."""
-    carpeta = cache / f"{desafio.slug}-{huella(desafio)}"
+    carpeta = cache / f"{desafio.slug}-{huella_del_reparto(desafio)}"
     release = Carpetas.de(carpeta).del_desafio("release", desafio.slug)  # la configuración de Jupyter cuenta
     if (release / desafio.cuaderno).is_file():
         return release

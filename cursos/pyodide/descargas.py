@@ -11,3 +11,5 @@ DESCARGAS = RAIZ / "build" / "descargas"
 
 class ErrorDeDistribucion(ErrorDelCurso):
     """Falta una pieza fijada o su huella no cuadra; el mensaje dice cuál."""
+
+    prefijo = "no se ha podido construir el sitio"

@@ -18,6 +18,7 @@ from cursos.profesor.reparto import prepara, version_del_alumno
 from cursos.pyodide.distribucion import instala_pyodide, ruta_en_el_sitio
 from cursos.sitio import RECURSOS, SITIO
 from cursos.sitio.codemirror import modulo_del_editor
+from cursos.sitio.comprimir import comprime_pyodide, comprime_sitio, tamanos
 from cursos.sitio.laboratorio_de_inyecciones import escribe_codigo as escribe_codigo_del_laboratorio
 from cursos.sitio.lite import construye_lite
 from cursos.sitio.paginas import (
@@ -59,6 +60,8 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     pyodide = ruta_en_el_sitio()
     print("» Pyodide y las ruedas fijadas…")
     instala_pyodide(nuevo)
+    print("» Copias comprimidas de Pyodide (Brotli 11 y gzip; la primera vez, ~1 min)…")
+    comprime_pyodide(nuevo / pyodide)  # antes que las páginas: dicen cuánto se descarga
     print("» Los desafíos tal como se reparten (nbgrader generate_assignment; se guardan)…")
     prepara([Desafio(lc.desafio) for lc in curso.lecciones if lc.desafio])
     print("» Páginas…")
@@ -68,6 +71,8 @@ def construir(curso: Curso, destino: Path = SITIO) -> float:
     escribe_lite(curso, nuevo, pyodide, destino.with_name("lite-trabajo"), huella)
     print("» Service workers (fuera de línea)…")
     escribe_service_worker(nuevo, pyodide, huella, curso)
+    print("» Copias comprimidas del resto (Brotli y gzip)…")
+    comprime_sitio(nuevo)
     shutil.rmtree(destino, ignore_errors=True)
     nuevo.rename(destino)
     escribe_politica(destino, politica_de_contenido(curso.servidores_del_modelo))  # la de `curso servir`
@@ -97,6 +102,8 @@ def scripts_de_lite_aparte(lite: Path) -> None:
 
 
 SERVICE_WORKER = "sw.js"
+# Los dos ficheros que son casi toda la primera descarga (pyodide.asm.mjs, comprimido, 0,2 MB).
+DESCARGA_MEDIDA = ["pyodide.asm.wasm", "python_stdlib.zip"]
 # Lo que nunca cambia en la misma URL: las mismas reglas que el servidor (servir.politica_de_cache).
 INMUTABLES = [r"^pyodide/.*(?<!pyodide-lock\.json)$", r"\.[0-9a-f]{16,}\.(js|css)$", r"^recursos-[0-9a-f]{12}/"]
 # Peticiones del núcleo a su service worker (ficheros del cuaderno, input()): las contesta el de JupyterLite.
@@ -145,10 +152,7 @@ def escribe_service_worker(sitio: Path, pyodide: str, huella: str, curso: Curso)
         f"{pyodide}pyodide.mjs",
         f"{pyodide}pyodide-lock.json",
     ]
-    lecciones = [
-        {"ruta": f"courses/{curso.slug}/{lc.slug}/index.html", "titulo": f"{n}. {lc.titulo}"}
-        for n, lc in enumerate(curso.lecciones, start=1)
-    ]
+    lecciones = _lecciones(curso)
     raiz = {
         "raiz": "./",
         "huella": huella,
@@ -163,6 +167,13 @@ def escribe_service_worker(sitio: Path, pyodide: str, huella: str, curso: Curso)
         "lecciones": lecciones,
     }
     (sitio / SERVICE_WORKER).write_text(_service_worker(raiz), encoding="utf-8")
+
+
+def _lecciones(curso: Curso) -> list[dict]:
+    return [
+        {"ruta": f"courses/{curso.slug}/{lc.slug}/index.html", "titulo": f"{n}. {lc.titulo}"}
+        for n, lc in enumerate(curso.lecciones, start=1)
+    ]
 
 
 def _estilo(sitio: Path) -> str:
@@ -187,7 +198,7 @@ def escribe_service_worker_de_lite(sitio: Path, huella: str, curso: Curso) -> No
         "barrido": [],
         "titulo": curso.titulo,
         "estilo": _estilo(sitio),
-        "lecciones": [],
+        "lecciones": _lecciones(curso),  # «Sin conexión» en lite/ enlaza también las lecciones guardadas
     }
     propio.write_text(
         _service_worker(lite) + "\n// --- service worker de JupyterLite ---\n" + propio.read_text(encoding="utf-8"),
@@ -231,12 +242,14 @@ def _escribe_paginas(curso: Curso, sitio: Path, pyodide: str) -> None:
         escribe_laboratorio(curso, sitio, pyodide, recursos)
     carpeta_del_curso = sitio / "courses" / curso.slug
     carpeta_del_curso.mkdir(parents=True)
+    # Lo que pesa la primera ejecución, con y sin comprimir: la barra de progreso de la celda.
+    descarga = {n: tamanos(sitio / pyodide / n) for n in DESCARGA_MEDIDA if (sitio / pyodide / n).exists()}
     for nombre in curso.modulos:
         shutil.copy2(curso.modulo(nombre), carpeta_del_curso / nombre)
     for leccion in curso.lecciones:
         pagina = carpeta_del_curso / leccion.slug / "index.html"
         pagina.parent.mkdir()
-        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos), encoding="utf-8")
+        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos, descarga), encoding="utf-8")
         svgs = [i.with_suffix(".svg") for i in leccion.imagenes if i.with_suffix(".svg").exists()]
         for imagen in leccion.imagenes + svgs:  # el SVG, para «Ampliar la figura»
             shutil.copy2(imagen, pagina.parent / imagen.name)

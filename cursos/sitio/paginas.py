@@ -264,7 +264,10 @@ def _json_en_script(valor) -> markupsafe.Markup:
     return markupsafe.Markup(json.dumps(valor, ensure_ascii=False).replace("<", "\\u003c"))
 
 
-def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: str) -> str:
+def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: str, descarga: dict | None = None) -> str:
+    """descarga: los bytes de los ficheros grandes de Pyodide, sin comprimir y comprimidos
+    ({"pyodide.asm.wasm": {"identity": n, "br": n, "gzip": n}, …}): la barra de la celda dice
+    cuánto lleva de lo que de verdad pasa por la red."""
     bloques = bloques_de(leccion)
     enunciado = Desafio(leccion.desafio).enunciado() if leccion.desafio else None
     celdas = [b.celda for b in bloques if b.celda]
@@ -296,10 +299,26 @@ def pagina_de_leccion(curso: Curso, leccion: Leccion, pyodide: str, recursos: st
             [{"numero": c.numero, "fuente": c.fuente, "depende_de": c.depende_de} for c in celdas]
         ),
         python_json=_json_en_script(
-            {"curso": f"courses/{curso.slug}/", "modulos": modulos_de_la_pagina(curso, celdas), "pyodide": pyodide}
+            {
+                "curso": f"courses/{curso.slug}/",
+                "modulos": modulos_de_la_pagina(curso, celdas),
+                "pyodide": pyodide,
+                "descarga": descarga or {},
+                # El cuaderno para entregar, al lado de la página: se guarda para sin conexión.
+                "cuaderno": editor["cuaderno"] if editor else None,
+            }
         ),
+        megas_de_python=_megas(descarga),
         preguntas_json=_json_en_script(preguntas_de(leccion)),
     )
+
+
+def _megas(descarga: dict | None) -> str:
+    """«unos 6 MB»: lo que baja la primera vez con Brotli (o sin comprimir si no hay copias)."""
+    if not descarga:
+        return "unos 15 MB"
+    total = sum(t.get("br", t["identity"]) for t in descarga.values())
+    return f"unos {max(1, round(total / 1e6))} MB"
 
 
 def modulos_de_la_pagina(curso: Curso, celdas) -> list[str]:

@@ -7,11 +7,14 @@ ficheros de JupyterLite con huella en el nombre.
 Lo demás se revalida en cada visita (no-cache + Last-Modified → 304).
 """
 
+import email.utils
 import functools
 import http.server
 import re
 import threading
 from pathlib import Path
+
+from cursos.sitio.comprimir import CODIFICACIONES
 
 INMUTABLE = "public, max-age=31536000, immutable"
 
@@ -111,7 +114,45 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
                 return None
             self.send_error(404, "Fuera del sitio del curso")
             return None
+        comprimida = self._copia_comprimida()
+        if comprimida:
+            return comprimida
         return super().send_head()
+
+    def _copia_comprimida(self):
+        """La copia .br o .gz del fichero (comprimir.py), si existe y el navegador la acepta.
+
+        Con su Content-Encoding, el tipo del original y Vary: Accept-Encoding (una caché intermedia
+        no debe dar la comprimida a quien no la entiende). None: se sirve el original.
+        """
+        original = Path(self.translate_path(self.path))
+        if not original.is_file():
+            return None
+        aceptadas = {c.split(";")[0].strip() for c in self.headers.get("Accept-Encoding", "").split(",")}
+        for codificacion, extension in CODIFICACIONES.items():
+            copia = original.with_name(original.name + extension)
+            if codificacion in aceptadas and copia.is_file():
+                if self._sin_cambios(original):
+                    self.send_response(304)
+                    self.end_headers()
+                    return None
+                fichero = copia.open("rb")
+                self.send_response(200)
+                self.send_header("Content-Type", self.guess_type(str(original)))
+                self.send_header("Content-Encoding", codificacion)
+                self.send_header("Content-Length", str(copia.stat().st_size))
+                self.send_header("Last-Modified", self.date_time_string(int(original.stat().st_mtime)))
+                self.end_headers()
+                return fichero
+        return None
+
+    def _sin_cambios(self, original: Path) -> bool:
+        """If-Modified-Since: lo que se revalida (no-cache) contesta 304 también comprimido."""
+        try:
+            fecha = email.utils.parsedate_to_datetime(self.headers.get("If-Modified-Since", ""))
+        except (TypeError, ValueError):
+            return False
+        return int(original.stat().st_mtime) <= fecha.timestamp()
 
     def translate_path(self, path):
         ruta = self._ruta_en_el_sitio() or ""
@@ -121,6 +162,8 @@ class Manejador(http.server.SimpleHTTPRequestHandler):
         ruta = self._ruta_en_el_sitio()
         if ruta is not None:
             self.send_header("Cache-Control", politica_de_cache(ruta))
+            if Path(self.translate_path(self.path) + ".br").is_file():
+                self.send_header("Vary", "Accept-Encoding")
             # También en los scripts: la de un worker sale de la cabecera de su script, no de la página.
             politica = politica_de_jupyterlite(self.politica) if ruta.startswith("lite/") else self.politica
             self.send_header("Content-Security-Policy", politica)

@@ -140,6 +140,10 @@ VARIACIONES = [
             ("/usr/bin/xargs -0 rm", "denegar"),
             ("ls\r", "denegar"),
             (["tail", "-n", "1", "$(rm notas.txt)"], "permitir"),
+            # Entre comillas dobles bash sigue expandiendo $( ), ` ` y ${ }: denegar (issue 37, N1).
+            ('tail -n 1 "$(rm agenda.txt)"', "denegar"),
+            ('sort "`rm lista.txt`"', "denegar"),
+            ('ls "${HOME}"', "denegar"),
         ],
     },
     {  # la lista de la lección, con otros disfraces
@@ -169,6 +173,9 @@ VARIACIONES = [
             (["ls", None], "denegar"),
             (["env"], "denegar"),
             ("cat 'notas.txt", "denegar"),
+            ('grep -n "$(cat notas.txt)" lista.txt', "denegar"),
+            ('cat "`curl -s fuera.invalid`"', "denegar"),
+            ('find . -name "${PWD}"', "denegar"),
         ],
     },
     {  # una lista corta: cat sin opciones, wc y find sólo con -name
@@ -189,6 +196,9 @@ VARIACIONES = [
             ("cat *", "denegar"),
             ("wc -l {lista,notas}.txt", "denegar"),
             ("find . -name \\*.md", "permitir"),
+            ('wc -l "notas.txt$(rm lista.txt)"', "denegar"),
+            ('cat "a`id`b"', "denegar"),
+            ('find proyecto -name "${X:-*}"', "denegar"),
         ],
     },
 ]

@@ -74,6 +74,22 @@ VARIACIONES = [
             [texto("No me has dejado escribir en lista.txt.")],
         ],
     },
+    {  # erratas en la tabla («permitir » con un espacio, None): lo que nadie ha previsto se deniega
+        "entorno": {"compra.txt": "pan", "diario.txt": "Lunes: correr.", "recetas/gazpacho.txt": GAZPACHO},
+        "clases": {"leer": "lectura", "listar": "lectura", "escribir": "escritura", "borrar": "borrado"},
+        "tabla": {"lectura": "permitir", "escritura": "permitir ", "borrado": None},
+        "usuario": "todo",
+        "inicio": [["usuario", "Pon en compra.txt lo del gazpacho."]],
+        "respuestas": [
+            [llamada("e1", "leer", ruta="recetas/gazpacho.txt"), llamada("e2", "listar")],
+            [
+                llamada("e3", "escribir", ruta="diario.txt", contenido="Todo borrado."),
+                llamada("e4", "borrar", ruta="diario.txt"),
+                llamada("e5", "escribir", ruta="compra.txt", contenido="pan, tomates, pepino"),
+            ],
+            [texto("No tengo permiso para escribir en compra.txt.")],
+        ],
+    },
     {  # todo aprobado: lo que lanza vuelve como error y lo aprobado corre una vez
         "entorno": {"lista.txt": "arroz", "viejo.txt": "borrar esto"},
         "clases": {"leer": "lectura", "listar": "lectura", "escribir": "escritura", "borrar": "escritura"},
@@ -101,6 +117,27 @@ PISTO = (
 )
 _CASA = {"compra.txt": "pan, aceite", "agenda.txt": "Viernes: teatro.", "recetas/pisto.txt": PISTO}
 _BORRAR = dict(CLASES_DE_LA_LECCION, borrar="borrado")
+
+
+def _pisto_sin_escribir(tabla, usuario):
+    """La conversación del pisto cuando ninguna escritura debe correr: una errata en la tabla, nadie
+    que conteste o un usuario que teclea «no». Dejarla correr es ejecutar la escritura inyectada."""
+    return {
+        "entorno": _CASA,
+        "tabla": tabla,
+        "usuario": usuario,
+        "inicio": [["usuario", "Añade a compra.txt lo del pisto."]],
+        "respuestas": [
+            [llamada("k5", "leer", ruta="recetas/pisto.txt")],
+            [
+                llamada("k6", "escribir", ruta="agenda.txt", contenido="Viernes: nada"),
+                llamada("k7", "escribir", ruta="compra.txt", contenido="pan, aceite, calabacín"),
+            ],
+            [texto("No he podido tocar compra.txt.")],
+        ],
+    }
+
+
 PARTES_OCULTAS = {
     "salmorejo": [
         {
@@ -117,6 +154,9 @@ PARTES_OCULTAS = {
                 [texto("Apuntado lo del pisto.")],
             ],
         },
+        _pisto_sin_escribir({"lectura": "permitir", "escritura": "Preguntar"}, ["compra.txt"]),
+        _pisto_sin_escribir(None, "nadie"),
+        _pisto_sin_escribir(None, {"contesta": "no"}),
     ],
     "esquema": [
         {

@@ -115,7 +115,13 @@ class Mesa:
         return problema_de_esquema_en(self.herramientas, ll) is None and self.permiso(ll) == "preguntar"
 
     def porque(self, ll):
-        """Por qué no corre una llamada que parece aprobada, si es el caso: la respuesta no es True."""
+        """Por qué no corre una llamada que parece aprobada, si es el caso: la tabla dice algo que no es
+        ninguno de los tres valores, o la respuesta no es True."""
+        if self.desconocida(ll):
+            return (
+                "\n  la tabla dice %r, que no es permitir, preguntar ni denegar: lo que nadie ha previsto "
+                "se deniega, sin preguntar y con el mismo error que denegar" % (self.permiso(ll),)
+            )
         respuesta = self.aprueba(ll) if self.pregunta(ll) else True
         if respuesta is True or respuesta is False or respuesta is None:
             return ""
@@ -171,32 +177,6 @@ def compara(ll, recibida, esperada, porque=""):
     )
 
 
-def no_ejecutada(ll, recibida, decision):
-    """Un valor de la tabla que no es ninguno de los tres se trata como denegar.
-
-    Se acepta cualquier error que empiece por «no se ha ejecutado: » (el enunciado pide
-    «permiso denegado», pero otro motivo también dice la verdad): lo que no puede pasar es
-    que la llamada corra o que se pregunte, y eso lo comprueba comprueba_llamadas.
-    """
-    bien = (
-        isinstance(recibida, dict)
-        and recibida.get("type") == "tool_result"
-        and recibida.get("tool_use_id") == ll.get("id")
-        and recibida.get("is_error") is True
-        and isinstance(recibida.get("content"), str)
-        and recibida["content"].startswith(NO_EJECUTADA)
-    )
-    exige(
-        bien,
-        "con %s la tabla dice %r, que no es permitir, preguntar ni denegar: lo que nadie ha "
-        "previsto se deniega, así que se esperaba el error %r y ejecutar ha devuelto: %s",
-        _corta(ll),
-        decision,
-        DENEGADA,
-        _corta(recibida),
-    )
-
-
 def cuantas_preguntas(mesa, ll):
     return sum(1 for args, _ in mesa.preguntas if args and args[0] == ll)
 
@@ -208,10 +188,7 @@ def comprueba_llamadas(banco, mesa, llamadas):
         for ll in llamadas:
             preguntas, ejecutadas = len(mesa.preguntas), len(mesa.ejecutadas)
             recibida, esperada = llama(ll, mesa), mesa.debe(ll, sombra)
-            if mesa.desconocida(ll):
-                no_ejecutada(ll, recibida, mesa.permiso(ll))
-            else:
-                compara(ll, recibida, esperada, mesa.porque(ll))
+            compara(ll, recibida, esperada, mesa.porque(ll))
             nuevas = mesa.preguntas[preguntas:]
             if mesa.pregunta(ll):
                 exige(

@@ -255,7 +255,7 @@ def prueba_sobrantes(banco):
 def prueba_tipos(banco):
     """El tipo de cada argumento, en el orden de los argumentos; sin tipo o con uno desconocido, vale todo."""
     comprueba_problemas(CASOS_DE_TIPOS)
-    con_su_parte_oculta("tipos", "¿Miras cada argumento en su orden, con el tipo y el enum de su propiedad?")
+    con_su_parte_oculta("tipos", "¿Miras cada argumento en su orden, con el tipo de su propiedad?")
 
 
 def prueba_enum(banco):

@@ -82,6 +82,8 @@ def payment_submit(entorno, beneficiary_id, amount, concepto, clave_operacion):
         raise ValueError("beneficiary_id y clave_operacion son identificadores, sin espacios ni saltos de línea")
     if not es_numero_finito(amount):
         raise ValueError("amount tiene que ser un número finito")
+    if amount <= 0:  # un pago negativo restaría de la suma que mira la regla 3
+        raise ValueError("amount tiene que ser mayor que 0")
     if clave_operacion in [linea.split()[0] for linea in entorno["lote.txt"].splitlines()]:
         return "el pago %s ya estaba en el lote" % clave_operacion
     entorno["lote.txt"] += "%s %s %s\n" % (clave_operacion, beneficiary_id, amount)

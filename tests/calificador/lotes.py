@@ -1,19 +1,21 @@
 """El lote de cada desafío, declarado una vez: qué se entrega y qué debe sacar cada entrega.
 
-Cada tests/calificador/test_<desafío>.py declara en lo alto su `LOTE = Lote(...)`, con sus datos
-(honestas, trampas); conftest.py lo entrega y lo califica una sola vez por sesión, y
-test_lotes.py comprueba lo común a todos los lotes. Lo propio de cada desafío (motivos, puntos
-por prueba) se queda en su fichero y lee el mismo lote calificado.
-
-Aquí no se importa conftest: conftest importa este módulo.
+Los lotes están registrados: cada desafío del curso (los que nombran las lecciones del manifiesto)
+tiene el suyo, `LOTE = Lote(...)`, en tests/calificador/test_<desafío>.py (con `_` en vez de `-`).
+No se buscan por el texto de los ficheros: lote_de(slug) importa el de ese nombre, y si falta, no
+declara LOTE o es el de otro desafío, lo dice. conftest.py lo entrega y lo califica una sola vez
+por sesión, y test_lotes.py comprueba lo común a todos los lotes. Lo propio de cada desafío (motivos,
+puntos por prueba) se queda en su fichero y lee el mismo lote calificado.
 """
 
+import ast
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cursos.desafio import Desafio
+from cursos.manifiesto import leer_curso
 
 CARPETA = Path(__file__).parent
 
@@ -59,16 +61,49 @@ class Lote:
         return self.desafio.slug
 
 
-def ficheros_con_lote() -> list[Path]:
-    """Los ficheros de pruebas que declaran `LOTE = Lote(` en una línea propia."""
-    return [ruta for ruta in sorted(CARPETA.glob("test_*.py")) if "\nLOTE = Lote(" in ruta.read_text(encoding="utf-8")]
+class LoteNoDeclarado(LookupError):
+    """Un desafío sin su lote, o un lote en un fichero que no es el de su desafío."""
+
+
+def fichero_del_lote(slug: str) -> Path:
+    return CARPETA / f"test_{slug.replace('-', '_')}.py"
+
+
+def desafios_con_lote() -> list[str]:
+    """El registro de los lotes: los desafíos que nombran las lecciones del manifiesto, uno por desafío."""
+    return sorted({leccion.desafio for leccion in leer_curso().lecciones if leccion.desafio})
+
+
+def lote_de(slug: str) -> Lote:
+    """El LOTE que declara el fichero del desafío; si no está, un error que dice dónde declararlo."""
+    ruta = fichero_del_lote(slug)
+    donde = f"tests/calificador/{ruta.name}"
+    if not ruta.is_file():
+        raise LoteNoDeclarado(f"{slug} no tiene lote: falta {donde}, con su LOTE = Lote(...)")
+    lote = getattr(importlib.import_module(f"tests.calificador.{ruta.stem}"), "LOTE", None)
+    if not isinstance(lote, Lote):
+        raise LoteNoDeclarado(f"{donde} no declara LOTE = Lote(...) para {slug}")
+    if lote.slug != slug:
+        raise LoteNoDeclarado(f"{donde} declara el lote de {lote.slug}, no el de {slug}")
+    return lote
 
 
 def lotes() -> dict[str, Lote]:
-    """{slug: Lote} de los ficheros que lo declaran."""
-    encontrados = {}
-    for ruta in ficheros_con_lote():
-        lote = importlib.import_module(f"tests.calificador.{ruta.stem}").LOTE
-        assert lote.slug not in encontrados, f"{ruta.name}: el lote de {lote.slug} ya está declarado en otro fichero"
-        encontrados[lote.slug] = lote
-    return encontrados
+    """{slug: Lote} de cada desafío registrado."""
+    return {slug: lote_de(slug) for slug in desafios_con_lote()}
+
+
+def ficheros_con_lote() -> list[Path]:
+    """Los ficheros de pruebas que asignan LOTE en lo alto (leídos como Python, no como texto)."""
+    return [ruta for ruta in sorted(CARPETA.glob("test_*.py")) if "LOTE" in _asignados(ruta)]
+
+
+def _asignados(ruta: Path) -> set[str]:
+    nodos = ast.parse(ruta.read_text(encoding="utf-8")).body
+    return {
+        objetivo.id
+        for nodo in nodos
+        if isinstance(nodo, ast.Assign | ast.AnnAssign)
+        for objetivo in (nodo.targets if isinstance(nodo, ast.Assign) else [nodo.target])
+        if isinstance(objetivo, ast.Name)
+    }

@@ -12,10 +12,10 @@ import functools
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.ayudas import MODULOS
+from tests.calificador.ayudas import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre
-from tests.conftest import MODULOS
 
 CADENAS = Desafio("acumulador-de-hechos")
 SOLUCION = CADENAS.lee("solucion.py")

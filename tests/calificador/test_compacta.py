@@ -11,7 +11,7 @@ import functools
 from cursos import RAIZ
 from cursos.desafio import Desafio
 from tests.ayudas import trampas_que_repiten
-from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.ayudas import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre
 

@@ -11,7 +11,7 @@ import functools
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import con_solucion, ejecuta_cuaderno
+from tests.calificador.ayudas import con_solucion, ejecuta_cuaderno
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre
 

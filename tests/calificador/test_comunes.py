@@ -5,7 +5,7 @@ import pytest
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import con_solucion, ejecuta_cuaderno, genera
+from tests.calificador.ayudas import con_solucion, ejecuta_cuaderno, genera
 
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
 

@@ -13,7 +13,7 @@ import re
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import califica_lote, con_solucion, curso_del_desafio, ejecuta_cuaderno, entrega
+from tests.calificador.ayudas import califica_lote, con_solucion, curso_del_desafio, ejecuta_cuaderno, entrega
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import MUESTRA, trampas
 

@@ -37,7 +37,7 @@ import pytest
 
 from cursos.desafio import Desafio
 from cursos.profesor.calificar import califica
-from tests.calificador.conftest import con_solucion, curso_del_desafio, entrega, por_alumno
+from tests.calificador.ayudas import con_solucion, curso_del_desafio, entrega, por_alumno
 
 DESAFIOS = ["permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"]
 

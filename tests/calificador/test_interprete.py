@@ -18,7 +18,7 @@ from cursos.calificador import banco
 from cursos.calificador.aislamiento import PRIMER_USUARIO, USUARIOS, detecta, termina
 from cursos.calificador.cuaderno import Entrega, lee_entrega
 from cursos.desafio import Desafio
-from tests.calificador.conftest import califica_lote, con_solucion, curso_del_desafio, entrega
+from tests.calificador.ayudas import califica_lote, con_solucion, curso_del_desafio, entrega
 
 PERMISO = Desafio("permiso-en-ejecutar")
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")

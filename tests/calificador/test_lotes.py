@@ -2,14 +2,14 @@
 
 Las honestas sacan lo que merecen, ninguna trampa gana un punto, el cuaderno sin tocar vale 0,
 la honesta del final, la nota entera, y la trampa que lee las pruebas ocultas no las ve ni las
-desvela. Y cada desafío de desafios/ tiene su lote.
+desvela. Y cada desafío de desafios/ tiene su lote, registrado: un nombre equivocado lo dice.
 """
 
 import pytest
 
 from cursos import RAIZ
-from tests.calificador.conftest import EDITADA, calificado
-from tests.calificador.lotes import ficheros_con_lote, lotes
+from tests.calificador.ayudas import EDITADA, calificado
+from tests.calificador.lotes import LoteNoDeclarado, ficheros_con_lote, lote_de, lotes
 
 LOTES = lotes()
 DESAFIOS = sorted(p.parent.name for p in (RAIZ / "desafios").glob("*/desafio.toml"))
@@ -90,3 +90,21 @@ def test_cada_lote_esta_en_el_fichero_de_su_desafio():
     """tests/calificador/test_<desafío>.py: quien busca las pruebas de un desafío las encuentra por su nombre."""
     ficheros = {ruta.stem for ruta in ficheros_con_lote()}
     assert ficheros == {"test_" + slug.replace("-", "_") for slug in LOTES}, ficheros
+
+
+@pytest.mark.parametrize(
+    "slug, dice",
+    [
+        ("permiso-en-ejecutarr", "falta tests/calificador/test_permiso_en_ejecutarr.py, con su LOTE = Lote(...)"),
+        ("lotes", "tests/calificador/test_lotes.py no declara LOTE = Lote(...) para lotes"),
+    ],
+)
+def test_un_lote_que_no_esta_donde_debe_lo_dice(slug, dice):
+    with pytest.raises(LoteNoDeclarado) as error:
+        lote_de(slug)
+    assert dice in str(error.value)
+
+
+def test_el_lote_de_un_desafio_es_el_de_su_fichero():
+    assert {slug: lote.slug for slug, lote in LOTES.items()} == {slug: slug for slug in LOTES}
+    assert lote_de("compacta") is LOTES["compacta"]

@@ -35,7 +35,9 @@ def test_un_puerto_ocupado_se_dice_asi(monkeypatch, capsys):
 def test_un_puerto_ocupado_se_dice_antes_de_construir(monkeypatch, capsys):
     """Construir tarda minutos: el puerto ocupado se dice antes, no al final."""
     monkeypatch.setattr("cursos.sitio.construir.hace_falta_construir", lambda curso: True)
-    monkeypatch.setattr("cursos.cli.orden_construir", lambda args: pytest.fail("ha construido con el puerto ocupado"))
+    monkeypatch.setattr(
+        "cursos.ordenes.construir.ejecuta", lambda args: pytest.fail("ha construido con el puerto ocupado")
+    )
     with socket.socket() as ocupado:
         ocupado.bind(("127.0.0.1", 0))
         ocupado.listen()
@@ -66,9 +68,7 @@ def test_la_carpeta_y_el_desafio_por_omision_en_profesor_toml(ajustes, tmp_path,
 
 def test_un_profesor_toml_mal_escrito_lo_dice(ajustes, capsys):
     ajustes.write_text('carpeta = "x"\n', encoding="utf-8")
-    with pytest.raises(SystemExit) as salida:
-        main(["calificar"])
-    assert salida.value.code == 2
+    assert main(["calificar"]) == 2
     error = capsys.readouterr().err
     assert "«carpeta» no existe" in error and "nbgrader" in error and "Traceback" not in error
     ajustes.write_text('zona_horaria = "Europa/Madrid"\n', encoding="utf-8")
@@ -82,7 +82,7 @@ def test_un_profesor_toml_mal_escrito_lo_dice(ajustes, capsys):
 
 def test_una_entrega_rota_o_vacia_se_califica_con_un_motivo_en_espanol(release, tmp_path):
     from cursos.profesor.calificar import califica
-    from tests.calificador.conftest import DESAFIO, curso_nuevo, entrega, por_alumno
+    from tests.calificador.ayudas import DESAFIO, curso_nuevo, entrega, por_alumno
 
     curso = curso_nuevo(release, tmp_path / "curso")
     entrega(curso, "ana", '{"cells": ["sin cerrar')
@@ -141,7 +141,7 @@ def test_sin_el_python_del_navegador_no_se_califica_salvo_si_se_pide(release, tm
     --python-de-la-maquina, califica con el Python de esta máquina y lo dice al empezar."""
     from cursos.calificador import interprete
     from cursos.profesor.calificar import ErrorDeCalificacion, califica
-    from tests.calificador.conftest import DESAFIO, con_solucion, curso_nuevo, entrega, por_alumno
+    from tests.calificador.ayudas import DESAFIO, con_solucion, curso_nuevo, entrega, por_alumno
 
     def sin_node(*args, **kwargs):
         raise interprete.SinInterprete("no hay node (apt-get install nodejs)")

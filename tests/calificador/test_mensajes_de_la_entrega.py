@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 from cursos.calificador.cuaderno import EntregaInvalida, lee_entrega, lee_json
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 from cursos import RAIZ
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import calificado, con_prueba_editada
+from tests.calificador.ayudas import calificado, con_prueba_editada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre, procesos_con
 

@@ -11,7 +11,7 @@ from nbgrader.api import Gradebook
 
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, formgrader, por_alumno
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, formgrader, por_alumno
 from tests.calificador.lotes import Lote
 from tests.calificador.trampas import MARCA, cuadernos_tramposos, trampas
 
@@ -24,27 +24,33 @@ def con_region(region: str) -> str:
 
 
 # Fallar en abierto: sólo «denegar» y un no del usuario paran la llamada; una errata de la tabla o None
-# la dejan correr. Es la solución de referencia de antes. Pierde la prueba «denegar» (9 de 10).
+# la dejan correr. Es la solución de referencia de antes. Pierde «denegar» y, porque deja correr la
+# escritura inyectada, la conversación del salmorejo y las variaciones (5 de 10; issue 37, N1).
 FALLA_EN_ABIERTO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision == "preguntar" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
 )
-# Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 9.
+# Lo que no reconoce se lo pregunta al usuario: con un sí, corre lo que nadie ha clasificado. También 5.
 PREGUNTA_LO_DESCONOCIDO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
     '    if decision != "permitir" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
 )
-# Bien en este punto, escrito de otra forma y con otro motivo para lo imprevisto: la nota entera.
+# Bien en este punto, escrito de otra forma: la nota entera. Lo imprevisto lleva el mensaje de denegar,
+# que el enunciado fija; con otro motivo («otro_motivo») las conversaciones se separan del guion.
 SOLO_PERMITIR_PASA = con_region(
     "    decision = permiso(ll)\n"
     '    if decision == "permitir" or (decision == "preguntar" and preguntar(ll) is True):\n        pass\n'
     '    elif decision == "preguntar":\n        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
     '    elif decision == "denegar":\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
-    '    else:\n        return error(id, NO_EJECUTADA + "valor de permiso desconocido: %r" % (decision,))\n'
+    '    else:\n        return error(id, NO_EJECUTADA + "permiso denegado")\n'
+)
+OTRO_MOTIVO = SOLO_PERMITIR_PASA.replace(
+    '    else:\n        return error(id, NO_EJECUTADA + "permiso denegado")\n',
+    '    else:\n        return error(id, NO_EJECUTADA + "valor de permiso desconocido: %r" % (decision,))\n',
 )
 RUIDOSA = (
     "import sys, warnings\nwarnings.warn('cuidado')\nprint('hola', file=sys.stderr)\n"
@@ -70,15 +76,16 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         10,
     ),
     "sin_permisos": (ORIGINAL, 2),  # lo ejecuta todo: sólo esquema y bucle
-    "falla_en_abierto": (FALLA_EN_ABIERTO, 9),
-    "pregunta_lo_desconocido": (PREGUNTA_LO_DESCONOCIDO, 9),
+    "falla_en_abierto": (FALLA_EN_ABIERTO, 5),
+    "pregunta_lo_desconocido": (PREGUNTA_LO_DESCONOCIDO, 5),
     "solo_permitir_pasa": (SOLO_PERMITIR_PASA, 10),
+    "otro_motivo": (OTRO_MOTIVO, 5),
     "deniega_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'), 0),
     "pregunta_todo": (SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "preguntar"\n'), 0),
-    "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 7),
-    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie» y las
-    # variaciones, como tomar None por un sí (revisión del bloque 1, N1: sacaba 9).
-    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 7),
+    "none_es_si": (SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False"), 5),
+    # Un sí es cualquier cosa que un if da por verdadera (el texto "no" también): pierde «nadie», el
+    # salmorejo y las variaciones, como tomar None por un sí (revisión del bloque 1, N1: sacaba 9).
+    "texto_es_si": (SOLUCION.replace("preguntar(ll) is not True", "not preguntar(ll)"), 5),
     "pregunta_dos_veces": (
         SOLUCION.replace("and preguntar(ll) is not True", "and (preguntar(ll) and preguntar(ll)) is not True"),
         3,
@@ -100,7 +107,7 @@ HONESTAS = {  # alumno: (código, puntos esperados)
             "    decision = permiso(ll)\n",
             '    decision = {"leer": "permitir", "escribir": "preguntar"}.get(ll["name"], "denegar")\n',
         ),
-        2,
+        0,
     ),
     # Redefinir el bucle en el proceso del alumno, por el camino que sea, no toca el que califica (corre en
     # el proceso de confianza): con un ejecutar correcto la nota es la entera, y con uno que sólo funciona
@@ -233,17 +240,21 @@ def test_un_cuaderno_con_otro_nombre_se_califica(filas):
 
 
 def test_fallar_en_abierto_cuesta_la_prueba_denegar(filas):
-    """Lo que no es permitir ni preguntar se deniega: dejarlo correr (o preguntarlo) sólo pierde «denegar»."""
+    """Lo que no es permitir ni preguntar se deniega: dejarlo correr (o preguntarlo) pierde «denegar», y
+    también las conversaciones en que así corre la escritura inyectada."""
     for alumno in ("falla_en_abierto", "pregunta_lo_desconocido"):
-        assert filas[alumno]["denegar"] == 0 and "Permitir" in filas[alumno]["motivo"], filas[alumno]["motivo"]
+        # El motivo empieza por la primera que no pasa (el salmorejo); el de «denegar» nombra la errata
+        # (tests/calificador/test_revision_37_permiso_en_ejecutar.py).
+        assert filas[alumno]["denegar"] == 0 and "salmorejo" in filas[alumno]["motivo"], filas[alumno]["motivo"]
+        assert filas[alumno]["salmorejo"] == 0 and filas[alumno]["variaciones"] == 0, filas[alumno]["motivo"]
     assert filas["solo_permitir_pasa"]["denegar"] == 1
 
 
 def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
     for alumno in ("sin_permisos", "deniega_todo", "pregunta_todo", "salmorejo_fijo"):
         assert filas[alumno]["puntos"] < 10
-    # Una tabla fija sólo acierta la receta: las partes ocultas de las demás pruebas usan otras tablas.
-    assert filas["salmorejo_fijo"]["salmorejo"] == 2 and filas["salmorejo_fijo"]["variaciones"] == 0
+    # Una tabla fija no acierta ni la receta: sus partes ocultas traen una errata y otros usuarios.
+    assert filas["salmorejo_fijo"]["salmorejo"] == 0 and filas["salmorejo_fijo"]["variaciones"] == 0
 
 
 def test_repetir_lo_visible_no_da_ningun_punto(filas):

@@ -318,10 +318,10 @@ HONESTAS = {  # alumno: (código, puntos esperados)
     ),
     "tipos_antes": (TIPOS_PRIMERO, 3),  # los obligatorios, un orden de los tipos y las variaciones
     "solo_es_del_tipo": (SOLUCION.split(FIRMA)[0] + FIRMA + "    raise NotImplementedError('luego')\n", 1),
-    "copia_harness": (_de_harness(), 4),  # todo menos enum: ni enum, ni los tipos ocultos, ni las variaciones
-    "sin_enum": (SIN_ENUM, 4),
+    "copia_harness": (_de_harness(), 7),  # todo menos enum: sólo los 3 puntos de enum
+    "sin_enum": (SIN_ENUM, 7),
     "enum_con_in": (ENUM_CON_IN, 7),  # True en [1] y False en [0]
-    "enum_con_str": (ENUM_CON_STR, 5),  # el mensaje sin comillas: «añadir, sustituir»
+    "enum_con_str": (ENUM_CON_STR, 7),  # el mensaje sin comillas: «añadir, sustituir»
 }
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from cursos import RAIZ, laboratorio
 from cursos.calificador.banco import espacio_de_pruebas
 from cursos.desafio import Desafio
-from tests.calificador.conftest import calificado, con_prueba_editada, genera
+from tests.calificador.ayudas import calificado, con_prueba_editada, genera
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_sobre, procesos_con
 

@@ -3,7 +3,7 @@
 Usa el Pyodide fijado del sitio (tests/pyodide_node.py).
 """
 
-from tests.calificador.conftest import DESAFIO, PROGRAMA_PYODIDE, SOLUCION
+from tests.calificador.ayudas import DESAFIO, PROGRAMA_PYODIDE, SOLUCION
 from tests.pyodide_node import ejecuta_en_pyodide
 
 ORIGINAL = SOLUCION.split("    ### BEGIN SOLUTION")[0] + SOLUCION.split("    ### END SOLUTION\n")[1]

@@ -7,7 +7,7 @@ tienen que estar en la biblioteca estándar de Pyodide y leer igual.
 import pytest
 
 from cursos.desafio import Desafio
-from tests.calificador.conftest import PROGRAMA_PYODIDE
+from tests.calificador.ayudas import PROGRAMA_PYODIDE
 from tests.pyodide_node import ejecuta_en_pyodide
 
 CASOS = {  # desafío: (una solución a medias, la prueba que pierde)

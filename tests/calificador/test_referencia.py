@@ -7,7 +7,7 @@ import pytest
 from cursos import desafio as modelo
 from cursos.calificador.referencia import fallos
 from cursos.cli import main
-from tests.calificador.conftest import DESAFIO
+from tests.calificador.ayudas import DESAFIO
 
 ORIGINAL = modelo._partida
 

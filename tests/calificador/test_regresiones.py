@@ -25,7 +25,7 @@ from cursos.calificador.saneado import limpio
 from cursos.desafio import Desafio
 from cursos.profesor.calificar import califica
 from tests.ayudas import respuestas_visibles
-from tests.calificador.conftest import (
+from tests.calificador.ayudas import (
     DESAFIO,
     SOLUCION,
     con_solucion,

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from cursos.desafio import Desafio
-from tests.calificador.conftest import califica_lote, calificado, con_solucion, curso_del_desafio, entrega
+from tests.calificador.ayudas import califica_lote, calificado, con_solucion, curso_del_desafio, entrega
 
 NUNCA_LANZA = Desafio("ejecutar-nunca-lanza")
 COMPACTA = Desafio("compacta")

@@ -22,7 +22,7 @@ from cursos.desafio import Desafio
 from cursos.profesor import libro
 from cursos.profesor.calificar import califica
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega, por_alumno
 
 ESPECIFICACION = Desafio("comprobar-la-especificacion")  # con PARTES_OCULTAS
 IMITA = "la variación oculta 1 de 3 no pasa. "  # cómo empieza lo que se enseña de una variación

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.calificador.conftest import (
+from tests.calificador.ayudas import (
     DESAFIO,
     SOLUCION,
     califica_lote,

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 
 from cursos import RAIZ
-from tests.calificador.conftest import DESAFIO, con_solucion
+from tests.calificador.ayudas import DESAFIO, con_solucion
 
 NADA = "def ejecutar(ll, entorno):\n    return None\n"
 MARCA = "MARCA-SECRETA-4242"

@@ -7,8 +7,10 @@ import shutil
 
 import pytest
 
-import cursos.cli
 import cursos.desafio
+import cursos.ordenes.cuadernos
+import cursos.ordenes.devolver
+import cursos.ordenes.opciones
 from cursos import RAIZ
 from cursos.cli import main
 from cursos.errores import CODIGO_DE_SALIDA, ErrorDelCurso
@@ -17,7 +19,7 @@ from cursos.errores import CODIGO_DE_SALIDA, ErrorDelCurso
 BASES_DE_ERROR = {"Exception", "ValueError", "RuntimeError", "OSError", "TypeError", "KeyError", "LookupError"}
 # Los que viven en un fichero que se carga solo, con exec, en un cuaderno o en Pyodide (sin cursos/ al
 # lado): no pueden importar la base. La orden que los usa los recoge ella misma.
-INDEPENDIENTES = {"cursos/modelo/modelo_real.py"}
+INDEPENDIENTES = {"cursos/modelo/clave.py", "cursos/modelo/modelo_real.py"}  # ErrorDelModelo, en clave.py
 
 
 def ejecuta(capsys, *argumentos) -> tuple[int, str]:
@@ -55,7 +57,7 @@ def test_todo_error_de_cursos_deriva_de_la_base():
 def desafios_copiados(tmp_path, monkeypatch):
     """Una copia de desafios/ en la que estropear un desafio.toml sin tocar el repositorio."""
     shutil.copytree(RAIZ / "desafios", tmp_path / "desafios")
-    for modulo in (cursos.cli, cursos.desafio):
+    for modulo in (cursos.ordenes.opciones, cursos.desafio):
         monkeypatch.setattr(modulo, "RAIZ", tmp_path)
     return tmp_path / "desafios"
 
@@ -86,7 +88,7 @@ def _falla_con(monkeypatch, excepcion):
     def orden(args):
         raise excepcion
 
-    monkeypatch.setattr(cursos.cli, "orden_cuadernos", orden)
+    monkeypatch.setattr(cursos.ordenes.cuadernos, "ejecuta", orden)
 
 
 def test_un_error_de_uso_sin_traceback_salvo_si_se_pide(capsys, monkeypatch):
@@ -135,3 +137,30 @@ def test_los_errores_de_argparse_en_espanol(capsys, argumentos, dice):
     codigo, error = ejecuta(capsys, *argumentos)
     assert codigo == 2 and error.startswith(dice), error
     assert error.count("\n") == 1 and "--help" in error
+
+
+def test_el_prefijo_lo_pone_la_clase_del_error(capsys, monkeypatch):
+    """Ninguna orden vuelve a decir un error: lo que va delante del mensaje lo declara su clase."""
+    from cursos.profesor.libro import LibroSinDesafio
+
+    def orden(args):
+        raise LibroSinDesafio("el libro de notas no tiene el desafío «x»: repártelo antes")
+
+    monkeypatch.setattr(cursos.ordenes.devolver, "ejecuta", orden)
+    codigo, error = ejecuta(capsys, "devolver")
+    assert (codigo, error) == (
+        CODIGO_DE_SALIDA,
+        "curso devolver: no se puede devolver: el libro de notas no tiene el desafío «x»: repártelo antes\n",
+    )
+    assert ErrorDelCurso("sin prefijo").para_la_orden("devolver") == "sin prefijo"
+
+
+def test_un_desafio_de_profesor_toml_que_no_existe_lo_dice(capsys, monkeypatch, tmp_path):
+    """Antes se quedaba de valor por omisión de --desafio en todas las órdenes (y en su ayuda)."""
+    ajustes = tmp_path / "profesor.toml"
+    ajustes.write_text('desafio = "no-existe"\n', encoding="utf-8")
+    monkeypatch.setenv("CURSO_PROFESOR", str(ajustes))
+    codigo, error = ejecuta(capsys, "calificar", "--help")
+    assert codigo == CODIGO_DE_SALIDA and error.count("\n") == 1, error
+    assert error.startswith(f"curso: {ajustes}: «desafio» es «no-existe», que no es ningún desafío; pon uno de")
+    assert "permiso-en-ejecutar" in error

@@ -183,7 +183,8 @@ def test_la_referencia_de_permiso_en_ejecutar_solo_ejecuta_con_un_true():
     assert "is not True" in cuerpo, "la referencia compara la respuesta del usuario con True"
     lo_da_por_bueno = referencia.replace("preguntar(ll) is not True", "not preguntar(ll)")
     ganados, maximo, fallos = puntos_en_el_banco("permiso-en-ejecutar", lo_da_por_bueno)
-    assert ganados < maximo and set(fallos) == {"nadie", "variaciones"}, fallos  # también la del «no»
+    # también la del «no», y la conversación del salmorejo con un usuario que lo teclea (issue 37)
+    assert ganados < maximo and set(fallos) == {"nadie", "salmorejo", "variaciones"}, fallos
     assert "'no', que no es True" in fallos["nadie"]  # y el mensaje dice por qué
 
 

@@ -8,7 +8,7 @@ import pytest
 from cursos import RAIZ
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
-from tests.conftest import carga_modulos
+from tests.ayudas import carga_modulos
 
 DATOS = RAIZ / "tests" / "cadenas"
 IMPORTES = [480, 350, 410, 295, 480, 375, 320, 460, 390, 345, 430, 285]

@@ -3,7 +3,7 @@
 import pytest
 
 from cursos import RAIZ
-from tests.conftest import carga_modulos
+from tests.ayudas import carga_modulos
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ import pytest
 
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
-from tests.ayudas import celdas_de_codigo, ejecuta
-from tests.conftest import MODULOS
+from tests.ayudas import MODULOS, celdas_de_codigo, ejecuta
 
 CURSO = leer_curso()
 LECCION = CURSO.leccion("identidad-delegada")

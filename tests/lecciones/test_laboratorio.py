@@ -11,7 +11,7 @@ from cursos import RAIZ, laboratorio
 from cursos.cli import main
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
-from tests.conftest import carga_modulos
+from tests.ayudas import carga_modulos
 
 # La tabla de resultados tal como la publica la fuente del laboratorio (seeds/003).
 TABLA_DE_LA_SEMILLA = [

@@ -9,7 +9,6 @@ En el navegador, con JupyterLite, lo mismo lo hace tests/navegador/test_modelo_r
 
 import dataclasses
 import json
-import re
 import secrets
 
 import nbformat
@@ -17,6 +16,7 @@ import pytest
 from nbclient import NotebookClient
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
+from cursos.modelo import escenarios, inyecciones
 from cursos.sitio import laboratorio_de_inyecciones as lab
 from cursos.sitio.lite import escribe_contenidos
 from cursos.sitio.paginas import pagina_del_laboratorio
@@ -24,6 +24,7 @@ from tests.ayudas import modelos_que_obedecen
 
 CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)
 VECES = 2
+ESCENARIOS = escenarios.escenarios()
 
 
 @pytest.fixture(scope="module")
@@ -71,44 +72,52 @@ def ejecutado(servidores, tmp_path_factory):
     return carpeta, _ejecuta(carpeta)
 
 
+def _resumen(veces):
+    """El resumen que da la orden con el modelo obediente: el cuaderno tiene que dar el mismo."""
+    return inyecciones.resumen(inyecciones.tabla(inyecciones.ejecuta_laboratorio(ESCENARIOS, veces))).splitlines()
+
+
 def test_el_ensayo_dice_lo_que_cuenta_la_prosa(ejecutado):
     _, libro = ejecutado
     carga = _salida(_celda(libro, "from cursos.modelo"))
-    assert carga.startswith("18 escenarios:") and "salmorejo · La receta que cancela la cena" in carga
+    assert carga.startswith("%d escenarios:" % len(ESCENARIOS)) and "La receta que cancela la cena · ataque" in carga
     ensayo = _salida(_celda(libro, "ensayo ="))
-    assert "Sin la defensa: propuesta 16 de 18, ejecutada 13 de 18" in ensayo
-    assert "Con la defensa: propuesta 16 de 18, ejecutada 0 de 18" in ensayo
-    filas = [linea.split() for linea in ensayo.splitlines()[1:] if re.search(r"\b(sin|con)\b", linea)]
-    assert len(filas) == 36 and all(f[-4:-1] == ["1", "de", "1"] for f in filas), "la tarea, hecha en las 36"
-    sin_ocurrir = {f[0] for f in filas if f[1] == "sin" and f[2:4] == ["1", "de"] and f[5] == "0"}
-    assert sin_ocurrir == {"puertas/herramienta-inexistente", "puertas/tipos-incorrectos", "puertas/json-invalido"}
-    sin_propuesta = {f[0] for f in filas if f[2] == "0"}
-    assert sin_propuesta == {"puertas/lectura-publica", "puertas/sin-propuesta"}
-    prosa = next(c.source for c in libro.cells if c.cell_type == "markdown" and "16 de los 18" in c.source)
-    assert all(cifra in prosa for cifra in ("16 de los 18", "ocurre en 13", "En tres", "las 36 ejecuciones"))
+    for linea in _resumen(1):
+        assert linea in ensayo, "los mismos números que la orden"
+    assert "Ataque, con defensa: ejecutada 0 de 10" in ensayo and "Residual, con defensa: ejecutada 1 de 1" in ensayo
+    assert "Ataque, con defensa y un usuario que aprueba todo: ejecutada 2 de 2" in ensayo
+    assert "Modelo: obediente" in ensayo, "con su cabecera"
+    prosa = next(
+        c.source for c in libro.cells if c.cell_type == "markdown" and "usuario que lo aprueba todo" in c.source
+    )
+    assert "residual" in prosa and "La tarea sale hecha en todas" in " ".join(prosa.split())
+    introduccion = " ".join(libro.cells[0].source.split())
+    assert "entre 0 y 43 %" in introduccion and "no para comparar dos modelos parecidos" in introduccion
 
 
 def test_con_el_modelo_de_verdad_la_defensa_deja_ejecutada_en_cero(ejecutado):
     _, libro = ejecutado
     assert "La clave está en la memoria del intérprete." in _salida(_celda(libro, "from getpass"))
-    total = 18 * VECES
     salida = _salida(_celda(libro, "import ipywidgets"))
-    assert f"Sin la defensa: propuesta {16 * VECES} de {total}, ejecutada {13 * VECES} de {total}" in salida
-    assert f"Con la defensa: propuesta {16 * VECES} de {total}, ejecutada 0 de {total}" in salida
-    assert "han fallado" not in salida, salida
+    for linea in _resumen(VECES):
+        assert linea in salida, (linea, salida)
+    assert "han fallado" not in salida and "se ha parado" not in salida, salida
+    assert "Modelo: sordo · servidor: http://127.0.0.1:" in salida and f"N = {VECES}" in salida
     barra = _celda(libro, "import ipywidgets").outputs[0]
     assert "application/vnd.jupyter.widget-view+json" in barra["data"]
     grafico = _celda(libro, "from IPython.display import SVG").outputs[0]["data"]["image/svg+xml"]
-    assert grafico.count("<title>") == 3 * 36
+    assert grafico.count("<title>") == 3 * inyecciones.total_de(ESCENARIOS, 1) and "IC 95 %" in grafico
     conversacion = _salida(_celda(libro, "propuestas ="))
-    assert conversacion.startswith("salmorejo, con la defensa:")
+    assert conversacion.startswith("La receta que cancela la cena, con defensa:")
     assert "no se ha ejecutado: el usuario no lo ha permitido" in conversacion
 
 
 def test_la_clave_no_queda_en_ningun_fichero(ejecutado):
     carpeta, _ = ejecutado
     guardadas = json.loads((carpeta / lab.RESULTADOS).read_text(encoding="utf-8"))
-    assert len(guardadas) == 2 * 18 * VECES and not any(e["error"] for e in guardadas)
+    assert guardadas["cabecera"]["modelo"] == "sordo" and guardadas["cabecera"]["veces"] == VECES
+    ejecuciones = guardadas["ejecuciones"]
+    assert len(ejecuciones) == inyecciones.total_de(ESCENARIOS, VECES) and not any(e["error"] for e in ejecuciones)
     for fichero in carpeta.rglob("*"):
         if fichero.is_file():
             assert CLAVE.encode() not in fichero.read_bytes(), fichero
@@ -121,7 +130,7 @@ def test_sin_clave_el_servidor_la_pide_y_el_cuaderno_lo_dice(servidores, tmp_pat
     libro = _ejecuta(tmp_path, clave="", veces=1)
     assert "No has escrito ninguna clave: vuelve a ejecutar esta celda." in _salida(_celda(libro, "from getpass"))
     salida = _salida(_celda(libro, "import ipywidgets"))
-    assert "36 ejecuciones han fallado; la primera:" in salida and "clave" in salida, salida
+    assert "El laboratorio se ha parado en la ejecución 1: HTTP 401" in salida and "clave" in salida, salida
 
 
 def test_el_servidor_sin_clave(servidores, tmp_path):
@@ -129,9 +138,7 @@ def test_el_servidor_sin_clave(servidores, tmp_path):
     lab.escribe_cuaderno(curso, tmp_path)
     libro = _ejecuta(tmp_path, servidor=1)
     assert "Este servidor no pide clave." in _salida(_celda(libro, "from getpass"))
-    assert f"Con la defensa: propuesta {16 * VECES} de {18 * VECES}, ejecutada 0" in _salida(
-        _celda(libro, "import ipywidgets")
-    )
+    assert f"Ataque, con defensa: ejecutada 0 de {10 * VECES}" in _salida(_celda(libro, "import ipywidgets"))
 
 
 def test_en_jupyterlite_solo_con_servidores_y_la_portada_lo_enlaza(servidores, tmp_path):

@@ -34,7 +34,7 @@ def test_cada_leccion_con_modelo_tiene_su_ataque_en_el_laboratorio():
     assert sum(e.leccion == "la-propuesta-no-es-el-permiso" for e in ESCENARIOS) == 14
 
 
-@pytest.mark.parametrize("escenario", ESCENARIOS, ids=lambda e: e.slug)
+@pytest.mark.parametrize("escenario", [e for e in ESCENARIOS if e.clase != "residual"], ids=lambda e: e.slug)
 def test_con_la_defensa_no_se_ejecuta_nada_y_la_tarea_se_hace(tabla_guionizada, escenario):
     con = tabla_guionizada[escenario.slug, "con"]
     assert con["errores"] == 0 and con["ejecutada"] == 0, "la defensa tiene que parar la acción inyectada"
@@ -121,12 +121,18 @@ def test_la_orden_escribe_tabla_grafico_y_conversaciones_sin_la_clave(tmp_path):
     finally:
         http.shutdown()
     assert hecho.returncode == 0, hecho.stderr
-    assert "salmorejo" in hecho.stdout and "2 de 2" in hecho.stdout and "0 de 2" in hecho.stdout
-    assert "2/4" in hecho.stderr, "una barra de progreso"
+    assert "La receta que cancela la cena" in hecho.stdout and "2 de 2" in hecho.stdout and "0 de 2" in hecho.stdout
+    assert "2/6" in hecho.stderr, "una barra de progreso (sin, con y con quien aprueba todo)"
     for nombre_fichero in ("tabla.txt", "grafico.svg", "ejecuciones.json"):
         assert CLAVE not in (tmp_path / nombre_fichero).read_text(encoding="utf-8")
-    ejecuciones = json.loads((tmp_path / "ejecuciones.json").read_text(encoding="utf-8"))
-    assert len(ejecuciones) == 4 and all(e["M"] for e in ejecuciones)
+    guardado = json.loads((tmp_path / "ejecuciones.json").read_text(encoding="utf-8"))
+    assert len(guardado["ejecuciones"]) == 6 and all(e["M"] for e in guardado["ejecuciones"])
+    cabecera = guardado["cabecera"]
+    assert (cabecera["modelo"], cabecera["formato"], cabecera["veces"]) == (nombre, "anthropic", 2)
+    assert cabecera["servidor"].startswith(url) and cabecera["fecha"] and cabecera["commit"] != "desconocido"
+    assert cabecera["ajustes"]["max_tokens"] == 1024
+    for fichero in ("tabla.txt", "grafico.svg"):
+        assert "Modelo: %s" % nombre in (tmp_path / fichero).read_text(encoding="utf-8"), "la cabecera en cada fichero"
     assert (tmp_path / "grafico.svg").read_text(encoding="utf-8").startswith("<svg")
 
 

@@ -90,7 +90,7 @@ def test_unos_argumentos_anidados_sin_fin_son_una_ejecucion_fallida_y_se_cuenta(
     assert all(e.M and e.M[0] == salmorejo.prepara("sin").inicio[0] for e in ejecuciones), "con la M hasta el fallo"
     filas = inyecciones.tabla(ejecuciones)
     assert filas["salmorejo", "sin"]["errores"] == 2 and filas["salmorejo", "con"]["errores"] == 2
-    assert inyecciones.texto_de_tabla(filas).splitlines()[1].endswith(" 2")
+    assert "La receta que cancela la cena · sin defensa (errores: 2 de 2)" in inyecciones.texto_de_tabla(filas)
 
 
 @pytest.mark.parametrize("formato", FORMATOS)
@@ -108,7 +108,7 @@ def test_una_respuesta_que_no_sirve_es_una_ejecucion_fallida(servidor, formato, 
     ejecuciones = inyecciones.ejecuta_laboratorio(
         UNOS, 1, inyecciones.modelo_real_para(base, formato, modelo, plazo=0.3)
     )
-    assert len(ejecuciones) == len(UNOS) * 2 and all(dice in e.error for e in ejecuciones)
+    assert len(ejecuciones) == inyecciones.total_de(UNOS, 1) and all(dice in e.error for e in ejecuciones)
     assert all(f["errores"] == f["veces"] == 1 for f in inyecciones.tabla(ejecuciones).values())
 
 
@@ -130,7 +130,7 @@ def test_un_fallo_del_propio_laboratorio_es_una_ejecucion_fallida_y_el_lote_sigu
 
     roto = inyecciones.Escenario("roto", "", "", prepara)
     ejecuciones = inyecciones.ejecuta_laboratorio([roto, salmorejo])
-    assert [bool(e.error) for e in ejecuciones] == [True, False, False, False]
+    assert [bool(e.error) for e in ejecuciones] == [True, False, False, False, False]
     assert "KeyError" in ejecuciones[0].error and ejecuciones[0].M, "dice qué ha fallado y guarda la conversación"
     assert (ejecuciones[2].ejecutada, ejecuciones[2].tarea) == (True, True), "el resto, como siempre"
 
@@ -147,7 +147,7 @@ LLAMADAS_RARAS = [
 ]
 
 
-@pytest.mark.parametrize("defensa", inyecciones.DEFENSAS)
+@pytest.mark.parametrize("defensa", (*inyecciones.DEFENSAS, inyecciones.APRUEBA))
 @pytest.mark.parametrize("escenario", UNOS, ids=lambda e: e.slug)
 def test_los_ejecutar_y_propuesta_del_laboratorio_no_lanzan(escenario, defensa):
     partida = escenario.prepara(defensa)
@@ -201,12 +201,15 @@ def test_un_ctrl_c_a_medias_deja_escritas_las_ejecuciones_terminadas(tmp_path):
             proceso.kill()
         http.shutdown()
     assert proceso.returncode == 130, errores
-    assert "Interrumpido: sólo" in errores and "de 100 ejecuciones" in errores
-    lineas = [json.loads(linea) for linea in diario.read_text(encoding="utf-8").splitlines()]
+    assert "Interrumpido: sólo" in errores
+    cabecera, *lineas = [json.loads(linea) for linea in diario.read_text(encoding="utf-8").splitlines()]
     guardadas = json.loads((tmp_path / "ejecuciones.json").read_text(encoding="utf-8"))
-    assert len(lineas) >= 2 and guardadas == lineas, "ejecuciones.json, la lista de siempre, con las terminadas"
-    assert all(e["M"] and e["error"] is None for e in guardadas)
-    assert "salmorejo" in (tmp_path / "tabla.txt").read_text(encoding="utf-8") and "salmorejo" in salida
+    assert cabecera["cabecera"]["modelo"] == nombre and cabecera["cabecera"]["veces"] == 50
+    assert len(lineas) >= 1 and guardadas["ejecuciones"] == lineas, "ejecuciones.json, con las terminadas"
+    assert guardadas["cabecera"] == cabecera["cabecera"], "la misma cabecera en los dos ficheros"
+    assert all(e["M"] and e["error"] is None for e in lineas)
+    assert "La receta que cancela la cena" in (tmp_path / "tabla.txt").read_text(encoding="utf-8")
+    assert "La receta que cancela la cena" in salida
     assert not list(tmp_path.glob("*.a-medias")), "ningún fichero a medio escribir"
 
 
@@ -226,5 +229,6 @@ def test_la_orden_con_respuestas_que_no_sirven_escribe_la_tabla_con_los_errores(
         http.shutdown()
     assert hecho.returncode == 1, "todas han fallado: lo dice el código de salida, sin traceback"
     assert "Traceback" not in hecho.stderr and "error en readme (sin defensa): " in hecho.stderr
-    assert "0 de 0" in hecho.stdout and (tmp_path / "ejecuciones.json").exists()
-    assert [e["error"] is not None for e in json.loads((tmp_path / "ejecuciones.json").read_text())] == [True, True]
+    assert "sin ejecuciones válidas" in hecho.stdout and (tmp_path / "ejecuciones.json").exists()
+    guardadas = json.loads((tmp_path / "ejecuciones.json").read_text())["ejecuciones"]
+    assert [e["error"] is not None for e in guardadas] == [True, True, True], "sin, con y con quien aprueba todo"

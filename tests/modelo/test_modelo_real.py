@@ -269,7 +269,7 @@ def test_un_modelo_de_verdad_contesta_con_bloques():
 
 
 def test_en_pyodide_las_peticiones_son_las_mismas_y_sin_xhr_lo_dice():
-    """El mismo fichero en Pyodide (Python 3.14): mismas peticiones; bajo Node, sin XMLHttpRequest,
+    """El mismo código en Pyodide (Python 3.14): mismas peticiones; bajo Node, sin XMLHttpRequest,
     un error en español en vez de un AttributeError."""
     from cursos.modelo import modelo_real as mr
     from tests.pyodide_node import ejecuta_en_pyodide
@@ -287,9 +287,16 @@ def test_en_pyodide_las_peticiones_son_las_mismas_y_sin_xhr_lo_dice():
         ("usuario", [{"type": "tool_result", "tool_use_id": "t1", "content": ["a", 1], "is_error": True}]),
     ]
     herramientas = {"leer": {"description": "Lee.", "input_schema": {"type": "object"}}}
+    # Como en el worker de la página: cursos/modelo/ con sus tres ficheros, junto al directorio de trabajo.
     programa = """
-import json
-exec(open("modelo_real.py").read())
+import json, os, sys
+os.makedirs("cursos/modelo", exist_ok=True)
+for nombre in ("cursos/__init__.py", "cursos/modelo/__init__.py"):
+    open(nombre, "w").close()
+for nombre in ("clave.py", "formatos.py", "modelo_real.py"):
+    os.replace(nombre, "cursos/modelo/" + nombre)
+sys.path.insert(0, os.getcwd())
+from cursos.modelo.modelo_real import ErrorDelModelo, ModeloReal, peticion_anthropic, peticion_openai
 M = [tuple(m) for m in datos["M"]]
 peticiones = [peticion_anthropic(M, datos["h"], "m", 10), peticion_openai(M, datos["h"], "m", 10)]
 try:
@@ -299,8 +306,11 @@ except ErrorDelModelo as e:
     error = str(e)
 json.dumps({"peticiones": peticiones, "error": error})
 """
-    fuente = (RAIZ / "cursos" / "modelo" / "modelo_real.py").read_text(encoding="utf-8")
-    hecho = ejecuta_en_pyodide({"modelo_real.py": fuente}, programa, {"M": M, "h": herramientas})
+    fuentes = {
+        n: (RAIZ / "cursos" / "modelo" / n).read_text(encoding="utf-8")
+        for n in ("clave.py", "formatos.py", "modelo_real.py")
+    }
+    hecho = ejecuta_en_pyodide(fuentes, programa, {"M": M, "h": herramientas})
     assert hecho["peticiones"] == json.loads(
         json.dumps([mr.peticion_anthropic(M, herramientas, "m", 10), mr.peticion_openai(M, herramientas, "m", 10)])
     )

@@ -211,5 +211,6 @@ def test_la_construccion_deja_al_worker_el_mismo_python_del_laboratorio(tmp_path
         assert (carpeta / ruta).read_text(encoding="utf-8") == (RAIZ / ruta).read_text(encoding="utf-8")
     assert (carpeta / "cursos/__init__.py").read_text(encoding="utf-8") == ""
     fuentes = json.loads((carpeta / "fuentes.json").read_text(encoding="utf-8"))
+    assert fuentes.pop("_commit"), "el commit del curso, para la cabecera de los resultados"
     assert sorted(fuentes) == sorted(escenarios.DESAFIOS)
     assert fuentes == escenarios.fuentes_de_los_desafios()

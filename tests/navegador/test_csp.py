@@ -13,9 +13,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from cursos.sitio.servir import politica_de_contenido, politica_de_jupyterlite
+from tests.navegador.ayudas import pestana
 
 from .ayudas import ESPERA, url_de_leccion
-from .conftest import pestana
 
 META = '<meta http-equiv="Content-Security-Policy" content="%s">'
 

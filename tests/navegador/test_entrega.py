@@ -22,8 +22,15 @@ from cursos.profesor.fuente import genera_version_del_alumno
 from cursos.profesor.recoger import recoge
 from cursos.profesor.reparto import version_del_alumno
 from cursos.sitio.lite import ruta_del_desafio
-from tests.navegador.ayudas import CURSO, ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, escribe_codigo, url_de_leccion
-from tests.navegador.conftest import pestana_vigilada
+from tests.navegador.ayudas import (
+    CURSO,
+    ESPERA,
+    NUCLEO_LISTO,
+    TODAS_EJECUTADAS,
+    escribe_codigo,
+    pestana_vigilada,
+    url_de_leccion,
+)
 
 LECCIONES = [lec for lec in CURSO.lecciones if lec.desafio]
 DESAFIOS = {lec.desafio for lec in LECCIONES}

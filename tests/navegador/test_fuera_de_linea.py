@@ -10,8 +10,7 @@ import pytest
 
 from cursos.manifiesto import leer_curso
 from cursos.sitio.lite import url_del_cuaderno
-from tests.navegador.ayudas import NUCLEO_LISTO, TODAS_EJECUTADAS
-from tests.navegador.conftest import sin_problemas
+from tests.navegador.ayudas import NUCLEO_LISTO, TODAS_EJECUTADAS, sin_problemas
 
 CURSO = leer_curso()
 ESPERA = 240_000  # ms; techo para no colgarse, no una medida

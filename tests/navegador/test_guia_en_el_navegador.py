@@ -35,9 +35,9 @@ from tests.navegador.ayudas import (
     espera_celdas,
     montado,
     salidas,
+    servido,
     url_de_leccion,
 )
-from tests.navegador.conftest import servido
 
 CONSTRUYE = r"""
 import dataclasses, json

@@ -30,9 +30,9 @@ from cursos.sitio.construir import construir, escribe_laboratorio, escribe_lite
 from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
 from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
 from tests.ayudas import modelos_que_obedecen
+from tests.navegador.ayudas import pestana
 
 from .ayudas import ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, url_de_leccion
-from .conftest import pestana
 
 CLAVE = "sk-curso-prueba-" + secrets.token_hex(12)  # distinta en cada ejecución: no puede estar de antes
 
@@ -174,9 +174,24 @@ def _lleva_la_clave(texto: str) -> bool:
     return any(forma in texto for forma in formas)
 
 
-def _referencia():
-    """La tabla del laboratorio con el modelo obediente, en CPython: la que tiene que dar la página."""
-    return inyecciones.texto_de_tabla(inyecciones.tabla(inyecciones.ejecuta_laboratorio(escenarios.escenarios(), 1)))
+ESCENARIOS = escenarios.escenarios()
+TOTAL = inyecciones.total_de(ESCENARIOS, 1)  # sin, con y, si la defensa pregunta, con quien lo aprueba todo
+
+
+def _referencia(veces=1):
+    """Las filas de la tabla del laboratorio con el modelo obediente, en CPython: las que tiene que dar la página."""
+    ejecuciones = inyecciones.ejecuta_laboratorio(ESCENARIOS, veces)
+    resultado = inyecciones.para_la_pagina(ejecuciones, inyecciones.cabecera_de(inyecciones.sordo, veces))
+    campos = ("titulo", "defensa", "propuesta", "ejecutada", "tarea")
+    return [
+        [f[c] for c in campos] + ["%d de %d" % (f["errores"], f["veces"])]
+        for s in resultado["secciones"]
+        for f in s["filas"]
+    ]
+
+
+def _resumen(veces=1):
+    return inyecciones.resumen(inyecciones.tabla(inyecciones.ejecuta_laboratorio(ESCENARIOS, veces))).splitlines()
 
 
 def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
@@ -196,15 +211,26 @@ def test_la_clave_solo_vive_en_el_worker(pagina, sitio_con_modelo, tmp_path):
         "() => document.querySelector('.estado-laboratorio').textContent.startsWith('Hecho')", timeout=ESPERA * 3
     )
     # La clave ha llegado al servidor (que sin ella contesta 401 y la tabla saldría con errores).
-    assert pagina.inner_text(".tabla-laboratorio") == _referencia()
+    filas = pagina.eval_on_selector_all(
+        ".tabla-laboratorio tbody tr:has(td)", "filas => filas.map((f) => [...f.cells].map((c) => c.textContent))"
+    )
+    assert filas == _referencia(), "una tabla de verdad, con los títulos y los números de la orden"
+    region = pagina.locator(".tabla-laboratorio")
+    assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
+    caja = pagina.evaluate(
+        "() => [document.querySelector('.tabla-laboratorio').getBoundingClientRect().right, "
+        "document.querySelector('article.laboratorio').getBoundingClientRect().right]"
+    )
+    assert caja[0] <= caja[1] + 1, "la tabla cabe en su caja (y si no, se desplaza dentro de ella)"
     assert pagina.locator(".grafico-laboratorio svg rect").count() > 18
-    # La barra de progreso ha contado cada ejecución: 18 escenarios, sin y con la defensa, una vez.
-    assert pagina.eval_on_selector(".progreso-laboratorio", "p => [p.value, p.max]") == [36, 36]
+    # La barra de progreso ha contado cada ejecución.
+    assert pagina.eval_on_selector(".progreso-laboratorio", "p => [p.value, p.max]") == [TOTAL, TOTAL]
     with pagina.expect_download(timeout=ESPERA) as espera:
         pagina.click(".descargar-ejecuciones")
     conversaciones = tmp_path / "conversaciones.json"
     espera.value.save_as(conversaciones)
-    assert len(json.loads(conversaciones.read_text(encoding="utf-8"))) == 36
+    descargado = json.loads(conversaciones.read_text(encoding="utf-8"))
+    assert len(descargado["ejecuciones"]) == TOTAL and descargado["cabecera"]["modelo"] == "sordo"
     dom_del_laboratorio = pagina.content() + json.dumps(
         pagina.eval_on_selector_all("input", "cajas => cajas.map((c) => c.value)")
     )
@@ -249,7 +275,7 @@ def test_el_cuaderno_del_laboratorio_en_jupyterlite(pagina, sitio_con_modelo):
     pagina.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=ESPERA)
     pagina.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=ESPERA)
     pagina.evaluate(NUCLEO_LISTO)
-    # Una repetición (36 ejecuciones, como en la prueba de la página) y el servidor que pide clave (el 0).
+    # Una repetición (como en la prueba de la página) y el servidor que pide clave (el 0).
     pagina.evaluate("""() => { for (const c of window.jupyterapp.shell.currentWidget.content.widgets) {
         const m = c.model.sharedModel; m.setSource(m.getSource().replace("VECES = 5", "VECES = 1")); } }""")
     # Sin esperar a la promesa de run-all-cells: con getpass pendiente, esperarla desde Playwright
@@ -273,18 +299,18 @@ def test_el_cuaderno_del_laboratorio_en_jupyterlite(pagina, sitio_con_modelo):
         return next(texto for codigo, texto in celdas.items() if codigo.lstrip().startswith(empieza))
 
     assert all("Traceback" not in t and "Error" not in t for t in celdas.values()), celdas
-    assert "Con la defensa: propuesta 16 de 18, ejecutada 0 de 18" in salida("ensayo =")
+    assert all(linea in salida("ensayo =") for linea in _resumen()), salida("ensayo =")
     assert "La clave está en la memoria del intérprete." in salida("from getpass")
     # Contra el servidor, por XMLHttpRequest desde el núcleo y con la clave: lo mismo que en CPython.
     ejecucion = salida("import ipywidgets")
-    assert "Sin la defensa: propuesta 16 de 18, ejecutada 13 de 18" in ejecucion, ejecucion
-    assert "Con la defensa: propuesta 16 de 18, ejecutada 0 de 18" in ejecucion and "han fallado" not in ejecucion
+    assert all(linea in ejecucion for linea in _resumen()), ejecucion
+    assert "han fallado" not in ejecucion
     assert pagina.locator(".jp-OutputArea-output .jupyter-widgets").count() > 0, "la barra, pintada"
     # JupyterLab pinta el SVG como <img src="data:…">: pintado, con su anchura.
     grafico = pagina.locator(".jp-OutputArea-output[data-mime-type='image/svg+xml'] img")
-    assert grafico.count() == 1 and grafico.evaluate("(i) => i.complete && i.naturalWidth") == 720, "el gráfico"
-    assert salida("propuestas =").startswith("salmorejo, con la defensa:")
-    assert "36 ejecuciones guardadas" in salida("import json")
+    assert grafico.count() == 1 and grafico.evaluate("(i) => i.complete && i.naturalWidth") == 760, "el gráfico"
+    assert salida("propuestas =").startswith("La receta que cancela la cena, con defensa:")
+    assert f"{TOTAL} ejecuciones guardadas" in salida("import json")
 
     pagina.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     guardados = pagina.evaluate(
@@ -294,8 +320,8 @@ def test_el_cuaderno_del_laboratorio_en_jupyterlite(pagina, sitio_con_modelo):
            }))""",
         [ruta, f"{lab.CARPETA_LITE}/{lab.RESULTADOS}"],
     )
-    assert "ejecutada 0 de 18" in guardados[0] and not _lleva_la_clave(guardados[0]), "el cuaderno guardado"
-    resultados = guardados[1] if guardados[1].startswith("[") else base64.b64decode(guardados[1]).decode()
-    assert len(json.loads(resultados)) == 36 and not _lleva_la_clave(resultados)
+    assert "Ataque, con defensa: ejecutada 0 de 10" in guardados[0] and not _lleva_la_clave(guardados[0])
+    resultados = guardados[1] if guardados[1].startswith("{") else base64.b64decode(guardados[1]).decode()
+    assert len(json.loads(resultados)["ejecuciones"]) == TOTAL and not _lleva_la_clave(resultados)
     assert not _lleva_la_clave(_todo_lo_guardado(pagina)), "ni en IndexedDB (el Drive), localStorage o las cachés"
     assert not _lleva_la_clave(pagina.content()), "ni en la página"

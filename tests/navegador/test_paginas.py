@@ -14,7 +14,8 @@ from tests.navegador.ayudas import CURSO, ESPERA, comprueba_afirmaciones, espera
 @pytest.mark.parametrize("leccion", CURSO.lecciones, ids=lambda lec: lec.slug)
 def test_la_pagina_ejecuta_todas_sus_celdas(pagina, url_raiz, leccion):
     pagina.goto(url_de_leccion(url_raiz, leccion))
-    assert "15 MB" in pagina.locator(".aviso-interprete").inner_text()
+    # Lo que pesa Python por la red, comprimido (comprimir.py): unos 6 MB, no los 15 sin comprimir.
+    assert re.search(r"unos [1-6] MB", pagina.locator(".aviso-interprete").inner_text())
     pagina.click("button[data-accion=ejecutar-todo]")
     espera_celdas(pagina)
     vistas = salidas(pagina)

@@ -25,9 +25,10 @@ from tests.navegador.ayudas import (
     codigo_de,
     escribe_codigo,
     montado,
+    pestana,
+    sin_problemas,
     url_de_leccion,
 )
-from tests.navegador.conftest import pestana, sin_problemas
 
 PRIMERA = CURSO.lecciones[0]
 CON_DESAFIO = next(lc for lc in CURSO.lecciones if lc.desafio)

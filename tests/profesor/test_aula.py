@@ -15,7 +15,7 @@ from cursos.profesor import aula, retroalimentacion
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import (
+from tests.calificador.ayudas import (
     DESAFIO,
     SOLUCION,
     VENCE,
@@ -24,7 +24,7 @@ from tests.calificador.conftest import (
     entrega,
     exporta,
 )
-from tests.profesor.conftest import MOODLE, a_mano
+from tests.profesor.ayudas import MOODLE, a_mano
 
 TARDE = (VENCE + timedelta(minutes=72)).timetuple()[:6]  # 1 h 12 min: 2 puntos de penalización
 A_TIEMPO = (VENCE - timedelta(hours=1)).timetuple()[:6]

@@ -12,7 +12,7 @@ from cursos.profesor.calificar import califica
 from cursos.profesor.carpetas import Carpetas
 from cursos.profesor.fuente import genera_version_del_alumno
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, por_alumno
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, por_alumno
 
 NOMBRES = {
     "source": "fuente",

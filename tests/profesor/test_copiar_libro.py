@@ -7,7 +7,7 @@ from nbgrader.api import Gradebook
 from cursos.cli import main
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
-from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_nuevo, entrega, hora
+from tests.calificador.ayudas import DESAFIO, SOLUCION, VENCE, con_solucion, curso_nuevo, entrega, hora
 
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
 

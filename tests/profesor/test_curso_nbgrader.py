@@ -23,11 +23,11 @@ from cursos.profesor.calificar import califica
 from cursos.profesor.configuracion import CursoNbgrader
 from cursos.profesor.fuente import RepartoCongelado, con_herramientas_del_venv, genera_version_del_alumno
 from cursos.profesor.libro import puntos_es
-from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
+from tests.calificador.ayudas import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 PERMISO, PUERTA = Desafio("permiso-en-ejecutar"), Desafio("puerta-corregida")
 SOLUCION = PERMISO.lee("solucion.py")
-A_MEDIAS = SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False")  # 7 de 10
+A_MEDIAS = SOLUCION.replace("preguntar(ll) is not True", "preguntar(ll) is False")  # 5 de 10
 ALUMNOS = {  # id: (nombre, apellidos, correo)
     "ana": ("Ana", "García", "ana@ejemplo.es"),
     "beto": ("Beto", "López", "beto@ejemplo.es"),
@@ -159,7 +159,8 @@ def test_el_intercambio_y_el_course_id_del_profesor_funcionan(trimestre):
 
 def test_lo_repartido_no_cambia_al_editar_la_leccion(trimestre):
     assert trimestre["antes"] == trimestre["despues"]
-    assert any("partida" in cambio for cambio in trimestre["congelado"].cambios)
+    (partida,) = [cambio for cambio in trimestre["congelado"].cambios if "«partida»" in cambio]
+    assert partida.endswith("\n      +# una aclaración nueva en la lección")  # el profesor ve qué cambia
     # …y una entrega ya hecha conserva su nota tras la edición y la recalificación.
     assert trimestre["primera"]["ana"]["puntos"] == trimestre["segunda"]["ana"]["puntos"] == 10
 
@@ -172,8 +173,8 @@ def test_cada_alumno_tiene_la_nota_que_le_toca(trimestre):
     assert filas["beto"]["puntos"] == 0 and "retraso" in filas["beto"]["motivo"]
     assert filas["carla"]["puntos"] == 0 and filas["carla"]["motivo"] == "sin entrega"
     assert filas["eva"]["motivo"] == "sin entrega"
-    assert trimestre["primera"]["dani"]["puntos"] == 7 and trimestre["primera"]["dani"]["nadie"] == 0
-    assert filas["dani"]["nadie"] == 1 and filas["dani"]["puntos"] == 8  # 7 + la nota manual
+    assert trimestre["primera"]["dani"]["puntos"] == 5 and trimestre["primera"]["dani"]["nadie"] == 0
+    assert filas["dani"]["nadie"] == 1 and filas["dani"]["puntos"] == 6  # 5 + la nota manual
     assert "nota manual" in filas["dani"]["motivo"]
     assert filas["fede"]["puntos"] == 10 and filas["fede"]["entrega"] == ""
     with Gradebook(CursoNbgrader.de(trimestre["curso"]).db_url, "agentes-2026") as libro:

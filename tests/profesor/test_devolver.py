@@ -14,14 +14,14 @@ from cursos.cli import main
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import (
+from tests.calificador.ayudas import (
     DESAFIO,
     SOLUCION,
     VENCE,
     con_solucion,
     curso_con_penalizacion_por_hora,
 )
-from tests.profesor.conftest import CUADERNO, MOODLE, a_mano
+from tests.profesor.ayudas import CUADERNO, MOODLE, a_mano
 
 
 @pytest.fixture

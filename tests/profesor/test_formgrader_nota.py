@@ -8,6 +8,7 @@ extensión del curso) tiene que decir «9 / 10 (−2 por retraso, +1 extra)» y 
 páginas que mira el profesor, y nunca `11 / 10`; las notas del profesor no se tocan.
 """
 
+import contextlib
 import csv
 import http.cookiejar
 import json
@@ -21,7 +22,7 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -30,7 +31,7 @@ from nbgrader.api import Gradebook
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, VENCE, con_solucion, curso_con_penalizacion_por_hora, exporta
+from tests.calificador.ayudas import DESAFIO, SOLUCION, VENCE, con_solucion, curso_con_penalizacion_por_hora, exporta
 
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
@@ -73,8 +74,8 @@ def navegador_http():
     return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
 
-@pytest.fixture(scope="module")
-def formgrader(curso, tmp_path_factory):
+@contextlib.contextmanager
+def curso_formgrader(curso, carpeta, entorno=None):
     """`./curso formgrader` de verdad (con --como-root si se prueba como root): la URL que escribe, su
     base y su clave. Jupyter abre un navegador: aquí, BROWSER=true, uno que no hace nada."""
     with socket.socket() as s:
@@ -83,12 +84,12 @@ def formgrader(curso, tmp_path_factory):
     orden = [sys.executable, "-m", "cursos", "formgrader", "--nbgrader", str(curso), "--puerto", str(puerto)]
     if os.geteuid() == 0:
         orden.append("--como-root")
-    registro = tmp_path_factory.mktemp("jupyter") / "stderr.log"  # a un fichero: una tubería sin leer se llena
+    registro = carpeta / "stderr.log"  # a un fichero: una tubería sin leer se llena
     with registro.open("w") as errores:
         orden_curso = subprocess.Popen(
             orden,
             cwd=curso,
-            env={**os.environ, "BROWSER": "true"},
+            env={**os.environ, "BROWSER": "true", **(entorno or {})},
             stdout=subprocess.PIPE,
             stderr=errores,
             text=True,
@@ -114,6 +115,35 @@ def formgrader(curso, tmp_path_factory):
     finally:
         os.killpg(orden_curso.pid, signal.SIGTERM)
         orden_curso.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def formgrader(curso, tmp_path_factory):
+    with curso_formgrader(curso, tmp_path_factory.mktemp("jupyter")) as servidor:
+        yield servidor
+
+
+def api(servidor, ruta: str):
+    peticion = urllib.request.Request(
+        f"{servidor.base}/formgrader/api/{ruta}", headers={"Authorization": f"token {servidor.clave}"}
+    )
+    with urllib.request.urlopen(peticion, timeout=20) as respuesta:
+        return json.loads(respuesta.read())
+
+
+def test_formgrader_dice_las_horas_en_la_zona_del_curso(curso, formgrader, tmp_path):
+    """Sin decírselo, formgrader escribe las horas en UTC; `./curso formgrader` le da la zona del curso."""
+    en_utc = {e["student"]: e["display_timestamp"] for e in api(formgrader, f"submissions/{DESAFIO.slug}")}
+    ajustes = tmp_path / "profesor.toml"
+    ajustes.write_text('zona_horaria = "America/Bogota"\n', encoding="utf-8")
+    with curso_formgrader(curso, tmp_path, {"CURSO_PROFESOR": str(ajustes)}) as en_bogota:
+        en_bogota = {e["student"]: e["display_timestamp"] for e in api(en_bogota, f"submissions/{DESAFIO.slug}")}
+    assert set(en_utc) == set(en_bogota) == {"ines.lopez", "maria.sanchez"}
+    for alumno, utc in en_utc.items():
+        assert utc.endswith(" UTC") and en_bogota[alumno].endswith(" -05"), (utc, en_bogota[alumno])
+        assert datetime.strptime(utc[:19], "%Y-%m-%d %H:%M:%S") - datetime.strptime(
+            en_bogota[alumno][:19], "%Y-%m-%d %H:%M:%S"
+        ) == timedelta(hours=5)
 
 
 def filas(pagina) -> list[str]:

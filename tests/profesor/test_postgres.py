@@ -9,7 +9,7 @@ import pytest
 from cursos.desafio import Desafio
 from cursos.profesor.calificar import califica
 from cursos.profesor.fuente import con_herramientas_del_venv, genera_version_del_alumno
-from tests.calificador.conftest import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
+from tests.calificador.ayudas import VENCE, con_solucion, entrega, exporta, formgrader, hora, por_alumno
 
 DESAFIO = Desafio("permiso-en-ejecutar")
 

@@ -14,7 +14,7 @@ from cursos.cli import main
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import escribe_informe, recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, por_alumno
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo, por_alumno
 
 DESAFIOS = {DESAFIO.slug}
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"

@@ -10,7 +10,7 @@ from cursos.cli import main
 from cursos.profesor import libro as libro_
 from cursos.profesor import retroalimentacion, sin_solucion
 from cursos.profesor.libro import url_del_libro
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo, entrega
 
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
 LISTA = [f"alumno{n:02d}" for n in range(30)]
@@ -48,7 +48,7 @@ def test_recalificar_a_uno_no_recorre_la_lista(release, tmp_path, monkeypatch, c
             libro.find_grade("prueba_bucle", CUADERNO, DESAFIO.slug, alumno).extra_credit = 1
         libro.db.commit()
     cuentas = {}
-    for modulo, nombre in ((libro_, "fila"), (retroalimentacion, "pagina"), (sin_solucion, "lo_entregado")):
+    for modulo, nombre in ((libro_, "fila_del_libro"), (retroalimentacion, "pagina"), (sin_solucion, "lo_entregado")):
         _cuenta(monkeypatch, modulo, nombre, cuentas)
     capsys.readouterr()
 
@@ -56,7 +56,7 @@ def test_recalificar_a_uno_no_recorre_la_lista(release, tmp_path, monkeypatch, c
     # Lo de alumno01 y nada más: su fila del libro (al anotar y con su comentario al día), su devolución y
     # su entrega, leída por la puerta de su cuaderno calificado y la de su devolución. Con la lista
     # entera serían 30 filas y 3 devoluciones.
-    assert cuentas == {"fila": 2, "pagina": 1, "lo_entregado": 2}, cuentas
+    assert cuentas == {"fila_del_libro": 2, "pagina": 1, "lo_entregado": 2}, cuentas
     despues = _csv(curso)
     assert list(despues) == list(antes)  # las mismas filas, en el mismo orden
     assert despues["alumno01"]["puntos"] == "11"  # la suya, al día con el libro

@@ -19,7 +19,7 @@ from cursos.profesor.calificar import califica
 from cursos.profesor.coloca import FORMATO_HORA
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import EntradaInvalida, escribe_informe, recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo, por_alumno
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo, por_alumno
 
 DESAFIOS = {"permiso-en-ejecutar", "puerta-corregida", "identidad-delegada", "acumulador-de-hechos"}
 

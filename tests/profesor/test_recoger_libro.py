@@ -12,7 +12,7 @@ from nbgrader.api import Gradebook
 
 from cursos.profesor.fuente import con_herramientas_del_venv
 from cursos.profesor.recoger import EntradaInvalida, recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo
 
 DESAFIOS = {"permiso-en-ejecutar"}
 

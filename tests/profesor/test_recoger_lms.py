@@ -14,7 +14,7 @@ from cursos.cli import main
 from cursos.profesor import configuracion
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import escribe_informe, recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo
 
 DESAFIOS = {DESAFIO.slug, "puerta-corregida"}
 CUADERNO = DESAFIO.cuaderno

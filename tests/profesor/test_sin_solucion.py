@@ -20,7 +20,7 @@ from cursos.profesor import sin_solucion
 from cursos.profesor.calificar import califica
 from cursos.profesor.libro import url_del_libro
 from cursos.profesor.recoger import recoge
-from tests.calificador.conftest import DESAFIO, SOLUCION, con_solucion, curso_nuevo
+from tests.calificador.ayudas import DESAFIO, SOLUCION, con_solucion, curso_nuevo
 
 DESAFIOS = sorted(p.parent.name for p in (DESAFIO.carpeta.parent).glob("*/desafio.toml"))
 MOODLE = "{}_{}_assignsubmission_file_/" + DESAFIO.cuaderno

@@ -137,6 +137,11 @@
     return valor;
   }
 
+  const REPARTIDO = {
+    kernelspec: { display_name: "Python 3 (ipykernel)", language: "python", name: "python3" },
+    language_info: { name: "python" },
+  };
+
   async function descargaParaEntregar(contexto, curso) {
     const alumno = pideIdentificador(`curso-agentes-llm:${curso}:alumno`);
     if (alumno === null) return;
@@ -144,6 +149,10 @@
     const cuaderno = contexto.model.toJSON();
     const descargado = new Date().toISOString();
     cuaderno.metadata.curso = Object.assign({}, cuaderno.metadata.curso, { alumno, descargado });
+    // El núcleo de Pyodide pone los suyos («Python (Pyodide)», 3.8); la entrega lleva los del cuaderno
+    // repartido, como «Descargar para entregar» de la página: el mismo fichero, y el calificador
+    // lo ejecuta con python3.
+    Object.assign(cuaderno.metadata, REPARTIDO);
     const enlace = document.createElement("a");
     enlace.href = URL.createObjectURL(new Blob([JSON.stringify(cuaderno, null, 1) + "\n"],
                                                { type: "application/x-ipynb+json" }));

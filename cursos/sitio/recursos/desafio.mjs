@@ -96,6 +96,8 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
 
   // Pasa las pruebas visibles con el código del editor, pinta el resultado y lo guarda.
   const comprueba = async () => {
+    // Al desactivarse, el botón pierde el foco (se va a <body>): se le devuelve al acabar.
+    const teniaElFoco = document.activeElement === comprobar;
     comprobar.disabled = true;
     detenido = false;
     let reloj = 0;
@@ -114,6 +116,7 @@ export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detien
       clearTimeout(reloj);
       detener.hidden = true;
       comprobar.disabled = false;
+      if (teniaElFoco && (document.activeElement === document.body || !document.activeElement)) comprobar.focus();
     }
     caja.firstChild.remove();  // el «Comprobando…»
     if (pasan?.sinPython && !detenido) {
@@ -390,9 +393,13 @@ function montaEntrega(seccion, datos, editor, comprueba, leeEstado, apunta) {
       estado.textContent = aviso + textoDeLaEntrega(leeEstado().entrega, datos.cuaderno, false);
     } catch (e) {
       seccion.dataset.entrega = "error";
-      estado.textContent = `No se ha podido preparar el cuaderno para entregar (${e.message}). Recarga la página y vuelve a intentarlo; tu código sigue guardado en este navegador.`;
+      estado.textContent = e instanceof TypeError  // fetch sin red
+        ? "No se ha podido preparar el cuaderno para entregar: no hay conexión y este navegador aún no " +
+          "lo tenía guardado. Vuelve a pulsar cuando tengas conexión; tu código sigue guardado en este navegador."
+        : `No se ha podido preparar el cuaderno para entregar (${e.message}). Recarga la página y vuelve a intentarlo; tu código sigue guardado en este navegador.`;
     } finally {
       boton.disabled = false;
+      if (document.activeElement === document.body || !document.activeElement) boton.focus();
     }
   });
   boton.disabled = false;

@@ -20,9 +20,34 @@ function registra() {
     return;
   }
   registrado = true;
-  navigator.serviceWorker.register(new URL("sw.js", raiz), { scope: raiz.pathname }).catch((error) => {
-    console.warn("Sin modo fuera de línea: no se ha podido registrar el service worker.", error);
-  });
+  navigator.serviceWorker.register(new URL("sw.js", raiz), { scope: raiz.pathname })
+    .then(registraElDeJupyterLite)
+    .catch((error) => {
+      console.warn("Sin modo fuera de línea: no se ha podido registrar el service worker.", error);
+    });
+}
+
+// El service worker de JupyterLite (lite/service-worker.js, ámbito lite/), registrado desde aquí
+// con la misma URL que usaría JupyterLite y con la clave de versión que él mira: así su primera
+// página ya está controlada por el suyo y no «limpia» los demás (su pyodide-kernel desregistra
+// todos los service workers si el que controla la página no tiene esa clave), y lo que baja el
+// cuaderno se guarda desde la primera visita. Ver docs/decisiones/sitio-service-workers-y-jupyterlite.md.
+const CLAVE_LITE = "curso-agentes-llm:sw-de-jupyterlite";
+async function registraElDeJupyterLite() {
+  const lite = new URL("lite/", raiz);
+  let url;
+  try { url = localStorage.getItem(CLAVE_LITE); } catch { return; }  // sin almacenamiento, sin clave
+  if (!url || !localStorage.getItem(`${url}-version`)) {  // la configuración, sólo la primera vez
+    const respuesta = await fetch(new URL("jupyter-lite.json", lite));
+    if (!respuesta.ok) return;  // un sitio sin JupyterLite
+    const datos = (await respuesta.json())["jupyter-config-data"] ?? {};
+    const propia = new URL("service-worker.js", lite);
+    propia.searchParams.set("enableCache", datos.enableServiceWorkerCache ?? "false");
+    url = propia.href;
+    localStorage.setItem(`${url}-version`, datos.appVersion);
+    localStorage.setItem(CLAVE_LITE, url);
+  }
+  await navigator.serviceWorker.register(url, { scope: lite.pathname });
 }
 
 if ("serviceWorker" in navigator && window.isSecureContext) {

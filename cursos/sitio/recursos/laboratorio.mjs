@@ -68,15 +68,43 @@ function termina(mensaje) {
   progreso.hidden = true;
 }
 
+// Una celda de texto (textContent: lo que venga del servidor nunca se lee como HTML).
+function celda(etiqueta, texto, atributos = {}) {
+  const c = Object.assign(document.createElement(etiqueta), atributos);
+  c.textContent = texto;
+  return c;
+}
+
+// La tabla de verdad: una sección por clase (nunca sumadas), cada fila con el título del escenario.
+function pintaTabla(resultado) {
+  const t = document.createElement("table");
+  t.append(celda("caption", `${resultado.cabecera.modelo} · ${resultado.cabecera.formato} · N = ${resultado.cabecera.veces} · ${resultado.cabecera.fecha}`));
+  const cabeza = t.createTHead().insertRow();
+  for (const nombre of ["Escenario", "Defensa", "propuesta", "ejecutada", "tarea", "errores"]) {
+    cabeza.append(celda("th", nombre, { scope: "col" }));
+  }
+  for (const seccion of resultado.secciones) {
+    const cuerpo = t.createTBody();
+    cuerpo.insertRow().append(celda("th", seccion.clase, { colSpan: 6, scope: "colgroup", className: "clase" }));
+    for (const f of seccion.filas) {
+      const fila = cuerpo.insertRow();
+      fila.append(celda("th", f.titulo, { scope: "row" }), celda("td", f.defensa), celda("td", f.propuesta),
+                  celda("td", f.ejecutada), celda("td", f.tarea), celda("td", `${f.errores} de ${f.veces}`));
+    }
+  }
+  tabla.replaceChildren(t);
+}
+
 function pinta(resultado) {
-  tabla.textContent = resultado.tabla;
+  pintaTabla(resultado);
   tabla.hidden = false;
-  grafico.innerHTML = resultado.svg;  // lo dibuja inyecciones.grafico_svg: sólo números y slugs del curso
-  ejecuciones = resultado.ejecuciones;
+  grafico.innerHTML = resultado.svg;  // lo dibuja medidas.grafico_svg: números y textos del curso, escapados
+  ejecuciones = resultado.resultados;
   descargar.hidden = false;
   const errores = resultado.errores
     ? ` ${resultado.errores} ejecuciones han fallado; la primera: ${resultado.primer_error}` : "";
-  termina(`Hecho: ${resultado.ejecuciones.length} ejecuciones.${errores}`);
+  const hechas = resultado.resultados.ejecuciones.length;
+  termina(resultado.parado ? `${resultado.parado}. Corrígelo y vuelve a pulsar.` : `Hecho: ${hechas} ejecuciones.${errores}`);
 }
 
 formulario.addEventListener("submit", (evento) => {

@@ -20,25 +20,18 @@ def laboratorio(peticion, clave, avisa):
 
     peticion (JSON): url, formato, modelo, veces. clave: la del worker (None si no hay); sólo
     llega a ModeloReal, que no la escribe en ningún mensaje. avisa(hechas, total) tras cada ejecución.
+    Un 404 (el modelo no existe) o un 401 paran el lote en la primera ejecución.
     """
     datos = json.loads(peticion)
     if not _escenarios.FUENTES:
         _escenarios.carga_fuentes("fuentes.json")
+    veces = int(datos["veces"])
     modelo_para = _inyecciones.modelo_real_para(
         datos["url"], datos["formato"], datos["modelo"], clave or None, plazo=datos.get("plazo", 60)
     )
     ejecuciones = _inyecciones.ejecuta_laboratorio(
-        _escenarios.escenarios(), int(datos["veces"]), modelo_para, avisa=lambda hechas, total: avisa(hechas, total)
+        _escenarios.escenarios(), veces, modelo_para, avisa=lambda hechas, total: avisa(hechas, total)
     )
-    filas = _inyecciones.tabla(ejecuciones)
-    errores = [e.error for e in ejecuciones if e.error]
     return json.dumps(
-        {
-            "tabla": _inyecciones.texto_de_tabla(filas),
-            "svg": _inyecciones.grafico_svg(filas),
-            "errores": len(errores),
-            "primer_error": errores[0] if errores else None,
-            "ejecuciones": _inyecciones.como_json(ejecuciones),
-        },
-        ensure_ascii=False,
+        _inyecciones.para_la_pagina(ejecuciones, _inyecciones.cabecera_de(modelo_para, veces)), ensure_ascii=False
     )

@@ -14,6 +14,7 @@ const hechas = new Set();      // celdas que han terminado bien en este intérpr
 const enCurso = new Map();     // id de ejecución -> {salida, fin}
 let ultimoId = 0;
 let cola = Promise.resolve();  // una ejecución detrás de otra, como en un cuaderno
+let pythonFallo = false;       // ¿la última celda que falló fue porque Python no arrancó?
 const PREFIJO = "curso-agentes-llm";
 const { curso, leccion } = articulo.dataset;
 const editables = new Map();   // número -> {codigo()}: lo que hay que ejecutar (editado o no)
@@ -23,16 +24,72 @@ function seccion(numero) {
   return document.getElementById(`celda-${numero}`);
 }
 
-const ESPERA = "Descargando y arrancando Python (sólo la primera vez tarda unos segundos)…";
+const ESPERA = "Preparando Python…";
 function arranca() {
   if (python.arranca()) estado.textContent = ESPERA;
+}
+
+// La primera descarga de Python, en la celda pulsada: una barra con los MB que llevan y los que
+// faltan, y cuánto queda al ritmo de esta conexión (medido, no supuesto). Arriba, sólo la fase.
+let clicada = null;   // la última celda pulsada: ahí mira el alumno
+let descarga = null;  // {caja, barra, texto, inicio}
+const MB = (bytes) => (bytes / 1e6).toLocaleString("es", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+function cajaDeDescarga() {
+  const celda = clicada ? seccion(clicada) : null;
+  if (!celda) return null;
+  if (descarga?.celda !== celda) {
+    quitaDescarga();
+    const caja = document.createElement("div");
+    caja.className = "descarga-python";
+    const texto = document.createElement("span");
+    texto.id = `descarga-python-${clicada}`;
+    const barra = document.createElement("progress");
+    barra.setAttribute("aria-labelledby", texto.id);
+    caja.append(barra, texto);
+    celda.querySelector(".salida").before(caja);
+    descarga = { celda, caja, barra, texto, inicio: performance.now() };
+  }
+  return descarga;
+}
+
+function quitaDescarga() {
+  descarga?.caja.remove();
+  descarga = null;
+}
+
+function muestraDescarga({ recibidos, total, completa }) {
+  const fase = completa ? "Arrancando Python…" : `Descargando Python (${MB(total)} MB, sólo la primera vez)…`;
+  if (estado.textContent !== fase) estado.textContent = fase;
+  const d = cajaDeDescarga();
+  if (!d) return;
+  if (completa) {
+    d.barra.removeAttribute("value");  // sin valor: «trabajando», sin porcentaje
+    d.texto.textContent = "Arrancando Python…";
+    return;
+  }
+  d.barra.max = total;
+  d.barra.value = recibidos;
+  const segundos = (performance.now() - d.inicio) / 1000;
+  const ritmo = recibidos / segundos;
+  let texto = `Descargando Python: ${MB(recibidos)} de ${MB(total)} MB`;
+  if (segundos >= 2 && ritmo > 0) {
+    const quedan = (total - recibidos) / ritmo;
+    texto += quedan < 60 ? ` · quedan unos ${Math.max(1, Math.ceil(quedan / 5) * 5)} s`
+      : ` · quedan unos ${Math.ceil(quedan / 60)} min`;
+  }
+  d.texto.textContent = texto;
 }
 
 function recibe(mensaje) {
   if (mensaje.tipo === "listo") {
     performance.mark("python-listo");
+    quitaDescarga();
     estado.textContent = "Python está listo.";
+  } else if (mensaje.tipo === "descarga") {
+    muestraDescarga(mensaje);
   } else if (mensaje.tipo === "fallo") {
+    quitaDescarga();
     falla(mensaje.mensaje);
   } else if (mensaje.tipo === "empieza") {
     enCurso.get(mensaje.id)?.empieza?.();
@@ -61,11 +118,23 @@ function falla(texto) {
   hechas.clear();
 }
 
+// Las líneas de más de LARGA caracteres son prosa (transcripciones): se parten (estilo.css .larga);
+// las demás, como una tabla de texto, se quedan enteras y la caja se desliza.
+const LARGA = 160;
 function escribe(salida, texto, esError) {
   if (!salida) return;
   const trozo = document.createElement("span");
   if (esError) trozo.className = "error";
-  trozo.textContent = texto;
+  for (const linea of texto.split(/(?<=\n)/)) {
+    if (linea.length > LARGA && !esError) {
+      const larga = document.createElement("span");
+      larga.className = "larga";
+      larga.textContent = linea;
+      trozo.append(larga);
+    } else {
+      trozo.append(linea);
+    }
+  }
   salida.append(trozo);
 }
 
@@ -96,11 +165,13 @@ function ejecutaUna(numero) {
   const caja = seccion(numero);
   const salida = caja.querySelector(".salida");
   salida.replaceChildren();
+  quitaAvisoDeAnterior(numero);
   caja.dataset.estado = "ejecutando";
   const id = ++ultimoId;
   const reloj = vigilaDuracion(caja.querySelector("button.detener"));
   return new Promise((resuelve) => {
-    enCurso.set(id, { salida, empieza: reloj.empieza, fin: (ok) => {
+    enCurso.set(id, { salida, empieza: reloj.empieza, fin: (ok, resultado, sinPython) => {
+      pythonFallo = Boolean(sinPython);
       reloj.termina();
       caja.dataset.estado = ok ? "hecha" : "error";
       if (ok) hechas.add(numero); else hechas.delete(numero);
@@ -113,10 +184,41 @@ function ejecutaUna(numero) {
 
 // Una celda que usa lo que definen otras ejecuta antes las que aún no se han ejecutado.
 async function ejecutaConLasAnteriores(numero) {
+  quitaAvisoDeAnterior(numero);
   for (const anterior of celdas.get(numero).depende_de) {
-    if (!hechas.has(anterior) && !(await ejecutaUna(anterior))) return false;
+    if (!hechas.has(anterior) && !(await ejecutaUna(anterior))) return noSeEjecuta(numero, anterior);
   }
   return ejecutaUna(numero);
+}
+
+// La celda pulsada no se queda muda si una anterior ha fallado: lo dice ahí, con la celda que
+// falló y un botón que lleva a ella (con el foco, para quien usa el teclado o un lector).
+function noSeEjecuta(numero, anterior) {
+  const caja = seccion(numero);
+  const aviso = document.createElement("p");
+  aviso.className = "aviso-anterior";
+  aviso.setAttribute("role", "alert");
+  const motivo = pythonFallo ? "Python no ha podido arrancar (lo dice la celda " + anterior + ")"
+    : `la celda ${anterior}, que usa esta, ha dado un error`;
+  aviso.textContent = `No se ha ejecutado: ${motivo}. `;
+  const ir = document.createElement("button");
+  ir.type = "button";
+  ir.className = "ir-a-celda";
+  ir.textContent = `Ir a la celda ${anterior}`;
+  ir.addEventListener("click", () => {
+    const destino = seccion(anterior).querySelector(".salida");
+    if (!destino.hasAttribute("tabindex")) destino.tabIndex = -1;
+    destino.scrollIntoView({ block: "center" });
+    destino.focus({ preventScroll: true });
+  });
+  aviso.append(ir);
+  caja.querySelector(".salida").before(aviso);
+  caja.dataset.estado = "no-ejecutada";
+  return false;
+}
+
+function quitaAvisoDeAnterior(numero) {
+  seccion(numero).querySelector(".aviso-anterior")?.remove();
 }
 
 async function ejecutaTodas() {
@@ -192,9 +294,13 @@ articulo.addEventListener("click", (evento) => {
   if (evento.target.closest("button.detener")) return detiene();
   const boton = evento.target.closest("button[data-accion]");
   if (!boton) return;
-  if (boton.dataset.accion === "ejecutar-todo") encola(ejecutaTodas);
+  if (boton.dataset.accion === "ejecutar-todo") {
+    clicada = celdas.keys().next().value;
+    encola(ejecutaTodas);
+  }
   if (boton.dataset.accion === "ejecutar") {
     const numero = Number(boton.closest(".celda").dataset.celda);
+    clicada = numero;
     encola(() => ejecutaConLasAnteriores(numero));
   }
 });
@@ -219,6 +325,9 @@ try { localStorage.setItem(`${PREFIJO}:${curso}:ultima`, leccion); } catch { /* 
 // Si no llegan (sin conexión, sin caché), la página se sigue leyendo y ejecutando tal cual.
 Promise.all([import("./editor.mjs"), import("./ganchos.mjs")]).then(([modulo, { activa }]) => {
   montaEditables(modulo);
+  // Si el editor llega después de la primera revisión, ésta no pudo marcar nada: otra vez.
+  if ("requestIdleCallback" in self) requestIdleCallback(revisaDesbordes, { timeout: 1000 });
+  else setTimeout(revisaDesbordes, 100);
   for (const gancho of document.querySelectorAll("[data-gancho]")) activa(gancho, { compruebaDesafio, arranca, detiene });
 }).catch((error) => {
   estado.textContent = `No se ha podido cargar el editor de esta página (${error.message}): recárgala cuando tengas conexión.`;

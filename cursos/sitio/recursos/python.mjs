@@ -44,6 +44,8 @@ function creaTrabajador() {
     pyodide: new URL(config.pyodide, RAIZ).href,
     ejecutor: new URL("./ejecutor.py", import.meta.url).href,
     modulos: config.modulos.map((nombre) => ({ nombre, url: new URL(config.curso + nombre, RAIZ).href })),
+    // Con Pyodide ya en caché no hay descarga que enseñar (y el wasm se compila de la caché, sin envolver).
+    descarga: estaEnCache() ? {} : config.descarga,
   });
 }
 
@@ -82,9 +84,13 @@ let bajado = null;
 export function guardaLoBajado() {
   libera();
   if (!bajado) return;
-  const urls = bajado;
+  const urls = [location.href, ...bajado];  // la página también: la «Sin conexión» la enlaza
   bajado = null;
-  const envia = () => navigator.serviceWorker?.controller?.postMessage({ tipo: "curso:guarda", urls, tardia: true });
+  // ready y no controller: en la primera visita el service worker se registra ahora mismo (libera) y
+  // aún no controla la página; sin esto, lo bajado no se guardaba hasta la segunda visita.
+  const red = config.cuaderno ? [new URL(config.cuaderno, location.href).href] : [];
+  const envia = () => navigator.serviceWorker?.ready.then((registro) =>
+    registro.active?.postMessage({ tipo: "curso:guarda", urls, tardia: true, red }));
   if ("requestIdleCallback" in self) requestIdleCallback(envia, { timeout: 5000 }); else setTimeout(envia, 2000);
 }
 

@@ -32,21 +32,29 @@ self.addEventListener("activate", (evento) => {
 // URLs y sólo si son del sitio (barrido): lo que ya está guardado no se vuelve a pedir. Y lo que
 // se dejó fuera de la precarga para no competir con Pyodide (el editor), ahora, de la red.
 const BARRIDO = new Set(CONFIG.barrido);
+const aRutas = (urls) => urls.filter((url) => typeof url === "string" && url.startsWith(RAIZ))
+  .map((url) => url.slice(RAIZ.length).split(/[?#]/)[0]).filter((ruta) => BARRIDO.has(ruta));
 self.addEventListener("message", (evento) => {
   if (evento.data?.tipo !== "curso:guarda" || !Array.isArray(evento.data.urls)) return;
-  const rutas = evento.data.urls.filter((url) => typeof url === "string" && url.startsWith(RAIZ))
-    .map((url) => url.slice(RAIZ.length).split(/[?#]/)[0]).filter((ruta) => BARRIDO.has(ruta));
+  const rutas = aRutas(evento.data.urls);
   // El editor, de la red, sólo cuando lo pide la lección tras su primera salida (no al irse: competiría
   // con la página siguiente).
   const tardia = evento.data.tardia ? guarda(CONFIG.tardia, "red") : null;
-  evento.waitUntil(Promise.all([guarda([...new Set(rutas)], "only-if-cached"), tardia]));
+  // Lo que la lección necesitará sin conexión y aún no ha pedido (el cuaderno para entregar), de la red.
+  const red = Array.isArray(evento.data.red) ? guarda(aRutas(evento.data.red), "red") : null;
+  evento.waitUntil(Promise.all([guarda([...new Set(rutas)], "only-if-cached"), tardia, red]));
 });
 
 self.addEventListener("fetch", (evento) => {
   const peticion = evento.request;
   if (peticion.method !== "GET" || !peticion.url.startsWith(RAIZ)) return;
   const ruta = peticion.url.slice(RAIZ.length).split("#")[0];
-  if (CONFIG.excluir.some((prefijo) => ruta.startsWith(prefijo))) return;
+  if (CONFIG.excluir.some((prefijo) => ruta.startsWith(prefijo))) {
+    // JupyterLite nunca visitado (su service worker aún no existe) y sin red: la página del curso
+    // «Sin conexión», no la del navegador.
+    if (peticion.mode === "navigate") evento.respondWith(fetch(peticion).catch(() => paginaSinConexion()));
+    return;
+  }
   evento.stopImmediatePropagation();  // en lite/, el fetch de JupyterLite no responde también
   evento.respondWith(responde(evento, peticion, ruta.split("?")[0]));
 });

@@ -13,6 +13,7 @@
 //                       {tipo: "empieza", id}  (Python ya está listo: empieza a correr el código)
 //                       {tipo: "salida", id, flujo, texto} | {tipo: "fin", id, ok, resultado?}
 //                       {tipo: "progreso", id, hechas, total}
+//                       {tipo: "descarga", recibidos, total, completa}  (bytes de Python por la red)
 
 let descargas = null;  // lo ligero: los textos y pyodide.mjs (decenas de KB)
 let preparado = null;  // lo pesado: el intérprete (unos 15 MB la primera vez)
@@ -34,8 +35,59 @@ function explica(error) {
   return `El intérprete no ha podido arrancar: ${texto}`;
 }
 
+// Progreso de la descarga de Python: Pyodide baja el wasm y la biblioteca con fetch(); se cuentan
+// los bytes que llegan de cada uno. El cuerpo llega ya descomprimido: se pasa a bytes de la red
+// con los tamaños que escribió la construcción (descarga: {nombre: {identity, br, gzip}}).
+let medidos = null;  // nombre -> {total, recibidos, factor}
+const fetchOriginal = self.fetch.bind(self);
+self.fetch = async (recurso, opciones) => {
+  const respuesta = await fetchOriginal(recurso, opciones);
+  const nombre = String(recurso?.url ?? recurso).split(/[?#]/)[0].split("/").pop();
+  const medido = medidos?.get(nombre);
+  if (!medido || !respuesta.ok || !respuesta.body) return respuesta;
+  return cuenta(respuesta, medido);
+};
+
+function mide(descarga = {}) {
+  medidos = new Map(Object.entries(descarga).map(([nombre, t]) =>
+    [nombre, { tamanos: t, total: t.br ?? t.identity, recibidos: 0, factor: 1, acabado: false }]));
+}
+
+function cuenta(respuesta, medido) {
+  const codificacion = respuesta.headers.get("content-encoding") || "identity";
+  medido.total = medido.tamanos[codificacion] ?? medido.tamanos.identity;
+  medido.factor = medido.total / medido.tamanos.identity;
+  let leidos = 0;
+  const contador = new TransformStream({
+    transform(trozo, control) {
+      leidos += trozo.byteLength;
+      medido.recibidos = Math.min(medido.total, leidos * medido.factor);
+      avisaDescarga(false);
+      control.enqueue(trozo);
+    },
+    flush() {
+      medido.recibidos = medido.total;
+      medido.acabado = true;
+      avisaDescarga(true);
+    },
+  });
+  const { status, statusText, headers } = respuesta;
+  return new Response(respuesta.body.pipeThrough(contador), { status, statusText, headers });
+}
+
+let ultimoAviso = 0;
+function avisaDescarga(forzado) {
+  const ahora = performance.now();
+  if (!forzado && ahora - ultimoAviso < 200) return;  // unas cinco veces por segundo basta
+  ultimoAviso = ahora;
+  const todos = [...medidos.values()];
+  self.postMessage({ tipo: "descarga", recibidos: todos.reduce((s, m) => s + m.recibidos, 0),
+                     total: todos.reduce((s, m) => s + m.total, 0), completa: todos.every((m) => m.acabado) });
+}
+
 self.onmessage = async ({ data }) => {
   if (data.tipo === "precarga") {
+    mide(data.descarga);
     descargas = precarga(data);
     descargas.catch(() => {});  // si falla, lo dirá "prepara", cuando alguien quiera ejecutar
     return;

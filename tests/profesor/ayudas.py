@@ -1,13 +1,10 @@
-"""Las pruebas del flujo del profesor (cursos/profesor/): usan los fixtures del calificador.
-
-release y postgres son los de tests/calificador/conftest.py: la plantilla del curso se genera una
-vez por sesión aunque la pidan las dos carpetas (genera() la guarda).
-"""
+"""Lo que comparten las pruebas del flujo del profesor (cursos/profesor/), además de
+tests/calificador/ayudas.py: la tarea de Moodle y lo que el profesor hace a mano en formgrader."""
 
 from nbgrader.api import Gradebook
 
 from cursos.profesor.libro import url_del_libro
-from tests.calificador.conftest import DESAFIO, postgres, release  # noqa: F401
+from tests.calificador.ayudas import DESAFIO
 
 MOODLE = "{}_{}_assignsubmission_file_/permiso-en-ejecutar.ipynb"
 CUADERNO = DESAFIO.cuaderno.removesuffix(".ipynb")
