@@ -15,7 +15,7 @@ from tests.ayudas import MODULOS
 GUIA = RAIZ / "docs" / "autores.md"
 BLOQUE = re.compile(r"^(`{3,})[a-z]*\n[^\n]*?(fichero|añadir al final de): (\S+?)(?: -->)?\n(.*?)^\1$", re.M | re.S)
 # tests: el lote del desafío de la guía se declara y se califica con los de tests/calificador.
-COPIAR = ["cursos", "desafios", "lecciones", "tests", *MODULOS, "pyproject.toml"]
+COPIAR = ["cursos", "desafios", "lecciones", "tests", ".ci", *MODULOS, "pyproject.toml"]
 
 
 def bloques() -> list[tuple[str, str, str]]:
@@ -39,7 +39,15 @@ def copia_siguiendo_la_guia(copia: Path) -> Path:
             destino.write_text(texto, encoding="utf-8")
         else:
             destino.write_text(destino.read_text(encoding="utf-8") + texto, encoding="utf-8")
+    _en_git(copia)
     return copia
+
+
+def _en_git(copia: Path) -> None:
+    """La copia, un clon con un commit como el del autor: el laboratorio y el cluster leen el commit."""
+    autor = ["-c", "user.name=Autora", "-c", "user.email=autora@curso.invalid", "-c", "init.defaultBranch=main"]
+    for orden in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "La lección de la guía"]):
+        subprocess.run(["git", *autor, *orden], cwd=copia, check=True, capture_output=True, timeout=120)
 
 
 def en_la_copia(copia: Path, programa: str, *argumentos: str) -> str:

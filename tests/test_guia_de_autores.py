@@ -13,7 +13,7 @@ import json
 from tests.guia_de_autores import bloques, copia_siguiendo_la_guia, en_la_copia
 
 # Las rápidas que no son del curso sino de esta copia del repositorio: su guion ./curso y su .venv,
-# su CI, Pyodide descargado y sus documentos (la copia no los trae). Las demás, que recorren todo
+# Pyodide descargado y sus documentos (la copia no los trae). Las demás, que recorren todo
 # lo que dice el manifiesto, se pasan en la copia: seguir la guía no deja ninguna en rojo.
 NO_SON_DEL_CURSO = [
     "tests/test_guion_curso.py",
