@@ -65,13 +65,14 @@ def muestra(bloque):
 # --- El esquema ----------------------------------------------------------------
 
 TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+NOMBRES_DE_TIPO = ("string", "integer", "number", "boolean", "object", "array", "null")
 
 
 def es_del_tipo(valor, tipo):
     """¿Es el valor del tipo JSON indicado? Como en JSON Schema: True no es un número, y 3.0 es un integer.
 
     Una lista de tipos (["string", "null"]) admite un valor de cualquiera de ellos. Un tipo que
-    no se conoce no pone ninguna condición.
+    no se conoce no lo cumple ningún valor: ante la duda, no.
     """
     if isinstance(tipo, list):
         return any(es_del_tipo(valor, t) for t in tipo)
@@ -80,16 +81,18 @@ def es_del_tipo(valor, tipo):
             return False
         # Un integer es un número sin parte decimal: 3 o 3.0, no 2.5.
         return tipo == "number" or isinstance(valor, int) or valor.is_integer()
-    if not isinstance(tipo, str):
-        return True
-    return isinstance(valor, TIPOS_JSON.get(tipo, object))
+    if not isinstance(tipo, str) or tipo not in TIPOS_JSON:
+        return False
+    return isinstance(valor, TIPOS_JSON[tipo])
 
 
 def problema_de_esquema(argumentos, esquema):
     """El primer problema de los argumentos frente al esquema, o None si lo cumplen.
 
     Sólo mira la forma: que sea un objeto, que estén los obligatorios, que no
-    sobre ninguno y que cada uno sea de su tipo.
+    sobre ninguno y que cada uno sea de su tipo. Un esquema mal escrito (un tipo que
+    no se conoce, un additionalProperties que no es true ni false) también es un
+    problema: ante la duda, la llamada no se ejecuta.
     """
     if not isinstance(argumentos, dict):
         return "los argumentos no son un objeto"
@@ -98,15 +101,39 @@ def problema_de_esquema(argumentos, esquema):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
     for nombre, valor in argumentos.items():
-        if nombre not in propiedades:
-            if esquema.get("additionalProperties", True) is False:
-                return "sobra el argumento «%s»" % nombre
-            continue
-        tipo = propiedades[nombre].get("type")
-        if tipo and not es_del_tipo(valor, tipo):
-            if isinstance(tipo, list):
-                tipo = " o ".join(map(str, tipo))
-            return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
+        if nombre in propiedades:
+            problema = problema_de_propiedad(nombre, valor, propiedades[nombre])
+        else:
+            problema = problema_de_sobrante(nombre, esquema.get("additionalProperties", True))
+        if problema:
+            return problema
+    return None
+
+
+def problema_de_sobrante(nombre, admitidos):
+    """Un argumento que el esquema no declara: se admite si additionalProperties es true, y si es false, sobra."""
+    if admitidos is True:
+        return None
+    if admitidos is False:
+        return "sobra el argumento «%s»" % nombre
+    escrito = json.dumps(admitidos, ensure_ascii=False, default=repr)
+    return "additionalProperties debe ser true o false, y es %s" % escrito
+
+
+def problema_de_propiedad(nombre, valor, propiedad):
+    """El argumento frente a su propiedad: si ésta dice "type", un tipo que se conoce y que el valor cumple."""
+    if not isinstance(propiedad, dict):
+        return "el esquema del argumento «%s» no es un objeto" % nombre
+    if "type" not in propiedad:
+        return None
+    tipo = propiedad["type"]
+    nombres = tipo if isinstance(tipo, list) and tipo else [tipo]
+    for t in nombres:
+        if not isinstance(t, str) or t not in NOMBRES_DE_TIPO:
+            escrito = json.dumps(t, ensure_ascii=False, default=repr)
+            return "el esquema del argumento «%s» tiene un tipo desconocido: %s" % (nombre, escrito)
+    if not es_del_tipo(valor, tipo):
+        return "el argumento «%s» debe ser de tipo %s" % (nombre, " o ".join(nombres))
     return None
 
 

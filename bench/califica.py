@@ -42,7 +42,7 @@ VARIANTES = {
     "deniega_todo": SOLUCION.replace("    decision = permiso(ll)\n", '    decision = "denegar"\n'),
     "lanza": "def ejecutar(ll, entorno):\n    raise ValueError('todavía no')\n",
     "nombre_mal": SOLUCION.replace("decision = permiso(ll)", "decision = permisos(ll)"),
-    # Formas honestas que antes sacaban 0 aquí y la nota entera en Jupyter (issue 21).
+    # Formas honestas que antes sacaban 0 aquí y la nota entera en Jupyter.
     "decorada": "import functools\ndef _traza(f):\n    @functools.wraps(f)\n    def envuelta(*a, **k):\n"
     "        return f(*a, **k)\n    return envuelta\n@_traza\n" + SOLUCION,
     "con_magias": "%time _x = 1\n"

@@ -18,12 +18,11 @@ de la página, performance.now()); la pulsación llega en cuanto la página es i
 (DOMContentLoaded). Los bytes son los que el servidor ha enviado hasta ese
 momento. Imprime medianas y la razón de cada caso con el suelo medido en la misma vuelta.
 Con --lenta, la red de la página y de sus workers (donde se descarga Python) va limitada con la
-emulación de red de Chromium (CDP): limitar sólo la página no frena al worker.
+emulación de red de Chromium (cursos.chromium.frena, la misma que usan las pruebas): limitar
+sólo la página no frena al worker.
 """
 
 import argparse
-import itertools
-import json
 import re
 import shutil
 import statistics
@@ -35,7 +34,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from cursos.chromium import ARGUMENTOS, CHROMIUM
+from cursos.chromium import ARGUMENTOS, CHROMIUM, frena, red_lenta
 from cursos.manifiesto import leer_curso
 from cursos.pyodide.distribucion import ruta_en_el_sitio
 from cursos.sitio import SITIO
@@ -85,30 +84,7 @@ def escribe_suelo(sitio: Path) -> Path:
 
 
 # Una conexión lenta: 1,6 Mbps de bajada, 750 kbps de subida, 150 ms de latencia.
-LENTA = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 0.75e6 / 8}
-_ids = itertools.count(1)
-
-
-def frena(contexto, pagina, condiciones: dict) -> None:
-    """Network.emulateNetworkConditions en la página y en cada worker que cree, antes de que corra.
-
-    Los workers se adjuntan parados (waitForDebuggerOnStart): se les pone la misma red y se sueltan.
-    """
-    cdp = contexto.new_cdp_session(pagina)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", condiciones)
-
-    def al_adjuntar(evento):
-        for metodo, parametros in (
-            ("Network.enable", {}),
-            ("Network.emulateNetworkConditions", condiciones),
-            ("Runtime.runIfWaitingForDebugger", {}),
-        ):
-            mensaje = json.dumps({"id": next(_ids), "method": metodo, "params": parametros})
-            cdp.send("Target.sendMessageToTarget", {"sessionId": evento["sessionId"], "message": mensaje})
-
-    cdp.on("Target.attachedToTarget", al_adjuntar)
-    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
+LENTA = red_lenta(1.6, 150, subida_mbps=0.75)
 
 
 def arranca(pagina, caso: str) -> None:
@@ -132,7 +108,7 @@ def mide(contexto, servidor, url: str, caso: str, red: dict | None = None) -> tu
     for vieja in viejas:  # después de abrir la nueva: sin ventanas, Chromium se cerraría
         vieja.close()
     if red:
-        frena(contexto, pagina, red)
+        frena(pagina, red)
     servidor.bytes_enviados = 0
     pagina.goto(url, wait_until="domcontentloaded")  # cuando ya se puede pulsar
     arranca(pagina, caso)

@@ -1,4 +1,4 @@
-"""El modelo de un desafío: desafios/<slug>/desafio.toml leído una vez y comprobado.
+"""Un desafío como dato: desafios/<slug>/desafio.toml leído una vez y comprobado.
 
 desafio.toml dice qué celdas de la lección son el código de partida, qué ficheros cargan,
 qué funciones escribe el alumno y qué le llega del calificador. Una clave mal escrita o un
@@ -114,7 +114,7 @@ class Desafio:
     def pistas(self) -> list[str]:
         """Las pistas (pistas.toml), de menos a más, en Markdown; sin el fichero, ninguna.
 
-        Las lee el modelo y no el sitio: un error de formato sale igual en `construir` que en las pruebas.
+        Las lee el desafío y no el sitio: un error de formato sale igual en `construir` que en las pruebas.
         """
         ruta = self.carpeta / "pistas.toml"
         if not ruta.exists():
@@ -157,8 +157,8 @@ def con_stub(fuente: str, donde: str = "la solución") -> str:
 
     Hace lo mismo que ClearSolutions de nbgrader con nuestra configuración (una prueba lo
     compara con el cuaderno repartido): así la página de la lección no necesita nbgrader.
-    Tan estricto como nbgrader: una región sin cerrar o una dentro de otra es un error (y
-    no, como antes, todo lo que sigue borrado sin avisar). donde: qué fichero, para el mensaje.
+    Tan estricto como nbgrader: una región sin cerrar o una dentro de otra es un error, nunca
+    todo lo que sigue borrado sin avisar. donde: qué fichero, para el mensaje.
     """
     lineas, dentro = [], 0
     for n, linea in enumerate(fuente.split("\n"), 1):

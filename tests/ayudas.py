@@ -15,7 +15,8 @@ from cursos import RAIZ
 from cursos.manifiesto import Curso, leer_curso
 from cursos.portada import NOMBRE, titulo_del_desafio
 
-SEMILLA = RAIZ / "tests" / "semilla"  # las celdas de la semilla (seeds/000), con su sangría
+# Las dos celdas de «Permisos y confianza» tal como las publica el curso, con su sangría.
+SEMILLA = RAIZ / "tests" / "semilla"
 
 
 def modulos_compartidos() -> tuple[str, ...]:

@@ -31,8 +31,29 @@ TAMANO_MAXIMO = {
 }  # el índice: una línea por decisión, no una decisión
 TAMANO_DE_UNA_GUIA = 8_000  # las demás: README, CONTRIBUTING, alumnos…
 TAMANO_DE_UNA_DECISION = 4_500  # una pantalla, dos como mucho
-# Lo que un documento no puede citar porque no está en el repositorio.
-DE_FUERA = re.compile(r"\bissues? \d+|\bCURSO\.md\b|\bseeds/")
+# Lo que un documento, un comentario o una prueba no puede citar porque no está en el repositorio:
+# el gestor de issues, y la carpeta de semillas y el guion del curso de origen. El patrón no se
+# encuentra a sí mismo (aquí «\d» no es un número, y a «\bseeds» le falta la frontera).
+DE_FUERA = re.compile(r"(?i:\bissues? #?\d+)|\bCURSO\.md\b|\bseeds/")
+# El código y las pruebas que se miran: todo lo que tiene comentarios o docstrings, salvo lo de terceros.
+CODIGO = sorted(
+    p
+    for p in [
+        *(p for carpeta in ("cursos", "tests", "bench") for p in (RAIZ / carpeta).rglob("*")),
+        *RAIZ.glob("*.py"),
+        *RAIZ.glob("*.toml"),
+        RAIZ / ".ci" / "run",
+        RAIZ / "curso",
+    ]
+    if (p.suffix in (".py", ".mjs", ".js", ".toml") or p.name in ("run", "curso"))
+    and p.is_file()
+    and "node_modules" not in p.parts
+)
+# Ficheros que aún citan lo de fuera, con cuántas citas: {ruta: n}. Son de otras tareas; al arreglar
+# uno, quítalo de aquí (la prueba lo pide). Una cita en cualquier otro fichero, o una más, la hace fallar.
+AUN_CITAN_DE_FUERA = {
+    "tests/lecciones/test_voz_propia_leccion_5.py": 1,  # lee la semilla de fuera a propósito (CURSO_SEMILLAS)
+}
 
 
 def test_el_readme_es_una_puerta_con_las_dos_ordenes_en_la_primera_pantalla():
@@ -97,6 +118,78 @@ def test_ningun_documento_cita_lo_que_no_esta_en_el_repositorio():
         for m in DE_FUERA.finditer(p.read_text(encoding="utf-8"))
     ]
     assert not citas, citas
+
+
+def citas_de_fuera(ficheros) -> dict:
+    """{fichero: sus citas de fuera, «línea: «texto»»}, sólo de los ficheros que tienen alguna."""
+    citas = {}
+    for fichero in ficheros:
+        for n, linea in enumerate(fichero.read_text(encoding="utf-8").splitlines(), 1):
+            for m in DE_FUERA.finditer(linea):
+                citas.setdefault(fichero, []).append(f"{n}: «{m.group(0)}»")
+    return citas
+
+
+def test_ni_el_codigo_ni_las_pruebas_citan_lo_que_no_esta_en_el_repositorio():
+    citas = {str(f.relative_to(RAIZ)): c for f, c in citas_de_fuera(CODIGO).items()}
+    de_mas = {r: c for r, c in citas.items() if len(c) > AUN_CITAN_DE_FUERA.get(r, 0)}
+    assert not de_mas, f"di lo que comprueba o por qué, sin citar lo de fuera: {de_mas}"
+    arreglados = {r: n for r, n in AUN_CITAN_DE_FUERA.items() if len(citas.get(r, [])) < n}
+    assert not arreglados, f"ya no citan tanto de fuera: baja o quita su cuenta en AUN_CITAN_DE_FUERA: {arreglados}"
+
+
+def test_la_busqueda_de_citas_de_fuera_las_ve_y_no_confunde_los_datos(tmp_path):
+    """Ve cada forma, y no las URL ni las rutas de las lecciones (recetas.example, recetas/salmorejo.txt)."""
+    fichero = tmp_path / "prueba.py"
+    # Partidas en dos, para que este fichero no se cite a sí mismo.
+    citas = ["Iss" + "ue 26", "is" + "sue 37", "CURSO" + ".md", "se" + "eds/"]
+    datos = ["https://recetas.example/salmorejo", "recetas/salmorejo.txt", "tests/semilla/celda1.py", "ISSUES"]
+    fichero.write_text("\n".join(f"# {c}" for c in [*citas, *datos]) + "\n", encoding="utf-8")
+    assert citas_de_fuera([fichero]) == {fichero: [f"{n}: «{c}»" for n, c in enumerate(citas, 1)]}
+    # Y lo que se mira incluye el Python, el JavaScript y las pruebas.
+    mirados = {"cursos/cli.py", "cursos/sitio/recursos/sw.js", "harness.py", "tests/test_documentacion.py"}
+    assert mirados <= {str(p.relative_to(RAIZ)) for p in CODIGO}
+
+
+# Una guía citada desde el código o las pruebas, con su sección si la nombra: «docs/<guía>.md («Sección»)».
+CITA_DE_UNA_GUIA = re.compile(r"\b((?:docs|bench)/[\w./-]*\w\.md)(?:,? \(?«([^»]+)»)?")
+
+
+def guias_rotas(ficheros) -> list[str]:
+    """Las guías (y secciones) que citan los ficheros y no están: la sección es un título (`## …`)
+    o un término en negrita (`**…**`) de la guía."""
+    rotas = []
+    for fichero in ficheros:
+        for guia, seccion in CITA_DE_UNA_GUIA.findall(fichero.read_text(encoding="utf-8")):
+            donde = f"{fichero.relative_to(RAIZ) if fichero.is_relative_to(RAIZ) else fichero.name} → {guia}"
+            if not (RAIZ / guia).is_file():
+                rotas.append(donde)
+            elif seccion and not re.search(
+                rf"^#+ {re.escape(seccion)}$|\*\*{re.escape(seccion)}\*\*", (RAIZ / guia).read_text("utf-8"), re.M
+            ):
+                rotas.append(f"{donde} «{seccion}»")
+    return rotas
+
+
+def test_cada_guia_y_seccion_que_cita_el_codigo_existe():
+    """Un comentario que manda a una guía o a una de sus secciones no se queda apuntando a lo que se movió."""
+    assert guias_rotas(CODIGO) == []
+
+
+def test_la_busqueda_de_guias_rotas_ve_la_seccion_que_ya_no_esta(tmp_path):
+    fichero = tmp_path / "prueba.mjs"
+    guia, otra = "docs/" + "arquitectura.md", "docs/" + "se-fue.md"  # partidas: este fichero no las cita
+    citas = [
+        f"{guia} («Modelo de confianza»)",  # un título
+        f"{guia}, «Sin conexión»",  # un término en negrita
+        f"{guia}, «El arranque del núcleo de JupyterLite»",  # la sección se fue
+        otra,
+    ]
+    fichero.write_text("\n".join(f"// {c}" for c in citas) + "\n", encoding="utf-8")
+    assert guias_rotas([fichero]) == [
+        f"prueba.mjs → {guia} «El arranque del núcleo de JupyterLite»",
+        f"prueba.mjs → {otra}",
+    ]
 
 
 def test_el_indice_de_decisiones_las_nombra_todas():

@@ -151,6 +151,9 @@ def test_una_lista_de_tipos_no_hace_lanzar_a_ejecutar(g):
     )
 
 
-def test_un_tipo_que_no_es_un_nombre_no_hace_lanzar(g):
-    assert g["es_del_tipo"]("x", {"raro": 1}) is True
-    assert g["problema_de_esquema"]({"a": 1}, {"properties": {"a": {"type": {"raro": 1}}}}) is None
+def test_un_tipo_que_no_es_un_nombre_no_hace_lanzar_y_no_deja_pasar_nada(g):
+    """Ante la duda, no (revisión del bloque 1, N7): un tipo que no es un nombre no lo cumple ningún valor."""
+    assert g["es_del_tipo"]("x", {"raro": 1}) is False
+    assert g["problema_de_esquema"]({"a": 1}, {"properties": {"a": {"type": {"raro": 1}}}}) == (
+        'el esquema del argumento «a» tiene un tipo desconocido: {"raro": 1}'
+    )

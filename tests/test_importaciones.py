@@ -9,10 +9,15 @@ Cada paquete tiene un papel, y la carpeta dice quién puede importar a quién:
   el calificador lo toman de allí;
 - las órdenes de ./curso (cursos/ordenes/, una por módulo) pueden importar de todo, y a ellas sólo
   las importa cursos/cli.py: nada del curso depende de la línea de órdenes;
+- el laboratorio de inyecciones (cursos/modelo/) no importa ningún paquete: corre también en el
+  navegador; y la caja (cursos/calificador/caja/) no importa nada de fuera de ella;
+- los módulos de arriba (cursos/*.py: el manifiesto, el desafío, los errores…) no importan ningún
+  paquete: son la base de todos (PUEDE_IMPORTAR, la columna «importa de» de docs/arquitectura.md);
 - y dos paquetes nunca se importan el uno al otro, ni en un ciclo más largo.
 """
 
 import ast
+import re
 
 from cursos import RAIZ
 
@@ -140,6 +145,80 @@ def test_la_regla_de_las_ordenes_ve_quien_las_importa():
     assert fuera_de_cli_y_ordenes(aristas) == ["cursos.profesor.calificar → cursos.ordenes.opciones"]
 
 
+# Los paquetes que puede importar cada paquete de cursos/ (los módulos de arriba, cursos/*.py, los
+# importa cualquiera); «*»: todos. Es la columna «importa de» del mapa de docs/arquitectura.md.
+PUEDE_IMPORTAR = {
+    "cursos.ordenes": {"*"},
+    "cursos.sitio": {"cursos.modelo", "cursos.pyodide", "cursos.profesor"},  # de profesor/, sólo reparto
+    "cursos.profesor": {"cursos.calificador", "cursos.pyodide"},
+    "cursos.calificador": {"cursos.pyodide"},
+    "cursos.modelo": set(),
+    "cursos.pyodide": set(),
+    "cursos.widgets": set(),
+}
+
+
+def fuera_de_su_columna(aristas: dict[str, set[str]]) -> list[str]:
+    """Las importaciones entre paquetes que no permite PUEDE_IMPORTAR, y las de un módulo de arriba a
+    un paquete (salvo cli.py → ordenes/): los módulos de arriba son la base de todos."""
+    malas = [
+        cruce
+        for (de, a), cruces in entre_paquetes(aristas).items()
+        if "*" not in PUEDE_IMPORTAR.get(de, set()) and a not in PUEDE_IMPORTAR.get(de, set())
+        for cruce in cruces
+    ]
+    malas += [
+        f"{origen} → {destino}"
+        for origen, destinos in aristas.items()
+        if paquete(origen) is None and origen not in ("cursos", "cursos.__main__")
+        for destino in destinos
+        if paquete(destino) and not (origen == "cursos.cli" and paquete(destino) == "cursos.ordenes")
+    ]
+    return sorted(malas)
+
+
+def test_cada_paquete_importa_solo_lo_que_dice_el_mapa():
+    aristas = grafo()
+    assert fuera_de_su_columna(aristas) == []
+    assert {paquete(m) for m in aristas} - {None} == set(PUEDE_IMPORTAR), "cada paquete, con su regla"
+
+
+def test_la_regla_del_mapa_ve_quien_se_sale_de_su_columna():
+    aristas = {
+        "cursos.modelo.inyecciones": {"cursos.sitio.paginas", "cursos.desafio"},
+        "cursos.manifiesto": {"cursos.profesor.reparto"},
+        "cursos.cli": {"cursos.ordenes.calificar"},
+        "cursos.ordenes.calificar": {"cursos.profesor.calificar"},
+        "cursos.desafio": set(),
+        "cursos.sitio.paginas": set(),
+        "cursos.profesor.reparto": set(),
+        "cursos.profesor.calificar": set(),
+    }
+    assert fuera_de_su_columna(aristas) == [
+        "cursos.manifiesto → cursos.profesor.reparto",
+        "cursos.modelo.inyecciones → cursos.sitio.paginas",
+    ]
+
+
+def test_el_mapa_de_la_arquitectura_dice_lo_mismo():
+    """La columna «importa de» de docs/arquitectura.md nombra los paquetes de PUEDE_IMPORTAR."""
+    texto = (RAIZ / "docs" / "arquitectura.md").read_text(encoding="utf-8")
+    filas = dict(re.findall(r"^\| `cursos/(\w+)/` \|.*\| ([^|]+) \|$", texto, re.M))
+    # widgets/ va en la fila del navegador, con recursos/ y arranque/, que no son paquetes.
+    assert set(filas) == {p.split(".")[1] for p in PUEDE_IMPORTAR} - {"widgets"}, filas
+    for nombre, columna in filas.items():
+        dice = {"*"} if columna.startswith("de todo") else {f"cursos.{p}" for p in re.findall(r"`(\w+)/`", columna)}
+        assert dice == PUEDE_IMPORTAR[f"cursos.{nombre}"], (nombre, columna)
+
+
+def test_la_caja_no_importa_nada_de_fuera_de_la_caja():
+    """hijo.py y protocolo.py corren en la caja, que no ve el repositorio: sólo se importan entre ellos."""
+    aristas = grafo()
+    caja = {m for m in aristas if m.startswith("cursos.calificador.caja")}
+    assert caja >= {"cursos.calificador.caja.hijo", "cursos.calificador.caja.protocolo"}
+    assert {d for m in caja for d in aristas[m]} <= caja
+
+
 def test_ningun_paquete_importa_a_otro_que_lo_importa():
     paquetes = {}
     for de, a in entre_paquetes(grafo()):
@@ -156,8 +235,8 @@ def test_las_reglas_ven_una_importacion_al_reves():
 
 
 def test_ninguna_prueba_importa_otra_prueba():
-    """Lo compartido va en conftest.py o en un módulo de ayudas: importar un test_*.py lo ejecutaría
-    dos veces (y sus fixtures también)."""
+    """Lo compartido va en un módulo de ayudas (tests/ayudas.py, el ayudas.py de cada carpeta) y las
+    fixtures, en conftest.py: importar un test_*.py lo ejecutaría dos veces (y sus fixtures también)."""
     culpables = []
     for ruta in (RAIZ / "tests").rglob("*.py"):
         for nodo in ast.walk(ast.parse(ruta.read_text(encoding="utf-8"))):

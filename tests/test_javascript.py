@@ -1,19 +1,18 @@
 """El JavaScript del sitio: cada fichero es JavaScript válido (node --check) y ESLint no encuentra nada.
 
-ESLint va fijado, con la huella de cada paquete, en tests/javascript/package-lock.json, y se
-instala con `npm ci` en tests/javascript/node_modules la primera vez (o si cambia el lock).
+ESLint va fijado, con la huella de cada paquete, en tests/javascript/package-lock.json (con axe-core,
+que usa tests/navegador/test_axe.py), y se instala con `npm ci` en tests/javascript/node_modules
+la primera vez o si cambia el lock (tests.navegador.ayudas.paquetes_de_npm, la misma para las dos).
 Su configuración, tests/javascript/eslint.config.mjs, dice qué reglas y por qué.
 """
 
-import hashlib
 import shutil
 import subprocess
 
 import pytest
 
 from cursos import RAIZ
-
-LINT = RAIZ / "tests" / "javascript"
+from tests.navegador.ayudas import JAVASCRIPT, paquetes_de_npm
 
 
 def ficheros_de_javascript() -> list[str]:
@@ -46,27 +45,12 @@ def test_cada_fichero_es_javascript_valido(fichero):
 
 def eslint() -> str:
     """El ESLint fijado, instalado con npm ci si falta o si el lock ha cambiado desde la última vez."""
-    huella = hashlib.sha256((LINT / "package-lock.json").read_bytes()).hexdigest()
-    sello = LINT / "node_modules" / ".huella"
-    if not sello.exists() or sello.read_text() != huella:
-        npm = shutil.which("npm")
-        if not npm:
-            pytest.fail("falta npm para instalar ESLint: ./curso pruebas lo instala con apt-get")
-        hecho = subprocess.run(
-            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
-            cwd=LINT,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert hecho.returncode == 0, f"npm ci en {LINT} ha fallado:\n{hecho.stdout[-2000:]}{hecho.stderr[-2000:]}"
-        sello.write_text(huella)
-    return str(LINT / "node_modules" / ".bin" / "eslint")
+    return str(paquetes_de_npm() / ".bin" / "eslint")
 
 
 def test_eslint_no_encuentra_nada():
     hecho = subprocess.run(
-        [eslint(), "--config", str(LINT / "eslint.config.mjs"), "--max-warnings", "0", *ficheros_de_javascript()],
+        [eslint(), "--config", str(JAVASCRIPT / "eslint.config.mjs"), "--max-warnings", "0", *ficheros_de_javascript()],
         cwd=RAIZ,
         capture_output=True,
         text=True,

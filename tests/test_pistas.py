@@ -121,8 +121,8 @@ def test_seguir_las_pistas_saca_la_nota_entera(slug):
 
 
 # Lo que escribía quien seguía las pistas de antes de permiso-en-ejecutar («tiene tres valores
-# posibles»; «sólo si contesta False devuelve el error»): la revisión midió 6 de 10; desde el issue 37, 4
-# (deja correr la escritura inyectada en las partes ocultas del salmorejo).
+# posibles»; «sólo si contesta False devuelve el error»): sacaba 6 de 10, y desde que las partes ocultas
+# del salmorejo traen usuarios que no contestan True ni False, 4 (deja correr la escritura inyectada).
 SIGUE_LAS_VIEJAS = """
 def ejecutar(ll, entorno):
     id = ll.get("id") if isinstance(ll, dict) else None

@@ -140,7 +140,7 @@ class Aislamiento:
         """Mientras dure, arranca() tiene `cuantos` procesos lanzados de antemano (por cada plazo que se pida).
 
         Casi todo el coste de una entrega con Pyodide es arrancar Node y el intérprete (~0,5 s de CPU,
-        dos veces si hay partes ocultas); así arranca el de la siguiente mientras se califica la
+        uno por entrega, también con partes ocultas); así arranca el de la siguiente mientras se califica la
         actual. Un proceso de reserva está encerrado como cualquiera y esperando su primer mensaje:
         no ha corrido código de nadie, y lo usa una sola entrega (nunca vuelve a la reserva). Al
         salir, los que no se han usado se matan.
@@ -325,6 +325,38 @@ def arranca_bien(aislamiento: Aislamiento) -> bool:
         termina(proceso)
 
 
+# Los encierros que ya han arrancado en este proceso, por lo que decide si arrancan (su clave_de_la_sonda).
+_ARRANCAN: set[str] = set()
+
+
+def clave_de_la_sonda(aislamiento: Aislamiento) -> str:
+    """Lo que decide si un encierro arranca: su orden, su Python, su configuración menos las carpetas
+    tapadas (las de extra cambian con cada curso), y quién lo lanza."""
+    config = {k: v for k, v in aislamiento.config.items() if k != Arranque.TAPAR}
+    usuario = os.geteuid() if hasattr(os, "geteuid") else None
+    return json.dumps([aislamiento.prefijo, aislamiento.python, config, usuario], sort_keys=True)
+
+
+def _tapa_la_caja(extra: tuple[Path, ...]) -> bool:
+    """¿Cae alguna carpeta de extra en lo que la caja deja ver (/usr, /lib, /etc…)? Taparla podría dejar
+    a Node o a Python sin algo que necesitan: entonces la sonda se repite. Las demás (/home, /work,
+    /tmp…) ya están tapadas enteras, y la carpeta del intérprete se monta aparte (hijo.tapa)."""
+    return any(len(p.resolve().parts) > 1 and p.resolve().parts[1] in A_LA_VISTA for p in extra)
+
+
+def arranca_ya_visto(aislamiento: Aislamiento, extra: tuple[Path, ...]) -> bool:
+    """arranca_bien, una vez por proceso y por clave_de_la_sonda: cada sonda arranca un proceso (~3 s con
+    Pyodide) y cada calificación llama a detecta(). Sólo se recuerda que arranca: un fallo (p. ej. la
+    máquina tan ocupada que el proceso no llega a tiempo) se vuelve a probar la vez siguiente."""
+    clave = clave_de_la_sonda(aislamiento)
+    if clave in _ARRANCAN and not _tapa_la_caja(extra):
+        return True
+    if not arranca_bien(aislamiento):
+        return False
+    _ARRANCAN.add(clave)
+    return True
+
+
 def detecta(extra: tuple[Path, ...] = (), pyodide: bool = True) -> Aislamiento:
     """El mejor encierro que de verdad arranca aquí; su describe() dice lo que falta.
 
@@ -333,7 +365,7 @@ def detecta(extra: tuple[Path, ...] = (), pyodide: bool = True) -> Aislamiento:
     """
     descartados = []
     for aislamiento in candidatos(extra, pyodide):
-        if not aislamiento.prefijo or arranca_bien(aislamiento):
+        if not aislamiento.prefijo or arranca_ya_visto(aislamiento, tuple(extra)):
             aislamiento.faltan = [*descartados, *aislamiento.faltan] if aislamiento.faltan else []
             return aislamiento
         if aislamiento.con_pyodide():  # el encierro sí puede valer con el Python de la máquina

@@ -165,6 +165,18 @@ class BancoRemoto:
             self.hijo.cierra()
             self.hijo = None
 
+    def segunda_pasada(self) -> None:
+        """La pasada con las partes ocultas: su plazo de reloj y sus arranques, en el mismo proceso si sigue vivo.
+
+        Si no llega vivo (se cayó o agotó su CPU en la primera), la segunda arranca otro, como una
+        pasada nueva; sólo lo que se agotó al cargar las celdas no se repite.
+        """
+        self.limite = time.monotonic() + reloj(self.plazo, self.aislamiento)
+        if self.hijo is not None:
+            self.hijo.limite, self.arranques = self.limite, 1
+        else:
+            self.arranques, self.sin_tiempo = 0, self.al_cargar
+
     @contextlib.contextmanager
     def instala(self, mesa):
         self.mesa = mesa
@@ -387,34 +399,37 @@ class Pasada:
 def corre_pruebas(
     aislamiento: Aislamiento, desafio: Desafio, espacio: dict, entrega: Entrega, plazo: float = PLAZO
 ) -> Pasada:
-    """Las pruebas del desafío, con las funciones del alumno aisladas.
+    """Las pruebas del desafío, con las funciones del alumno aisladas, en un solo proceso por entrega.
 
     Lo que el alumno ve en una parte oculta podría contarlo después, en el mensaje de una prueba
-    visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces,
-    cada vez con un proceso nuevo: sin ellas, con los motivos enteros, y con ellas, sin citar nada
-    de lo que diga el alumno. Y de las variaciones sólo se dice cuál no pasa y su pista.
+    visible. Por eso, si las pruebas tienen partes ocultas (PARTES_OCULTAS), se pasan dos veces en
+    el mismo proceso: primero sin ellas, con los motivos enteros, que quedan escritos antes de que
+    el alumno vea nada oculto; después con ellas y las variaciones, sin citar nada de lo que diga
+    el alumno (de las variaciones sólo se dice cuál no pasa y su pista). Si el proceso no llega
+    vivo a la segunda pasada (se cayó o agotó su CPU), la segunda arranca otro, como una entrega nueva.
     Qué se enseña lo decide el tipo de cada resultado, nunca su texto: el texto lo puede escribir
     el alumno.
     """
     partes = espacio.pop(contrato.PARTES_OCULTAS, None)
-    if not partes:
-        una = _una_pasada(aislamiento, desafio, espacio, entrega, plazo)
-        resultados = {
-            n: _sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r for n, r in una.resultados.items()
-        }
-        return Pasada(resultados, una.avisos, una.sintaxis, una.reloj)
+    banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
     try:
-        cargar = {}
-        visibles = _una_pasada(
-            aislamiento, desafio, espacio, entrega, plazo, saltar={contrato.PRUEBA_DE_VARIACIONES}, cargar=cargar
-        )
+        if not partes:
+            una = _una_pasada(banco, espacio)
+            resultados = {
+                n: _sin_desvelar(r) if n == contrato.PRUEBA_DE_VARIACIONES else r for n, r in una.resultados.items()
+            }
+            return Pasada(resultados, una.avisos, una.sintaxis, una.reloj)
+        visibles = _una_pasada(banco, espacio, saltar={contrato.PRUEBA_DE_VARIACIONES})
+        banco.segunda_pasada()
         espacio[contrato.PARTES_OCULTAS] = partes
-        enteras = _una_pasada(aislamiento, desafio, espacio, entrega, plazo, cargar=cargar)
+        enteras = _una_pasada(banco, espacio)
     finally:
-        espacio[contrato.PARTES_OCULTAS] = partes
+        banco.cierra()
+        if partes:
+            espacio[contrato.PARTES_OCULTAS] = partes
     resultados = {n: visibles.resultados.get(n) or _sin_desvelar(r) for n, r in enteras.resultados.items()}
-    # Los avisos, sólo de la pasada sin partes ocultas: al cargar, el alumno ya puede haberlas visto.
-    return Pasada(resultados, visibles.avisos, enteras.sintaxis or visibles.sintaxis, visibles.reloj or enteras.reloj)
+    # Los avisos y las notas, sólo de la primera pasada: en la segunda el alumno ya ha visto las partes ocultas.
+    return Pasada(resultados, visibles.avisos, visibles.sintaxis, visibles.reloj or enteras.reloj)
 
 
 def _motivo(resultado: Resultado | None) -> str | None:
@@ -428,20 +443,10 @@ def _sin_desvelar(resultado: Resultado | None) -> Resultado | None:
     return Resultado(Tipo.RESULTADO, OCULTO)
 
 
-def _una_pasada(
-    aislamiento: Aislamiento,
-    desafio: Desafio,
-    espacio: dict,
-    entrega: Entrega,
-    plazo: float,
-    saltar=frozenset(),
-    cargar: dict | None = None,
-) -> Pasada:
-    """Las pruebas con un proceso nuevo. cargar: compartido entre pasadas; si al cargar se agotó el tiempo
-    en una, la siguiente no vuelve a arrancar el proceso (se cobra una vez)."""
-    banco = BancoRemoto(aislamiento, desafio, espacio, entrega, plazo)
-    cargar = {} if cargar is None else cargar
-    banco.sin_tiempo = banco.al_cargar = cargar.get("sin_tiempo")
+def _una_pasada(banco: BancoRemoto, espacio: dict, saltar=frozenset()) -> Pasada:
+    """Las pruebas (menos las de saltar) con el proceso del banco. Los avisos y las notas, tal como
+    están al acabar: quien llama decide de qué pasada los toma."""
+    desafio = banco.desafio
     for nombre in desafio.funciones:  # en el espacio de pruebas, las del alumno son puentes
         espacio[nombre] = banco.funcion(nombre)
     resultados, reloj = {}, False
@@ -450,27 +455,30 @@ def _una_pasada(
             if nombre in saltar:
                 continue
             datos = (espacio[contrato.VARIACIONES],) if nombre == contrato.PRUEBA_DE_VARIACIONES else ()
-            try:
-                prueba(banco, *datos)
-                resultados[nombre] = None
-            except espacio[contrato.FALLO] as e:
-                # Por su clase, no por cómo empieza: el alumno puede hacer que un Fallo diga «la variación…».
-                tipo = Tipo.VARIACION if isinstance(e, espacio[contrato.VARIACION_OCULTA]) else Tipo.RESULTADO
-                resultados[nombre] = Resultado(tipo, str(e))
-            except SinRespuesta as e:
-                resultados[nombre] = Resultado(e.tipo, str(e))
-                reloj = reloj or isinstance(e, SinReloj)
-            except NoDefinida as e:
-                resultados[nombre] = Resultado(Tipo.FALTA, str(e))
-            except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
-                resultados[nombre] = Resultado(
-                    Tipo.RESULTADO,
-                    "tu código ha devuelto o lanzado algo que la prueba "
-                    "no esperaba (%s: %s)" % (type(e).__name__, str(e)[:300]),
-                )
+            resultados[nombre], agotado = _una_prueba(banco, espacio, prueba, datos)
+            reloj = reloj or agotado
     finally:
-        banco.cierra()
-        cargar["sin_tiempo"] = banco.al_cargar
         for nombre in desafio.funciones:
             espacio.pop(nombre, None)
     return Pasada(resultados, tuple(banco.errores_al_cargar), tuple(banco.sintaxis or ()), reloj)
+
+
+def _una_prueba(banco: BancoRemoto, espacio: dict, prueba, datos: tuple) -> tuple[Resultado | None, bool]:
+    """(None si pasa o por qué no, si se ha acabado el reloj)."""
+    try:
+        prueba(banco, *datos)
+        return None, False
+    except espacio[contrato.FALLO] as e:
+        # Por su clase, no por cómo empieza: el alumno puede hacer que un Fallo diga «la variación…».
+        tipo = Tipo.VARIACION if isinstance(e, espacio[contrato.VARIACION_OCULTA]) else Tipo.RESULTADO
+        return Resultado(tipo, str(e)), False
+    except SinRespuesta as e:
+        return Resultado(e.tipo, str(e)), isinstance(e, SinReloj)
+    except NoDefinida as e:
+        return Resultado(Tipo.FALTA, str(e)), False
+    except Exception as e:  # un valor del alumno que la prueba no esperaba: falla ésta, no las demás
+        return Resultado(
+            Tipo.RESULTADO,
+            "tu código ha devuelto o lanzado algo que la prueba no esperaba (%s: %s)"
+            % (type(e).__name__, str(e)[:300]),
+        ), False

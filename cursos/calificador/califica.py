@@ -6,6 +6,8 @@ escribe: el libro, el cuaderno calificado, la devolución y el CSV son del profe
 (cursos/profesor/calificar.py), que sólo lee el resultado.
 """
 
+import re
+import sys
 from pathlib import Path
 
 from cursos.calificador.aislamiento import Aislamiento
@@ -38,9 +40,31 @@ def califica_entrega(
         return rechazada(desafio, f"no se ha podido leer la entrega: {e.strerror or e}")
     espacio = espacio_de_pruebas(desafio, repartido_de(repartido, desafio))
     pasada = corre_pruebas(aislamiento, desafio, espacio, leida, plazo)
-    notas = (*leida.notas, *pasada.sintaxis)
+    notas = (*leida.notas, *pasada.sintaxis, *sin_paquetes(pasada))
     return limpios(
         Resultados(_pruebas(desafio, pasada), True, _motivo(pasada, notas), leida.solucion, notas, pasada.reloj)
+    )
+
+
+SIN_MODULO = re.compile(r"No module named '([A-Za-z_]\w*)")
+
+
+def sin_paquetes(pasada: Pasada) -> tuple[str, ...]:
+    """Una nota por paquete que su código importa y el calificador no tiene (numpy, pandas…).
+
+    Decisión (docs/alumnos.md): el calificador corre el Python del navegador sin paquetes, sólo con la
+    biblioteca estándar; en la página y en JupyterLite sí cargan (Pyodide los descarga), y por eso se
+    dice qué ha pasado y qué hacer. Se mira lo que ha lanzado su código (al cargar o en una prueba
+    visible), no cómo está escrito: un import dentro de un try que no falla no es un problema.
+    """
+    textos = [*pasada.avisos, *(m for m in pasada.motivos().values() if m)]
+    faltan = sorted({m for t in textos for m in SIN_MODULO.findall(t) if m not in sys.stdlib_module_names})
+    return tuple(
+        f"tu código importa «{m}», que no es de la biblioteca estándar: el calificador corre tu código con el "
+        "mismo Python que el navegador pero sin paquetes (en la página o en JupyterLite sí carga, porque Pyodide "
+        f"lo descarga). Escribe esa parte sin «{m}», con lo que trae Python (listas, math, statistics, json…), "
+        "como dice el enunciado, y vuelve a entregar"
+        for m in faltan[:3]
     )
 
 

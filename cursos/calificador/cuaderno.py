@@ -112,11 +112,23 @@ def lee_json(ruta: Path) -> dict:
     return datos
 
 
-def _repetidas(celdas: list[dict]) -> None:
-    """Dos celdas con el mismo grade_id: no se sabe cuál es la de verdad, así que no se adivina."""
+def _repetidas(celdas: list[dict], solucion: str) -> None:
+    """Dos celdas con el mismo grade_id: no se sabe cuál es la de verdad, así que no se adivina.
+
+    Decisión (docs/alumnos.md): tampoco con la de la solución partida en dos (Jupyter copia los
+    metadatos a las dos mitades al dividir una celda). Una copia pegada más abajo también tiene
+    esos metadatos, y el calificador no decide cuál vale: el motivo dice cómo juntarlas.
+    """
     vistos = set()
     for celda in celdas:
         gid = _grade_id(celda)
+        if gid in vistos and gid == solucion:
+            raise EntregaInvalida(
+                "la celda de tu solución («%s») está repetida: tu código está en dos celdas con sus mismos "
+                "metadatos (pasa al dividir la celda en Jupyter, que los copia a las dos mitades) y el "
+                "calificador no adivina cuál vale. Júntalas en una sola (selecciónalas y pulsa Mayús+M, "
+                "«Combinar celdas»), o descarga el desafío otra vez y pega tu solución en su celda" % gid
+            )
         if gid in vistos:
             raise EntregaInvalida(
                 "la celda «%s» está repetida (dos celdas con el mismo grade_id en sus "
@@ -209,6 +221,26 @@ def _python(fuente: str, presupuesto: list[int]) -> str | None:
         return fuente
 
 
+def _sin_la_celda(desafio: Desafio, celdas: list[dict]) -> str:
+    """El motivo del 0 cuando falta la celda de la solución; si hay una celda nueva de código, lo dice.
+
+    Decisión (docs/alumnos.md): se califica la celda de la solución que se repartió, no una celda
+    nueva: sin sus metadatos no se distingue del resto del cuaderno (ni de la solución del profesor
+    pegada), y el cuaderno calificado y la devolución sólo llevan esa celda.
+    """
+    motivo = (
+        "falta la celda de la solución («%s»): se ha borrado, cambiado de tipo o le han "
+        "quitado sus metadatos; descarga el desafío otra vez y copia tu solución" % desafio.celda_solucion
+    )
+    nuevas = [c for c in celdas if c.get("cell_type") == "code" and _grade_id(c) is None and _fuente(c).strip()]
+    if nuevas:
+        motivo += (
+            " en la celda «Tu solución» (la que trae la función por completar): tu código está en una "
+            "celda nueva, sin los metadatos de la solución, y el calificador sólo califica esa celda"
+        )
+    return motivo
+
+
 def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> Entrega:
     """La entrega lista para calificar, o EntregaInvalida con el motivo.
 
@@ -216,14 +248,11 @@ def lee_entrega(desafio: Desafio, ruta: Path, repartido: Path | None = None) -> 
     """
     celdas = lee_json(ruta)["cells"]
     fijas = celdas_fijas(desafio, repartido)
-    _repetidas(celdas)
+    _repetidas(celdas, desafio.celda_solucion)
     ids_fijas = {gid for gid, _, _ in fijas}
     solucion = [c for c in celdas if _grade_id(c) == desafio.celda_solucion]
     if not solucion or solucion[0].get("cell_type") != "code":
-        raise EntregaInvalida(
-            "falta la celda de la solución («%s»): se ha borrado, cambiado de tipo o le han "
-            "quitado sus metadatos; descarga el desafío otra vez y copia tu solución" % desafio.celda_solucion
-        )
+        raise EntregaInvalida(_sin_la_celda(desafio, celdas))
     notas = []
     cambiadas = _restauradas(fijas, celdas)
     del_curso = _del_curso_de_ahora(desafio, fijas, cambiadas, celdas) if repartido is not None else []

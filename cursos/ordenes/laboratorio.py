@@ -1,6 +1,6 @@
 """./curso laboratorio: repite el laboratorio de las dos puertas y compara su evidencia con la guardada."""
 
-from cursos import laboratorio
+from cursos import evidencia
 from cursos.ordenes.opciones import ruta_del_usuario
 
 NOMBRE = "laboratorio"
@@ -13,13 +13,13 @@ def configura(parser) -> None:
         choices=["verificar", "regenerar"],
         help="verificar: repite los 14 escenarios y compara; regenerar: reescribe la referencia",
     )
-    parser.add_argument("--laboratorio", default=str(laboratorio.LABORATORIO), help="código del laboratorio")
-    parser.add_argument("--referencia", default=str(laboratorio.REFERENCIA), help="evidencia JSON de referencia")
+    parser.add_argument("--laboratorio", default=str(evidencia.LABORATORIO), help="código del laboratorio")
+    parser.add_argument("--referencia", default=str(evidencia.REFERENCIA), help="evidencia JSON de referencia")
 
 
 def ejecuta(args) -> int:
     rutas = {"laboratorio": ruta_del_usuario(args.laboratorio), "referencia": ruta_del_usuario(args.referencia)}
-    accion = laboratorio.verificar if args.accion == "verificar" else laboratorio.regenerar
+    accion = evidencia.verificar if args.accion == "verificar" else evidencia.regenerar
     pasa, lineas = accion(**rutas)
     print("\n".join(lineas))
     return 0 if pasa else 1

@@ -17,6 +17,12 @@ lee de una entrega; el calificador no importa nada de aquí.
 - anteriores.py: las entregas sustituidas (.anteriores/).
 - tiempo.py: la hora de entrega (timestamp.txt) y las horas en la zona del curso.
 - calificar.py: el lote: los PASOS de cada entrega, declarados una vez; calificado.py escribe autograded/.
+- una_entrega.py: los dos primeros PASOS (encontrar el cuaderno y calificarlo con el núcleo), que
+  corren en los hilos del lote y en cada trabajador del cluster.
+- en_el_cluster.py: `calificar --cluster`, el coordinador: lee cada entrega, la manda a un
+  trabajador de Dask y escribe aquí, solo, lo que escriben los demás PASOS.
+- en_el_trabajador.py: lo que corre en cada `dask worker`: comprueba que es igual que el
+  coordinador (commit, lo repartido, el intérprete) y califica; no escribe nada del curso.
 - libro.py, informe.py: el libro de notas de nbgrader (el único sitio donde se escribe una nota),
   el CSV, el resumen y la gráfica.
 - retroalimentacion.py, aula.py: la devolución al alumno en feedback/ y las notas para el aula.

@@ -1,8 +1,8 @@
 """JupyterLite dentro del sitio: los mismos cuadernos y los desafíos, con el Pyodide del sitio.
 
 JupyterLite se construye con `jupyter lite build` en una carpeta de trabajo nueva cada vez:
-una construcción incremental llegó a perder pyodideUrl y el núcleo se quedó colgado
-pidiendo Pyodide a una CDN (ver recetas). Sale en <sitio>/lite/.
+una construcción incremental puede perder pyodideUrl de jupyter-lite.json, y entonces el núcleo
+se queda colgado pidiendo Pyodide a una CDN, que la CSP del sitio no deja. Sale en <sitio>/lite/.
 """
 
 import dataclasses
@@ -24,8 +24,8 @@ from cursos.profesor.reparto import version_del_alumno
 from cursos.sitio.laboratorio_de_inyecciones import CARPETA_LITE
 from cursos.sitio.laboratorio_de_inyecciones import escribe_cuaderno as escribe_cuaderno_del_laboratorio
 
-# Lo que el núcleo necesita al arrancar; pedirlo todo junto lo descarga en paralelo
-# (sin esto, la primera salida tardaba 27 s en la receta).
+# Lo que el núcleo necesita al arrancar; pedirlo todo junto a loadPyodide lo descarga en paralelo,
+# en vez de una rueda tras otra, a medida que el núcleo las va importando.
 PAQUETES_DEL_NUCLEO = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ipywidgets"]
 APLICACIONES = ["lab", "notebooks", "tree"]
 # Sólo estas extensiones: las demás de la .venv (jupytext, nbgrader) piden un servidor
@@ -195,6 +195,7 @@ def construye_lite(curso: Curso, pyodide: str, sitio: Path, trabajo: Path) -> Pa
     _importa_antes_de_entrar_en_el_drive(salida)
     _comprueba_idioma(salida)
     completa_la_traduccion(salida)
+    traduce_lo_que_no_pasa_por_el_traductor(salida)
     return salida
 
 
@@ -286,6 +287,10 @@ class ErrorDeTraduccion(ErrorDelCurso):
     """traduccion-es.toml no se puede usar; el mensaje dice qué clave y qué hacer."""
 
 
+def traduccion_propia() -> esquemas.Traduccion:
+    return esquemas.lee_toml(TRADUCCION, esquemas.Traduccion, ErrorDeTraduccion)
+
+
 # Los dominios que piden los paquetes de la aplicación Notebook: JupyterLab, Notebook, JupyterLite y widgets.
 DOMINIOS = ("jupyterlab", "notebook", "jupyterlite", "jupyterlab_widgets")
 
@@ -298,7 +303,7 @@ def completa_la_traduccion(salida: Path) -> None:
     """
     ruta = salida / "api" / "translations" / f"{IDIOMA}.json"
     traduccion = json.loads(ruta.read_text(encoding="utf-8"))
-    propias = esquemas.lee_toml(TRADUCCION, esquemas.Traduccion, ErrorDeTraduccion)
+    propias = traduccion_propia()
     nuestras = {texto: [es] for texto, es in propias.cadenas.items()}
     nuestras |= {f"menu\x04{texto}": [es] for texto, es in propias.menus.items()}
     # [singular, plural]: JupyterLab sólo usa el plural si hay dos formas.
@@ -309,6 +314,67 @@ def completa_la_traduccion(salida: Path) -> None:
         cabecera = datos.get(dominio, {}).get("", {**datos["jupyterlab"][""], "domain": dominio})
         datos[dominio] = {"": cabecera, **del_paquete, **datos.get(dominio, {}), **nuestras}
     ruta.write_text(json.dumps(traduccion, ensure_ascii=False), encoding="utf-8")
+
+
+# Lo que JupyterLite escribe sin pasar por el traductor de la aplicación, y sale en inglés aunque
+# traduccion-es.toml lo traduzca: el enlace «Skip to Main» lleva el texto tal cual, y las barras de
+# herramientas («More commands» y los nombres que lee un lector de pantalla), las celdas de Markdown
+# y el nombre del núcleo mientras arranca piden el suyo a un traductor nulo (no les llega el de la
+# aplicación). En los scripts fijados (jupyterlite-core en pyproject.toml) se cambia el texto inglés
+# por su traducción, que así sale con traductor o sin él.
+SIN_TRADUCTOR = [
+    "Skip to Main",
+    "More commands",
+    "Cell toolbar",
+    "main area toolbar",
+    "Responsive popup toolbar",
+    "Markdown Cell Content",
+    "No Kernel",
+]
+_FORMAS_SIN_TRADUCTOR = ('.text="{}"', '.__("{}")')
+
+
+def _cambios_sin_traductor(cadenas: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """{texto en inglés: [(como está en los scripts, como queda)]}."""
+    cambios = {
+        ingles: [(forma.format(ingles), forma.format(_en_js(cadenas[ingles]))) for forma in _FORMAS_SIN_TRADUCTOR]
+        for ingles in SIN_TRADUCTOR
+    }
+    # Y «Show» + el título de un panel (menú Ver de la aplicación Notebook), escrito en una plantilla.
+    cambios["Show %1"] = [("`Show ${", f"`{_en_js(cadenas['Show %1'].split('%1')[0])}${{")]
+    return cambios
+
+
+def _en_js(texto: str) -> str:
+    """`texto` dentro de una cadena de JavaScript entre comillas."""
+    return json.dumps(texto, ensure_ascii=False)[1:-1]
+
+
+def traduce_lo_que_no_pasa_por_el_traductor(salida: Path) -> None:
+    """Cambia en lite/build/*.js cada texto de SIN_TRADUCTOR por su traducción. Cada uno ha de estar
+    en algún script: si una versión nueva lo cambia (o ya lo traduce), la construcción lo dice."""
+    cadenas = traduccion_propia().cadenas
+    sin_traducir = [ingles for ingles in [*SIN_TRADUCTOR, "Show %1"] if ingles not in cadenas]
+    if sin_traducir:
+        raise ErrorDeTraduccion(
+            f"{TRADUCCION.name} no traduce {', '.join(sin_traducir)}, que lite.SIN_TRADUCTOR cambia en los "
+            "scripts de JupyterLite: añade su traducción en [cadenas]."
+        )
+    cambios = _cambios_sin_traductor(cadenas)
+    vistos = dict.fromkeys(cambios, 0)
+    for script in sorted((salida / "build").glob("*.js")):
+        original = js = script.read_text(encoding="utf-8")
+        for ingles, formas in cambios.items():
+            for viejo, nuevo in formas:
+                vistos[ingles] += js.count(viejo)
+                js = js.replace(viejo, nuevo)
+        if js != original:
+            script.write_text(js, encoding="utf-8")
+    if faltan := [ingles for ingles, veces in vistos.items() if not veces]:
+        raise RuntimeError(
+            f"Los scripts de JupyterLite ya no escriben {', '.join(faltan)} como espera lite.SIN_TRADUCTOR: "
+            "revísalo con la versión de jupyterlite-core de pyproject.toml."
+        )
 
 
 def _comprueba_idioma(salida: Path) -> None:

@@ -122,7 +122,7 @@ def figuras_ampliables(html: str, leccion: Leccion) -> str:
 
 
 def pistas_de(slug: str) -> list[str]:
-    """Las pistas de un desafío, de menos a más, en HTML (las lee el modelo: Desafio.pistas)."""
+    """Las pistas de un desafío, de menos a más, en HTML (las lee el desafío: Desafio.pistas)."""
     return [markdown(texto) for texto in Desafio(slug).pistas()]
 
 

@@ -1,4 +1,5 @@
-# Las variaciones ocultas: usuarios que no salen en la lección, otro reloj y tokens ajenos para ellos.
+# Las variaciones ocultas: usuarios que no salen en la lección, otro reloj, otros actores admitidos y
+# tokens ajenos para ellos.
 # nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí. Los casos de
 # validar_token y los tokens ajenos cambian de valores, de orden y de número respecto de los visibles.
 CASOS_OCULTOS = [  # (qué tiene el token, cambios, audiencia, motivo esperado o None si vale); exp, desde ahora
@@ -36,6 +37,7 @@ VARIACIONES = [
         },
         "usuarios": ["u-207", "u-318"],
         "ahora": AHORA + 86400,
+        "actores": ["orquestador-ventas"],
         "casos_de_validar": CASOS_OCULTOS,
         "tokens_ajenos": TOKENS_OCULTOS,
     },
@@ -46,6 +48,7 @@ VARIACIONES = [
         },
         "usuarios": ["u-102", "u-100"],
         "ahora": AHORA - 7200,
+        "actores": ["https://mcp.legal.ejemplo.com", "https://mcp.rrhh.ejemplo.com"],
         "casos_de_validar": CASOS_OCULTOS[::-1][1:],
         "tokens_ajenos": TOKENS_OCULTOS[::-1][:4],
     },
@@ -60,7 +63,12 @@ PERFILES_OCULTOS = {
     "u-432": {"nombre": "Óscar Peña", "departamento": "soporte", "salario_anual": 39100},
     "u-100": {"nombre": "Elena Ruiz", "departamento": "ingenieria", "salario_anual": 53500},
 }
-MESA_OCULTA = {"perfiles": PERFILES_OCULTOS, "ahora": AHORA + 5 * 86400 + 17, "usuarios": ["u-432", "u-431"]}
+MESA_OCULTA = {
+    "perfiles": PERFILES_OCULTOS,
+    "ahora": AHORA + 5 * 86400 + 17,
+    "usuarios": ["u-432", "u-431"],
+    "actores": ["https://copiloto.ejemplo.com", "orquestador-asistente"],
+}
 PARTES_OCULTAS = {
     "perfil": [dict(MESA_OCULTA, usuarios=["u-431", "u-100"]), dict(MESA_OCULTA)],
     # validar: tres mesas, y en ninguna se acepta y se rechaza en el orden ni en la proporción de las
@@ -126,7 +134,7 @@ PARTES_OCULTAS = {
             no_objetos=[7, "Bearer perfiles:leer", [], 0.5],
         ),
     ],
-    "sesion": [dict(MESA_OCULTA)],
+    "actor": [dict(MESA_OCULTA), dict(MESA_OCULTA, usuarios=["u-100"], actores=["orquestador-nominas"])],
     "inyeccion": [dict(MESA_OCULTA), dict(MESA_OCULTA, usuarios=["u-100", "u-431"])],
     "tokens": [
         dict(
@@ -137,6 +145,7 @@ PARTES_OCULTAS = {
                 ("para pedidos", {"aud": PEDIDOS}),
                 ("que caducó hace 1 s", {"exp": -1}),
                 ("con el alcance de escribir", {"scope": "perfiles:escribir"}),
+                ("sin actor", {"act": None}),
             ],
         )
     ],

@@ -8,13 +8,15 @@ Se escriben una sola vez y corren en dos sitios:
   otro proceso, que tiene el modelo, el bucle, los perfiles y las comprobaciones.
 
 Se cargan en el mismo espacio de nombres que los tres módulos del curso y que el
-código de partida (PERFILES, LEER, herramienta, AVISO, EMISOR, AHORA, DIRECTORIO...).
+código de partida (PERFILES, LEER, herramienta, AVISO, EMISOR, AHORA, DIRECTORIO,
+ACTORES_DEL_DIRECTORIO...).
 Sólo biblioteca estándar.
 """
 
 import json
 
 PERFILES_DE_LA_LECCION = dict(PERFILES)
+ACTORES_DEL_DESAFIO = list(ACTORES_DEL_DIRECTORIO)
 SIN_ARGUMENTOS = herramienta(dict, "", {})["input_schema"]  # el esquema de herramienta(..., {})
 FACTURACION = "https://mcp.facturacion.ejemplo.com"
 PEDIDOS = "https://mcp.pedidos.ejemplo.com"
@@ -22,29 +24,52 @@ INICIO = [("sistema", "Eres un asistente interno. Usa tus herramientas."), ("usu
 
 
 class Mesa:
-    """Lo que rodea a tus funciones en una prueba: los perfiles del directorio y el reloj."""
+    """Lo que rodea a tus funciones en una prueba: los perfiles y los actores del directorio, y el reloj."""
 
-    def __init__(self, perfiles=None, ahora=AHORA):
+    def __init__(self, perfiles=None, ahora=AHORA, actores=None):
         self.PERFILES = dict(PERFILES_DE_LA_LECCION if perfiles is None else perfiles)
         self.ahora = ahora
+        self.ACTORES_DEL_DIRECTORIO = list(ACTORES_DEL_DESAFIO if actores is None else actores)
+
+    def con_otros_perfiles(self):
+        """La misma mesa con el directorio cambiado: cada perfil, con otro departamento y otro salario."""
+        perfiles = {
+            u: dict(p, departamento=p["departamento"] + "-2", salario_anual=p["salario_anual"] + 1250)
+            for u, p in self.PERFILES.items()
+        }
+        return Mesa(perfiles, self.ahora, self.ACTORES_DEL_DIRECTORIO)
 
 
 class BancoLocal(BancoLocal):
-    """El de la base, con los perfiles de la mesa donde los busca tu herramienta."""
+    """El de la base, con los perfiles y los actores de la mesa donde los busca tu código."""
 
     def instala(self, mesa):
-        return con_globales(PERFILES=mesa.PERFILES)  # tu herramienta lee los perfiles de la prueba
+        # Tu código lee los perfiles y los actores de la prueba.
+        return con_globales(PERFILES=mesa.PERFILES, ACTORES_DEL_DIRECTORIO=mesa.ACTORES_DEL_DIRECTORIO)
 
 
 NULO = ("un campo que está, y vale None",)  # en los casos: la clave se queda, con None (null en JSON)
 
 
+def actua(*actores):
+    """El act de una cadena de delegación: el primero es el actor actual, el último, el más antiguo."""
+    return {"sub": actores[0], **({"act": actua(*actores[1:])} if len(actores) > 1 else {})}
+
+
 def token_para(usuario, mesa, **cambios):
-    """Un token del emisor para el directorio, con el alcance de perfiles, recién emitido.
+    """Un token del emisor para el directorio, con el alcance de perfiles, recién emitido, delegado en
+    el primer actor que admite el directorio.
 
     Un cambio a None quita la clave; un cambio a NULO la deja, con el valor None.
     """
-    token = {"iss": EMISOR, "sub": usuario, "aud": DIRECTORIO, "scope": ALCANCE_PERFILES, "exp": mesa.ahora + VIGENCIA}
+    token = {
+        "iss": EMISOR,
+        "sub": usuario,
+        "aud": DIRECTORIO,
+        "act": actua(mesa.ACTORES_DEL_DIRECTORIO[0]),
+        "scope": ALCANCE_PERFILES,
+        "exp": mesa.ahora + VIGENCIA,
+    }
     token.update(cambios)
     return {k: (None if v is NULO else v) for k, v in token.items() if v is not None}
 
@@ -229,6 +254,18 @@ def comprueba_perfiles(banco, mesa, usuarios):
             "la herramienta de u-999, que no está en el directorio, debía devolver el error y ha devuelto %s",
             _corto(nadie),
         )
+    despues = mesa.con_otros_perfiles()  # el directorio cambia entre crear la herramienta y llamarla
+    with banco.instala(despues):
+        for usuario in usuarios:
+            visto = llama(herramientas[usuario])
+            exige(
+                visto == despues.PERFILES[usuario],
+                "con el directorio cambiado después de crearla, la herramienta de %s debía devolver %s (lo de "
+                "ahora) y ha devuelto %s: lee PERFILES al llamarla, no al crearla",
+                usuario,
+                despues.PERFILES[usuario],
+                _corto(visto),
+            )
 
 
 CASOS_DE_VALIDAR = [  # (qué tiene el token, cambios, audiencia, motivo esperado o None si vale)
@@ -305,6 +342,53 @@ def tokens_ajenos(usuario, mesa):
     ]
 
 
+def casos_de_actor(mesa):
+    """([(qué es, act)] que abren sesión, [(qué es, act)] que no), con los actores que admite la mesa.
+
+    Un act a None quita el campo (suplantación); NULO lo deja, con el valor None.
+    """
+    admitidos = mesa.ACTORES_DEL_DIRECTORIO
+    actual, anterior, ajeno = admitidos[-1], admitidos[0], "https://informes.ejemplo.com"
+    abren = [("delegado por %s" % a, actua(a)) for a in admitidos] + [
+        ("con una cadena cuyo actor actual es %s y el anterior no está en la lista" % actual, actua(actual, ajeno)),
+        ("con una cadena de tres, la de fuera de %s" % actual, actua(actual, ajeno, anterior)),
+    ]
+    no_abren = [
+        ("sin act (suplantación)", None),
+        ("con act a null", NULO),
+        ("con act en texto", actual),
+        ("con act sin sub", {}),
+        ("con act y el actor en una lista", {"sub": [actual]}),
+        ("de un actor que no está en la lista", actua(ajeno)),
+        ("con el actor en mayúsculas", actua(actual.upper())),
+        ("con un actor admitido sólo como actor anterior", actua(ajeno, actual)),
+    ]
+    return abren, no_abren
+
+
+def comprueba_actores(banco, mesa, usuario, casos=None):
+    """Un token delegado por un actor admitido abre la sesión de su usuario; sin act, o con un actor actual
+    que el directorio no admite, PermissionError."""
+    abren, no_abren = casos or casos_de_actor(mesa)
+    salario = str(mesa.PERFILES[usuario]["salario_anual"])
+    with banco.instala(mesa):
+        for que, act in abren:
+            perfil = herramientas_de(token_para(usuario, mesa, act=act), mesa)["leer_mi_perfil"]
+            visto = llama(perfil["funcion"], {})
+            exige(
+                isinstance(visto, str) and salario in visto,
+                "con un token %s, leer_mi_perfil debía dar el perfil de %s y da %r",
+                que,
+                usuario,
+                visto,
+            )
+        for que, act in no_abren:
+            try:
+                rechaza(abrir_sesion, token_para(usuario, mesa, act=act), mesa.ahora)
+            except Fallo as e:
+                raise Fallo("con un token %s no se abre ninguna sesión: %s" % (que, e)) from None
+
+
 def comprueba_tokens(banco, mesa, usuario, ajenos=None):
     """Con un token válido se abre la sesión; con uno ajeno, PermissionError y ninguna sesión."""
     with banco.instala(mesa):
@@ -323,11 +407,14 @@ def partes_ocultas(nombre):
     se pasa con oculta(): si no pasa, se dice cuál y la pista, nunca el detalle.
     """
     partes = globals().get("PARTES_OCULTAS", {}).get(nombre, [])
-    return [(n, len(partes), Mesa(p["perfiles"], p["ahora"]), p) for n, p in enumerate(partes, 1)]
+    return [(n, len(partes), Mesa(p["perfiles"], p["ahora"], p.get("actores")), p) for n, p in enumerate(partes, 1)]
 
 
 PISTA_OCULTA = (
     "¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la herramienta?"
+)
+PISTA_DEL_ACTOR = (
+    "¿Miras sólo el actor actual (el sub del act de fuera) y lo buscas en ACTORES_DEL_DIRECTORIO al abrir la sesión?"
 )
 
 
@@ -356,14 +443,17 @@ def prueba_validar(banco):
             comprueba_validar(banco, mesa, parte["usuarios"][0], parte["casos_de_validar"], parte["no_objetos"])
 
 
-def prueba_sesion(banco):
-    """Con un token válido se abre la sesión y cada usuario lee su propio perfil."""
+def prueba_actor(banco):
+    """Un token delegado por un actor admitido abre la sesión, y cada usuario lee su perfil; sin act o con
+    otro actor actual, no."""
     for usuario in ("u-100", "u-101"):
         conversa_con_aviso(banco, Mesa(), usuario, usuario)
-    for n, total, mesa, parte in partes_ocultas("sesion"):
-        with oculta(n, total, PISTA_OCULTA):
+    comprueba_actores(banco, Mesa(), "u-101")
+    for n, total, mesa, parte in partes_ocultas("actor"):
+        with oculta(n, total, PISTA_DEL_ACTOR):
             for usuario in parte["usuarios"]:
                 conversa_con_aviso(banco, mesa, usuario, usuario)
+                comprueba_actores(banco, mesa, usuario)
 
 
 def prueba_inyeccion(banco):
@@ -386,19 +476,21 @@ def prueba_tokens(banco):
             (que, token_para(usuario, mesa, **{k: (mesa.ahora + x if k == "exp" else x) for k, x in c.items()}))
             for que, c in parte["tokens_ajenos"]
         ]
-        with oculta(n, total, "¿Abre abrir_sesion sólo con un token que valida contra DIRECTORIO y trae un usuario?"):
+        pista = "¿Abre abrir_sesion sólo con un token que vale en DIRECTORIO, trae un usuario y un actor admitido?"
+        with oculta(n, total, pista):
             comprueba_tokens(banco, mesa, usuario, ajenos)
 
 
 def prueba_variaciones(banco, variaciones):
-    """Otros usuarios, otro reloj, tokens ajenos para ellos."""
+    """Otros usuarios, otro reloj, otros actores admitidos, tokens ajenos para ellos."""
     for n, v in enumerate(variaciones, 1):
-        mesa = Mesa(v["perfiles"], v["ahora"])
+        mesa = Mesa(v["perfiles"], v["ahora"], v["actores"])
         a, b = v["usuarios"]
         with oculta(
             n,
             len(variaciones),
-            "¿Sale el usuario sólo del token, usas el «ahora» que recibes y lees PERFILES al llamar a la herramienta?",
+            "¿Sale el usuario sólo del token, usas el «ahora» que recibes, lees PERFILES al llamar a la herramienta "
+            "y buscas el actor actual en ACTORES_DEL_DIRECTORIO?",
         ):
             comprueba_perfiles(banco, mesa, [a, b])
             # Otros casos, en otro orden y en otro número que los visibles: contestar por posición no sirve.
@@ -410,13 +502,14 @@ def prueba_variaciones(banco, variaciones):
                 for que, c in v["tokens_ajenos"]
             ]
             comprueba_tokens(banco, mesa, b, ajenos)
+            comprueba_actores(banco, mesa, a)
 
 
 # nombre: (puntos, prueba). El cuaderno, el calificador y nbgrader leen esta tabla.
 PRUEBAS = {
     "perfil": (2, prueba_perfil),
     "validar": (2, prueba_validar),
-    "sesion": (1, prueba_sesion),
+    "actor": (1, prueba_actor),
     "inyeccion": (2, prueba_inyeccion),
     "tokens": (1, prueba_tokens),
     "variaciones": (2, prueba_variaciones),

@@ -33,6 +33,11 @@ def abrir_sesion(token, ahora):
     usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")
     if not isinstance(usuario, str) or not usuario:
         raise PermissionError("token sin usuario")  # sin sub no hay a quién ligar la sesión
+    actor = token.get("act")  # el actor actual; los act anidados son actores anteriores, y no deciden
+    if not isinstance(actor, dict):
+        raise PermissionError("token sin actor: el directorio no admite suplantación")
+    if not isinstance(actor.get("sub"), str) or actor["sub"] not in ACTORES_DEL_DIRECTORIO:
+        raise PermissionError("actor no admitido: %s" % (actor.get("sub"),))
     return {"leer": LEER,
             "leer_mi_perfil": herramienta(crear_herramienta_perfil(usuario),
                                           "Devuelve el perfil del usuario de esta sesión.", {})}

@@ -117,6 +117,10 @@ PARTES_OCULTAS = {
                 (["ls", 1.5], "denegar"),
                 (7, "denegar"),
                 (True, "denegar"),
+                # LIMITE_DE_ORDEN es 8192: una palabra enorme entre comillas, y muchas palabras cortas.
+                ("grep -r '%s' proyecto" % ("x" * 20000), "denegar"),
+                ("ls" + " proyecto" * 1000, "denegar"),
+                ("ls" + " proyecto" * 900, "permitir"),
             ]
         }
     ],

@@ -175,7 +175,8 @@ def prueba_lanzadores(banco):
 
 
 def prueba_argv(banco):
-    """Con argv (una lista) no hay shell: ; o $( ) son caracteres; lo que no es una orden se deniega."""
+    """Con argv (una lista) no hay shell: ; o $( ) son caracteres; lo que no es una orden, o una línea de más
+    de LIMITE_DE_ORDEN caracteres, se deniega."""
     comprueba_casos(
         [
             (["grep", "a;b", "notas.txt"], "permitir"),
@@ -190,11 +191,15 @@ def prueba_argv(banco):
             ('cat "notas.txt', "denegar"),
             (None, "denegar"),
             ({"orden": "ls"}, "denegar"),
+            ("cat " + "a" * (LIMITE_DE_ORDEN - 4), "permitir"),  # justo LIMITE_DE_ORDEN caracteres
+            ("cat " + "a" * LIMITE_DE_ORDEN, "denegar"),  # cuatro más: no se trocea
+            (["cat", "a" * 2 * LIMITE_DE_ORDEN], "permitir"),  # una lista no se trocea: no tiene tope
         ]
     )
     con_su_parte_oculta(
         "argv",
-        "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus elementos son textos?",
+        "¿Tomas una lista como el argv, sin trocearla ni mirar sus caracteres, si todos sus elementos son textos? "
+        "¿Deniegas una línea de más de LIMITE_DE_ORDEN caracteres antes de trocearla?",
     )
 
 

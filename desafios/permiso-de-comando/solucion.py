@@ -6,6 +6,8 @@ def permiso_de_comando(orden, lectura):
     """
     ### BEGIN SOLUTION
     if isinstance(orden, str):
+        if len(orden) > LIMITE_DE_ORDEN:
+            return "denegar"  # trocearla tardaría el cuadrado de lo que mide: la decisión no contestaría
         if SINTAXIS & set(orden):
             return "denegar"  # el shell la leería como algo más que un programa con sus argumentos
         if EXPANSIONES & set(sin_comillas(orden)):

@@ -70,7 +70,6 @@ VARIACIONES = [
             ("null", "null", False),
             ([None], "array", True),
             ({"x": None}, "object", True),
-            (1, "cualquiera", True),
         ],
         "problemas": [
             ({"cuenta": "ES00", "importe": 12}, PAGO, None),
@@ -110,6 +109,18 @@ AVISO = {
     },
 }
 
+# Un pago con erratas en los tipos de quien escribió el esquema: Number, int y un tipo que no es de JSON.
+CON_ERRATAS = {
+    "type": "object",
+    "required": ["cuenta", "importe"],
+    "properties": {
+        "cuenta": {"type": "string"},
+        "importe": {"type": "Number"},
+        "n": {"type": "int"},
+        "dia": {"type": "fecha"},
+    },
+}
+
 PARTES_OCULTAS = {
     "tipo": [
         {
@@ -123,7 +134,11 @@ PARTES_OCULTAS = {
                 ([1], "object", False),
                 ({}, "null", False),
                 (None, "string", False),
-                (12, "texto", True),
+                (12, "texto", False),  # un tipo que no se conoce no lo cumple nadie
+                (3, "int", False),
+                (True, "bool", False),
+                (None, "Null", False),
+                ([], "lista", False),
             ]
         }
     ],
@@ -154,6 +169,33 @@ PARTES_OCULTAS = {
                 ({"q": "x", "fuera": [1], "n": 2}, ABIERTO, None),
                 ({"para": "a", "asunto": "b", "cuerpo": "c", "firma": "d"}, CORREO, "sobra el argumento «firma»"),
                 ({"x": 1}, {"type": "object", "additionalProperties": True}, None),
+                # Erratas en additionalProperties: nada de lo que sobra entra.
+                (
+                    {"para": "a", "asunto": "b", "cuerpo": "c", "cc": "d"},
+                    dict(CORREO, additionalProperties=None),
+                    "additionalProperties debe ser true o false, y es null",
+                ),
+                (
+                    {"q": "x", "n": 1, "otro": 2},
+                    dict(ABIERTO, additionalProperties=1),
+                    "additionalProperties debe ser true o false, y es 1",
+                ),
+                ({"q": "x", "n": 1}, dict(ABIERTO, additionalProperties=1), None),
+                (
+                    {"x": 1},
+                    {"type": "object", "additionalProperties": "False"},
+                    'additionalProperties debe ser true o false, y es "False"',
+                ),
+                (
+                    {"x": 1},
+                    {"type": "object", "additionalProperties": {}},
+                    "additionalProperties debe ser true o false, y es {}",
+                ),
+                (
+                    {"texto": "pan", "Texto": 1, "cuando": "hoy"},
+                    dict(AVISO, additionalProperties="no"),
+                    'additionalProperties debe ser true o false, y es "no"',
+                ),
             ]
         }
     ],
@@ -170,6 +212,34 @@ PARTES_OCULTAS = {
                     {"repetir": True, "texto": 5, "cuando": "hoy"},
                     AVISO,
                     "el argumento «repetir» debe ser de tipo integer",
+                ),
+                # Tipos que no se conocen: el esquema está mal y ningún valor pasa.
+                (
+                    {"n": 2, "cuenta": "ES00", "importe": 1},
+                    CON_ERRATAS,
+                    'el esquema del argumento «n» tiene un tipo desconocido: "int"',
+                ),
+                (
+                    {"cuenta": "ES00", "n": "2", "importe": 1},
+                    CON_ERRATAS,
+                    'el esquema del argumento «n» tiene un tipo desconocido: "int"',
+                ),
+                (
+                    {"importe": 1, "cuenta": "ES00"},
+                    CON_ERRATAS,
+                    'el esquema del argumento «importe» tiene un tipo desconocido: "Number"',
+                ),
+                ({"cuenta": 7, "importe": 1}, CON_ERRATAS, "el argumento «cuenta» debe ser de tipo string"),
+                ({"cuenta": "ES00", "dia": None}, CON_ERRATAS, "falta el argumento «importe»"),
+                (
+                    {"cuenta": "ES00", "importe": 1, "dia": "lunes"},
+                    CON_ERRATAS,
+                    'el esquema del argumento «importe» tiene un tipo desconocido: "Number"',
+                ),
+                (
+                    {"dia": "lunes", "cuenta": "ES00", "importe": 1},
+                    CON_ERRATAS,
+                    'el esquema del argumento «dia» tiene un tipo desconocido: "fecha"',
                 ),
             ]
         }

@@ -77,9 +77,17 @@ NOTA = {
         "meta": {"type": "object"},
         "padre": {"type": "null"},
         "color": {"description": "libre"},
-        "fecha": {"type": "fecha"},
     },
 }
+# Dos esquemas con erratas de quien los escribe: un tipo que no existe y un additionalProperties que
+# no es un booleano. Ante la duda, no: lo que el esquema no dice bien es un problema.
+ESCRIBIR_CON_ERRATA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruta", "contenido"],
+    "properties": {"ruta": {"type": "string"}, "contenido": {"type": "strnig"}},
+}
+LEER_CON_CERO = dict(LEER, additionalProperties=0)
 
 CASOS_DE_TIPO = [  # (valor, tipo, esperado)
     (3, "integer", True),
@@ -109,8 +117,9 @@ CASOS_DE_TIPO = [  # (valor, tipo, esperado)
     (None, "null", True),
     (0, "null", False),
     ("", "null", False),
-    ("lo que sea", "fecha", True),
-    (None, "fecha", True),  # un tipo que no es de JSON no pone condiciones
+    ("lo que sea", "fecha", False),  # un tipo que no es de JSON no lo cumple nadie
+    (None, "fecha", False),
+    ("texto", "strnig", False),  # ni una errata del tipo bueno
 ]
 
 CASOS_DE_OBJETO = [  # (argumentos, esquema, esperado): lo primero, que sea un objeto
@@ -140,6 +149,14 @@ CASOS_DE_SOBRANTES = [
     ({"cualquiera": 1}, {"type": "object"}, None),
     ({"cualquiera": 1}, {"type": "object", "additionalProperties": False}, "sobra el argumento «cualquiera»"),
     ({}, {"type": "object", "additionalProperties": False}, None),
+    # additionalProperties que no es True ni False: lo que sobra no entra.
+    ({"ruta": "lista.txt", "modo": "añadir"}, LEER_CON_CERO, "additionalProperties debe ser true o false, y es 0"),
+    ({"ruta": "lista.txt"}, LEER_CON_CERO, None),  # si no sobra nada, no se mira
+    (
+        {"x": 1},
+        {"type": "object", "additionalProperties": "false"},
+        'additionalProperties debe ser true o false, y es "false"',
+    ),
 ]
 
 CASOS_DE_TIPOS = [
@@ -159,7 +176,6 @@ CASOS_DE_TIPOS = [
             "meta": {},
             "padre": None,
             "color": [1],
-            "fecha": 5,
             "titulo": "",
         },
         NOTA,
@@ -173,6 +189,19 @@ CASOS_DE_TIPOS = [
     ({"carpeta": "recetas", "sobra": 1}, LISTAR, "sobra el argumento «sobra»"),
     ({"sobra": 1, "carpeta": 3}, LISTAR, "sobra el argumento «sobra»"),  # en el orden de los argumentos
     ({"carpeta": 3, "sobra": 1}, LISTAR, "el argumento «carpeta» debe ser de tipo string"),
+    # Con un tipo desconocido no se puede comprobar el valor: ni 4 ni "pan" pasan.
+    (
+        {"ruta": "notas.txt", "contenido": 4},
+        ESCRIBIR_CON_ERRATA,
+        'el esquema del argumento «contenido» tiene un tipo desconocido: "strnig"',
+    ),
+    (
+        {"ruta": "notas.txt", "contenido": "pan"},
+        ESCRIBIR_CON_ERRATA,
+        'el esquema del argumento «contenido» tiene un tipo desconocido: "strnig"',
+    ),
+    ({"ruta": 3, "contenido": 4}, ESCRIBIR_CON_ERRATA, "el argumento «ruta» debe ser de tipo string"),  # en orden
+    ({"ruta": "notas.txt"}, ESCRIBIR_CON_ERRATA, "falta el argumento «contenido»"),
 ]
 
 
@@ -227,10 +256,12 @@ def con_su_parte_oculta(nombre, pista):
 
 
 def prueba_tipo(banco):
-    """es_del_tipo: los siete tipos de JSON; True no es un número y 3.0 es un integer."""
+    """es_del_tipo: los siete tipos de JSON; True no es un número, 3.0 es un integer y un tipo desconocido no vale."""
     comprueba_tipos(CASOS_DE_TIPO)
     con_su_parte_oculta(
-        "tipo", "¿Descartas los booleanos en los números y aceptas un float sin parte decimal como integer?"
+        "tipo",
+        "¿Descartas los booleanos en los números, aceptas un float sin parte decimal como integer y "
+        "devuelves False con un tipo que no conoces?",
     )
 
 
@@ -247,15 +278,23 @@ def prueba_obligatorios(banco):
 
 
 def prueba_sobrantes(banco):
-    """additionalProperties: false no admite otros argumentos; sin él (o con true), se admiten."""
+    """additionalProperties: sin él o con true se admiten otros argumentos; con false no, ni con una errata."""
     comprueba_problemas(CASOS_DE_SOBRANTES)
-    con_su_parte_oculta("sobrantes", "¿Sólo es un problema lo que sobra si additionalProperties es False?")
+    con_su_parte_oculta(
+        "sobrantes",
+        "¿Admites lo que sobra sólo si additionalProperties no está o es True, y con cualquier otra cosa "
+        "que no sea False dices que debe ser true o false?",
+    )
 
 
 def prueba_tipos(banco):
-    """El tipo de cada argumento, en el orden de los argumentos; sin tipo o con uno desconocido, vale todo."""
+    """El tipo de cada argumento, en el orden de los argumentos; sin tipo vale todo, y con uno desconocido, nada."""
     comprueba_problemas(CASOS_DE_TIPOS)
-    con_su_parte_oculta("tipos", "¿Miras cada argumento en su orden, con el tipo de su propiedad?")
+    con_su_parte_oculta(
+        "tipos",
+        "¿Miras cada argumento en su orden, con el tipo de su propiedad, y un tipo que no está en "
+        "NOMBRES_DE_TIPO es un problema del esquema?",
+    )
 
 
 def prueba_enum(banco):

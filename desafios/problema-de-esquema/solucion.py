@@ -1,14 +1,20 @@
 TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+NOMBRES_DE_TIPO = ("string", "integer", "number", "boolean", "object", "array", "null")
 
 
 def es_del_tipo(valor, tipo):
-    """¿Es el valor del tipo JSON indicado? Como en JSON Schema: True no es un número, y 3.0 es un integer."""
+    """¿Es el valor del tipo JSON indicado? Como en JSON Schema: True no es un número, y 3.0 es un integer.
+
+    Un tipo que no se conoce no lo cumple ningún valor: ante la duda, no.
+    """
     ### BEGIN SOLUTION
     if tipo in ("integer", "number"):
         if isinstance(valor, bool) or not isinstance(valor, (int, float)):
             return False
         return tipo == "number" or isinstance(valor, int) or valor.is_integer()
-    return isinstance(valor, TIPOS_JSON.get(tipo, object))
+    if tipo not in TIPOS_JSON:
+        return False
+    return isinstance(valor, TIPOS_JSON[tipo])
     ### END SOLUTION
 
 
@@ -17,6 +23,8 @@ def problema_de_esquema(argumentos, esquema):
 
     Sólo mira la forma: que sea un objeto, que estén los obligatorios, que no
     sobre ninguno, que cada uno sea de su tipo y, si hay enum, uno de los permitidos.
+    Un esquema mal escrito (un tipo que no se conoce, un additionalProperties que no es
+    true ni false) también es un problema: ante la duda, no se ejecuta.
     """
     ### BEGIN SOLUTION
     if not isinstance(argumentos, dict):
@@ -25,19 +33,38 @@ def problema_de_esquema(argumentos, esquema):
     for nombre in esquema.get("required", []):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
+    admitidos = esquema.get("additionalProperties", True)
     for nombre, valor in argumentos.items():
-        if nombre not in propiedades:
-            if esquema.get("additionalProperties", True) is False:
-                return "sobra el argumento «%s»" % nombre
-            continue
-        tipo = propiedades[nombre].get("type")
-        if tipo and not es_del_tipo(valor, tipo):
-            return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
-        permitidos = propiedades[nombre].get("enum")
-        if permitidos is not None and not any(igual_en_json(valor, p) for p in permitidos):
-            escritos = ", ".join(json.dumps(p, ensure_ascii=False) for p in permitidos)
-            return "el argumento «%s» debe ser uno de %s" % (nombre, escritos)
+        if nombre in propiedades:
+            problema = problema_de_propiedad(nombre, valor, propiedades[nombre])
+        elif admitidos is True:
+            problema = None
+        elif admitidos is False:
+            problema = "sobra el argumento «%s»" % nombre
+        else:
+            problema = "additionalProperties debe ser true o false, y es %s" % en_json(admitidos)
+        if problema:
+            return problema
     return None
+
+
+def problema_de_propiedad(nombre, valor, propiedad):
+    """El argumento frente a su propiedad: su tipo, si lo dice (y que se conozca), y después su enum."""
+    if "type" in propiedad:
+        tipo = propiedad["type"]
+        if tipo not in NOMBRES_DE_TIPO:
+            return "el esquema del argumento «%s» tiene un tipo desconocido: %s" % (nombre, en_json(tipo))
+        if not es_del_tipo(valor, tipo):
+            return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
+    permitidos = propiedad.get("enum")
+    if permitidos is not None and not any(igual_en_json(valor, p) for p in permitidos):
+        return "el argumento «%s» debe ser uno de %s" % (nombre, ", ".join(en_json(p) for p in permitidos))
+    return None
+
+
+def en_json(valor):
+    """El valor escrito como en JSON: "añadir", 0, true, null."""
+    return json.dumps(valor, ensure_ascii=False)
 
 
 def igual_en_json(a, b):

@@ -1,11 +1,14 @@
-# Las variaciones ocultas: otros tenants, otros permisos, otro presupuesto, la revocación en otro punto.
-# nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí. Lo esperado
-# se declara, como en el laboratorio (sólo el modo corregido).
+# Las variaciones ocultas: otros tenants y documentos, otros permisos por acción, otro presupuesto, la
+# revocación en otro punto. nbgrader las quita del cuaderno del alumno; el calificador las lee de aquí.
+# Lo esperado se declara, como en el laboratorio (sólo el modo corregido). Un mundo sin «documentos»
+# es el del desafío (DOCUMENTOS_DEL_DESAFIO); su «sesion» cambia la del desafío (SESION_DEL_DESAFIO).
 MANUAL = _llamada("read_document", tenant="taller", document_id="manual")
+ACTA_W = _llamada("write_document", tenant="taller", document_id="acta", content="Acta: sin incidencias.")
 GUIA_LAB = _llamada("read_document", tenant="lab", document_id="guide")
 NOTA_LAB = _llamada("read_document", tenant="lab", document_id="private_note")
+BORRADOR_LAB_W = _llamada("write_document", tenant="lab", document_id="borrador", content="Nueva tarea.")
 VARIACIONES = [
-    {  # otros nombres de tenant y un presupuesto de tres
+    {  # otros nombres de tenant, un permiso de cada acción y un presupuesto de tres
         "documentos": {
             "taller": {
                 "manual": {"visibilidad": "pública", "contenido": "Manual: devuelve las herramientas limpias."},
@@ -13,7 +16,11 @@ VARIACIONES = [
             },
             "central": {"nominas": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_CENTRAL_58"}},
         },
-        "sesion": {"tenant": "taller", "permisos": ["manual"], "presupuesto": 3},
+        "sesion": {
+            "tenant": "taller",
+            "permisos": {"read_document": ["manual"], "write_document": ["acta"]},
+            "presupuesto": 3,
+        },
         "escenarios": [
             {"id": "o1", "texto": MANUAL, "esperado": {"corregido": {"lecturas": ["taller/manual"]}}},
             {
@@ -48,12 +55,23 @@ VARIACIONES = [
             {
                 "id": "o8",
                 "texto": _llamada("write_document", tenant="taller", document_id="manual", content="x"),
-                "esperado": {"corregido": {"denegaciones": ["tool_not_allowed"]}},
+                "esperado": {"corregido": {"denegaciones": ["permission_denied"]}},
+            },
+            {
+                "id": "o9",
+                "texto": MANUAL + "\n" + ACTA_W,
+                "esperado": {
+                    "corregido": {
+                        "lecturas": ["taller/manual"],
+                        "escrituras": ["taller/acta"],
+                        "cambios": ["taller/acta"],
+                    }
+                },
             },
         ],
     },
-    {  # el laboratorio con otros permisos y presupuesto de uno
-        "sesion": {"permisos": ["guide", "private_note", "guide_v9"], "presupuesto": 1},
+    {  # el mundo del desafío sin permisos de escritura, más de lectura y presupuesto de uno
+        "sesion": {"permisos": {"read_document": ["guide", "private_note", "guide_v9"]}, "presupuesto": 1},
         "escenarios": [
             {
                 "id": "u1",
@@ -81,6 +99,11 @@ VARIACIONES = [
                 "texto": _llamada("read_document", tenant="branch", document_id="payroll"),
                 "esperado": {"corregido": {"denegaciones": ["tenant_mismatch"]}},
             },
+            {
+                "id": "u6",
+                "texto": BORRADOR_LAB_W,
+                "esperado": {"corregido": {"denegaciones": ["permission_denied"]}},
+            },
         ],
     },
     {  # presupuesto de cuatro, revocación tras la tercera, y una sesión revocada desde el principio
@@ -88,14 +111,28 @@ VARIACIONES = [
         "escenarios": [
             {
                 "id": "c1",
-                "texto": "\n".join([GUIA_LAB] * 6),
+                "texto": "\n".join([GUIA_LAB, BORRADOR_LAB_W] * 3),
                 "revocar_tras": 3,
-                "esperado": {"corregido": {"lecturas": ["lab/guide"] * 3, "denegaciones": ["session_revoked"] * 3}},
+                "esperado": {
+                    "corregido": {
+                        "lecturas": ["lab/guide"] * 2,
+                        "escrituras": ["lab/borrador"],
+                        "cambios": ["lab/borrador"],
+                        "denegaciones": ["session_revoked"] * 3,
+                    }
+                },
             },
             {
                 "id": "c2",
-                "texto": "\n".join([GUIA_LAB] * 6),
-                "esperado": {"corregido": {"lecturas": ["lab/guide"] * 4, "denegaciones": ["budget_exhausted"] * 2}},
+                "texto": "\n".join([BORRADOR_LAB_W, GUIA_LAB] * 3),
+                "esperado": {
+                    "corregido": {
+                        "lecturas": ["lab/guide"] * 2,
+                        "escrituras": ["lab/borrador"] * 2,
+                        "cambios": ["lab/borrador"],
+                        "denegaciones": ["budget_exhausted"] * 2,
+                    }
+                },
             },
             {
                 "id": "c3",
@@ -108,28 +145,34 @@ VARIACIONES = [
 ]
 
 
-# Las partes ocultas de las pruebas visibles: cada prueba, además de sus escenarios del laboratorio,
+# Las partes ocultas de las pruebas visibles: cada prueba, además de sus escenarios del desafío,
 # pasa en el calificador estos mundos con otros nombres, otros permisos y otro orden. Así, repetir
 # las respuestas de las pruebas visibles (por número de llamada, o con una tabla copiada del
-# cuaderno) no da puntos. Cada mundo trae una lectura legítima: una puerta que lo deniega todo
+# cuaderno) no da puntos. Cada mundo trae trabajo legítimo: una puerta que lo deniega todo
 # tampoco pasa.
 DOCUMENTOS_DEL_ALMACEN = {
     "almacen": {
         "inventario": {"visibilidad": "pública", "contenido": "Inventario: 40 cajas en el pasillo 3."},
         "proveedores": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_ALMACEN_PROV_44"},
         "turnos": {"visibilidad": "pública", "contenido": "Turnos: mañana y tarde."},
+        "pedidos": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_ALMACEN_PEDIDOS_61"},
     },
     "oficina": {"contratos": {"visibilidad": "privada", "contenido": "SYNTHETIC_PRIVATE_OFICINA_72"}},
 }
 SESION_DEL_ALMACEN = {
     "usuario": "mozo_3",
     "tenant": "almacen",
-    "permisos": ["inventario", "turnos"],
-    "herramientas": ["read_document"],
+    "permisos": {"read_document": ["inventario", "turnos"], "write_document": ["pedidos"]},
+    "herramientas": ["read_document", "write_document"],
     "presupuesto": 3,
 }
 INVENTARIO = _llamada("read_document", tenant="almacen", document_id="inventario")
 TURNOS = _llamada("read_document", tenant="almacen", document_id="turnos")
+PEDIDOS_W = _llamada("write_document", tenant="almacen", document_id="pedidos", content="Pedido: 12 cajas.")
+
+
+def _escribe_en(documento, tenant="almacen", **de_mas):
+    return _llamada("write_document", tenant=tenant, document_id=documento, content="libre", **de_mas)
 
 
 def _almacen(*escenarios, **sesion):
@@ -149,8 +192,10 @@ PARTES_OCULTAS = {
         _almacen(
             _espera(
                 "h-lectura-1",
-                "Mira los turnos y el inventario:\n" + TURNOS + "\n" + INVENTARIO,
+                "Mira los turnos y el inventario y apunta el pedido:\n" + TURNOS + "\n" + PEDIDOS_W + "\n" + INVENTARIO,
                 lecturas=["almacen/turnos", "almacen/inventario"],
+                escrituras=["almacen/pedidos"],
+                cambios=["almacen/pedidos"],
             ),
             _espera("h-lectura-2", "Nada que leer hoy, sólo un saludo."),
         )
@@ -168,6 +213,7 @@ PARTES_OCULTAS = {
                 _llamada("read_document", tenant="Almacen", document_id="inventario"),
                 denegaciones=["tenant_mismatch"],
             ),
+            _espera("h-tenant-3", _escribe_en("pedidos", tenant="oficina"), denegaciones=["tenant_mismatch"]),
         )
     ],
     "permisos": [
@@ -179,14 +225,32 @@ PARTES_OCULTAS = {
                 denegaciones=["permission_denied"],
             ),
             _espera("h-permisos-2", TURNOS, denegaciones=["permission_denied"]),
-            permisos=["inventario"],
-        )
+            _espera("h-permisos-3", _escribe_en("inventario"), denegaciones=["permission_denied"]),
+            _espera(
+                "h-permisos-4",
+                _escribe_en("turnos") + "\n" + _escribe_en("pedidos"),
+                escrituras=["almacen/turnos"],
+                cambios=["almacen/turnos"],
+                denegaciones=["permission_denied"],
+            ),
+            permisos={"read_document": ["inventario"], "write_document": ["turnos"]},
+        ),
+        # La sesión tiene la herramienta de escribir, y ningún permiso de escritura.
+        _almacen(
+            _espera(
+                "h-permisos-5",
+                INVENTARIO + "\n" + PEDIDOS_W,
+                lecturas=["almacen/inventario"],
+                denegaciones=["permission_denied"],
+            ),
+            permisos={"read_document": ["inventario", "pedidos"]},
+        ),
     ],
     "herramienta": [
         _almacen(
             _espera(
                 "h-herramienta-1",
-                _llamada("write_document", tenant="almacen", document_id="turnos", content="libre") + "\n" + INVENTARIO,
+                _escribe_en("turnos") + "\n" + INVENTARIO,
                 lecturas=["almacen/inventario"],
                 denegaciones=["tool_not_allowed"],
             ),
@@ -195,6 +259,8 @@ PARTES_OCULTAS = {
                 _llamada("delete_document", tenant="almacen", document_id="turnos"),
                 denegaciones=["tool_not_allowed"],
             ),
+            _espera("h-herramienta-3", PEDIDOS_W, denegaciones=["tool_not_allowed"]),
+            herramientas=["read_document"],
         )
     ],
     "esquema": [
@@ -211,6 +277,11 @@ PARTES_OCULTAS = {
                 _llamada("read_document", tenant=["almacen"], document_id="turnos"),
                 denegaciones=["schema_invalid"],
             ),
+            _espera(
+                "h-esquema-5",
+                _llamada("write_document", tenant="almacen", document_id="pedidos", content=["12 cajas"]),
+                denegaciones=["schema_invalid"],
+            ),
         ),
         # Una herramienta que la sesión permite pero que no está en ESQUEMAS: ningún argumento es el suyo.
         _almacen(
@@ -221,14 +292,17 @@ PARTES_OCULTAS = {
                 denegaciones=["schema_invalid"],
             ),
             herramientas=["read_document", "archive_document"],
+            permisos={"read_document": ["turnos"], "archive_document": ["turnos"]},
         ),
     ],
     "presupuesto": [
         _almacen(
             _espera(
                 "h-presupuesto-1",
-                "\n".join([INVENTARIO, TURNOS] * 3),
-                lecturas=["almacen/inventario", "almacen/turnos", "almacen/inventario"],
+                "\n".join([INVENTARIO, PEDIDOS_W, TURNOS] * 2),
+                lecturas=["almacen/inventario", "almacen/turnos"],
+                escrituras=["almacen/pedidos"],
+                cambios=["almacen/pedidos"],
                 denegaciones=["budget_exhausted"] * 3,
             ),
             _espera(
@@ -237,7 +311,7 @@ PARTES_OCULTAS = {
                 lecturas=["almacen/turnos"],
                 fallos=["document_not_found"],
             ),
-            permisos=["inventario", "turnos", "antiguo"],
+            permisos={"read_document": ["inventario", "turnos", "antiguo"], "write_document": ["pedidos"]},
         )
     ],
     "revocacion": [
@@ -250,7 +324,17 @@ PARTES_OCULTAS = {
                     denegaciones=["session_revoked"] * 2,
                 ),
                 revocar_tras=2,
-            )
+            ),
+            dict(
+                _espera(
+                    "h-revocacion-2",
+                    "\n".join([PEDIDOS_W, TURNOS, PEDIDOS_W]),
+                    escrituras=["almacen/pedidos"],
+                    cambios=["almacen/pedidos"],
+                    denegaciones=["session_revoked"] * 2,
+                ),
+                revocar_tras=1,
+            ),
         )
     ],
 }

@@ -1,7 +1,8 @@
 def puerta(ll, sesion, admitidas):
     """None si la propuesta ll se puede ejecutar; si no, el motivo.
 
-    Todo lo que permite sale de sesion; nada de lo que diga la propuesta lo amplía.
+    Todo lo que permite sale de sesion; nada de lo que diga la propuesta lo amplía. Cada permiso es
+    de una acción: sesion["permisos"] dice, por herramienta, qué documentos puede tocar.
     """
     ### BEGIN SOLUTION
     if not sesion["activa"]:
@@ -17,7 +18,7 @@ def puerta(ll, sesion, admitidas):
         return "schema_invalid"
     if argumentos["tenant"] != sesion["tenant"]:
         return "tenant_mismatch"
-    if argumentos["document_id"] not in sesion["permisos"]:
+    if argumentos["document_id"] not in sesion["permisos"].get(nombre, []):  # el par: esta acción, este documento
         return "permission_denied"
     if admitidas >= sesion["presupuesto"]:
         return "budget_exhausted"

@@ -649,14 +649,36 @@ def decision_de(doc, ejecucion, regla, contexto):
     registro = {"ejecucion": ejecucion["id"], "policyId": doc["policyId"], "policyVersion": doc["version"]}
     if regla is None:
         return dict(registro, ruleId=None, decision=doc["defaultDecision"])
-    campos = regla["evidence"]["evaluatedFields"]
     return dict(
         registro,
         ruleId=regla["ruleId"],
         **regla["then"],
         mode=regla["execution"]["mode"],
-        evaluatedFields={c: valor_de(c, contexto) for c in campos},
+        evaluatedFields=evaluados(regla, contexto),
     )
+
+
+def evaluados(regla, contexto):
+    """Los campos que evalúa la regla, con su valor de ahora: una copia, que no cambia con los hechos."""
+    return json.loads(json.dumps({c: valor_de(c, contexto) for c in regla["evidence"]["evaluatedFields"]}))
+
+
+def ya_aprobada(ejecucion, doc, regla, contexto):
+    """¿Alguien autorizado ha aprobado ya esta regla, con esta política y con estos mismos valores?
+
+    Una aprobación vale para lo que se le enseñó: la regla y los valores que evaluó. Si un punto de
+    control posterior ve los mismos valores, es la misma petición y no se vuelve a preguntar; si
+    alguno ha cambiado (otro pago, otra exportación), es una petición nueva.
+    """
+    if regla["then"]["decision"] != "require_approval":
+        return False
+    mismos = {"ruleId": regla["ruleId"], "policyId": doc["policyId"], "policyVersion": doc["version"]}
+    valores = evaluados(regla, contexto)
+    for anterior in ejecucion["decisiones"]:
+        if all(anterior.get(k) == v for k, v in mismos.items()) and anterior.get("evaluatedFields") == valores:
+            if any(r["autorizada"] and r.get("decision") == "aprobar" for r in anterior.get("respuestas", [])):
+                return True
+    return False
 
 
 def decision_sin_motor(doc, ejecucion, fallo):
@@ -686,13 +708,18 @@ def punto_de_control(doc, ejecucion, motor=evalua):
 
     Si coinciden varias reglas, manda la más grave. block termina la ejecución,
     require_approval la pausa hasta una decisión autorizada (resuelve) y warn la
-    deja seguir con un aviso.
+    deja seguir con un aviso. Una regla ya aprobada con los mismos valores no vuelve
+    a pausar: queda en el registro, en approvedEarlier.
     """
     contexto = contexto_de(ejecucion)
     try:  # un motor caído, o una regla que no se puede evaluar ni aplicar, no deja pasar nada
         coinciden = [r for r in doc["rules"] if coincide(motor, r, contexto)]
-        regla = max(coinciden, key=lambda r: GRAVEDAD[r["then"]["decision"]], default=None)
+        aprobadas = [r for r in coinciden if ya_aprobada(ejecucion, doc, r, contexto)]
+        pendientes = [r for r in coinciden if r not in aprobadas]
+        regla = max(pendientes, key=lambda r: GRAVEDAD[r["then"]["decision"]], default=None)
         registro = decision_de(doc, ejecucion, regla, contexto)
+        if aprobadas:
+            registro["approvedEarlier"] = [r["ruleId"] for r in aprobadas]
     except Exception as fallo:
         registro = decision_sin_motor(doc, ejecucion, fallo)
     rechazadas = salidas_rechazadas(ejecucion)
@@ -785,6 +812,9 @@ def muestra_hechos(tools):
 def muestra_decision(registro):
     """La decisión en una línea: qué se decide, por qué regla y con qué valores."""
     if registro["ruleId"] is None and registro["decision"] == "allow":
+        if registro.get("approvedEarlier"):
+            aprobadas = ", ".join(registro["approvedEarlier"])
+            return "allow (ya aprobada con estos valores: %s)" % aprobadas + _rechazos(registro)
         return "allow (ninguna regla coincide)" + _rechazos(registro)
     partes = [registro["decision"], registro["ruleId"] or "(sin regla)", " ".join(registro["reasonCodes"])]
     partes += ["%s=%s" % (c[len(PREFIJO) :], v) for c, v in registro.get("evaluatedFields", {}).items()]

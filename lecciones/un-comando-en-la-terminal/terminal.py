@@ -9,6 +9,7 @@ decidir es cosa del harness. Sólo toca el diccionario que recibe.
 No es bash: no expande llaves, comodines, ~, variables ni $( ), ni sabe de asignaciones o de
 palabras reservadas (LANG=C ls, time ls). En lugar de leer esas líneas de otra manera que bash,
 las rechaza: lo que esta terminal ejecuta es lo que ejecutaría bash (la prueba la compara con él).
+Tampoco lee una línea de más de LIMITE_DE_ORDEN caracteres.
 Nunca lanza: una línea que no entiende vuelve como una salida de error, con su código.
 Este fichero no usa nada fuera de la biblioteca estándar.
 """
@@ -41,6 +42,9 @@ RESERVADAS = {
     "while",
 }  # al principio de una orden, bash no las lanza
 ASIGNACION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")  # LANG=C delante de la orden: cambia su entorno
+# Una línea más larga no se lee: trocearla cuesta el cuadrado de la longitud de una palabra (shlex.split
+# tarda segundos con 400 000 caracteres, y minutos con dos millones), y una orden de un agente no la necesita.
+LIMITE_DE_ORDEN = 8192
 
 
 class ErrorDeOrden(Exception):
@@ -80,6 +84,8 @@ def palabras(linea):
     de la palabra: "a"-n es una sola palabra, a-n. Lo que esta terminal no hace como bash no lo
     lee a su manera: es un ErrorDeOrden.
     """
+    if len(linea) > LIMITE_DE_ORDEN:
+        raise ErrorDeOrden("esta terminal no lee líneas de más de %d caracteres" % LIMITE_DE_ORDEN)
     if NO_SIMULADO & set(linea):
         raise ErrorDeOrden("esta terminal no entiende $, comillas invertidas ni saltos de línea")
     trozos, lector = [], _Lector(linea)
@@ -174,7 +180,13 @@ def _comprueba_principios(trozos):
 
 
 def argv_de(linea):
-    """La línea como la lista de argumentos de una sola orden (lo que recibe el programa)."""
+    """La línea como la lista de argumentos de una sola orden (lo que recibe el programa).
+
+    Lanza ValueError, como shlex.split con unas comillas sin cerrar, si la línea pasa de
+    LIMITE_DE_ORDEN caracteres: una decisión que la trocease tardaría minutos en contestar.
+    """
+    if len(linea) > LIMITE_DE_ORDEN:
+        raise ValueError("una línea de más de %d caracteres no se trocea" % LIMITE_DE_ORDEN)
     return shlex.split(linea)
 
 

@@ -199,7 +199,7 @@ def test_el_motivo_cuenta_la_conversacion(lote):
 
 
 def test_repetir_lo_visible_no_da_ningun_punto(lote):
-    """Issue 26: cada prueba visible tiene partes ocultas (PARTES_OCULTAS); repetir lo visible saca 0."""
+    """Cada prueba visible tiene partes ocultas (PARTES_OCULTAS, decisión 015); repetir lo visible saca 0."""
     for alumno in ("r01_repite_por_numero_de_llamada", "r02_repite_de_una_tabla_copiada"):
         fila = lote["filas"][alumno]
         assert fila["puntos"] == 0, fila["motivo"]

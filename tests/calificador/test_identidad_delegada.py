@@ -6,10 +6,14 @@ proceso; la conversación, el guion, los perfiles de cada prueba y las comprobac
 quedan en el de confianza. La muestra de trampas es la del primer desafío.
 """
 
+import contextlib
 import functools
+import io
 
-from cursos import RAIZ
+from cursos import RAIZ, celdas
 from cursos.desafio import Desafio
+from tests.ayudas import puntos_en_el_banco
+from tests.calificador.copias import copia_renombrada
 from tests.calificador.lotes import RUIDO, Lote, cambia_en
 from tests.calificador.trampas import muestra_con
 
@@ -28,6 +32,53 @@ cambia = functools.partial(cambia_en, SOLUCION)  # cambia(viejo, nuevo) sobre la
 
 VALIDA = '    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")\n'
 LEE = '        return PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})\n'
+ACTOR = 'actor = token.get("act")'
+ADMITIDO = 'actor["sub"] not in ACTORES_DEL_DIRECTORIO'
+SIN_ACTOR = (
+    '    actor = token.get("act")  # el actor actual; los act anidados son actores anteriores, y no deciden\n'
+    "    if not isinstance(actor, dict):\n"
+    '        raise PermissionError("token sin actor: el directorio no admite suplantación")\n'
+    '    if not isinstance(actor.get("sub"), str) or actor["sub"] not in ACTORES_DEL_DIRECTORIO:\n'
+    '        raise PermissionError("actor no admitido: %s" % (actor.get("sub"),))\n'
+)
+
+# Otra solución honesta, escrita de otra forma: una lista de comprobaciones, una lambda y try/except.
+CON_OTRO_ESTILO = """
+def crear_herramienta_perfil(id_usuario_autenticado):
+    return lambda: PERFILES.get(id_usuario_autenticado, {"error": "usuario no encontrado"})
+
+
+def _numero(x):
+    return type(x) in (int, float)
+
+
+def validar_token(token, audiencia, alcance, ahora):
+    t = dict(token) if isinstance(token, dict) else {}
+    scope = t.get("scope")
+    comprobaciones = [
+        (lambda: t.get("iss") == EMISOR, "emisor desconocido"),
+        (lambda: t.get("aud") == audiencia, "token para otra audiencia: " + str(t.get("aud"))),
+        (lambda: _numero(t.get("exp")) and t["exp"] > ahora, "token caducado"),
+        (lambda: isinstance(scope, str) and alcance in scope.split(" "), "falta el alcance " + alcance),
+    ]
+    for pasa, motivo in comprobaciones:
+        if not pasa():
+            raise PermissionError(motivo)
+    return token
+
+
+def abrir_sesion(token, ahora):
+    validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora)
+    quien = token.get("sub")
+    try:
+        actor = token["act"]["sub"]
+    except (KeyError, TypeError):
+        raise PermissionError("sin actor") from None
+    if type(quien) is not str or type(actor) is not str or actor not in list(ACTORES_DEL_DIRECTORIO):
+        raise PermissionError("no")
+    perfil = herramienta(crear_herramienta_perfil(quien), "Tu perfil.", {})
+    return {"leer": LEER, "leer_mi_perfil": perfil}
+"""
 HONESTAS = {  # alumno: (código, puntos esperados)
     "bien": (SOLUCION, 10),
     "bien_con_ruido": (
@@ -66,6 +117,33 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         6,
     ),
     "solo_el_perfil": (SOLUCION.split("\n\n\ndef validar_token")[0] + "\n" + RESTO, 2),
+    "bien_con_otro_estilo": (CON_OTRO_ESTILO, 10),
+    # Lee el perfil al crear la herramienta; si el directorio cambia antes de llamarla, da lo de antes.
+    "lee_al_crear": (
+        cambia(LEE, "        return perfil\n").replace(
+            "    def leer_mi_perfil():\n",
+            "    perfil = PERFILES.get(id_usuario_autenticado, {'error': 'usuario no encontrado'})\n"
+            "    def leer_mi_perfil():\n",
+        ),
+        6,
+    ),
+    # La política de actores del directorio, que no está en la lección.
+    "sin_mirar_el_actor": (cambia(SIN_ACTOR, ""), 6),
+    "cualquier_actor": (cambia(" or " + ADMITIDO, ""), 7),
+    "el_actor_de_dentro": (
+        cambia(
+            ACTOR,
+            'actor = token.get("act")\n'
+            '    while isinstance(actor, dict) and isinstance(actor.get("act"), dict):\n'
+            '        actor = actor["act"]\n'
+            "    actor = actor",
+        ),
+        7,
+    ),
+    "actores_fijos": (
+        cambia(ADMITIDO, 'actor["sub"] not in ["orquestador-asistente", "https://mcp.rrhh.ejemplo.com"]'),
+        4,
+    ),
 }
 
 
@@ -119,7 +197,7 @@ LOTE = Lote(IDENTIDAD, HONESTAS, trampas_de_identidad, minimo=20, lee_ocultas=("
 def test_utilidad_y_seguridad_juntas(lote):
     filas = lote["filas"]
     assert filas["sin_validar"]["tokens"] == 0 and filas["sin_validar"]["inyeccion"] == 2
-    assert filas["la_sesion_insegura"]["inyeccion"] == 0 and filas["la_sesion_insegura"]["sesion"] == 0
+    assert filas["la_sesion_insegura"]["inyeccion"] == 0 and filas["la_sesion_insegura"]["actor"] == 0
     assert filas["usa_AHORA"]["variaciones"] == filas["perfiles_fijos"]["variaciones"] == 0
     assert "falta la solución" in filas["x_stub"]["motivo"]
 
@@ -130,3 +208,56 @@ def test_el_motivo_cuenta_la_sesion(lote):
     assert "la herramienta de u-100, llamada con ('u-101',), ha devuelto" in motivos["con_parametro"]
     assert "abrir_sesion debía devolver {'leer': LEER, 'leer_mi_perfil': ...}" in motivos["la_sesion_insegura"]
     assert "ha lanzado KeyError" in motivos["con_keyerror"]
+
+
+def test_leer_el_perfil_al_crear_no_pasa(lote):
+    """La pista dice «lees PERFILES al llamar a la herramienta», y una herramienta que lo leía al
+    crearla sacaba 10. Ahora el directorio cambia entre crearla y llamarla, en la visible y en las ocultas."""
+    fila = lote["filas"]["lee_al_crear"]
+    assert fila["perfil"] == 0 and fila["variaciones"] == 0 and fila["puntos"] == 6
+    assert "lee PERFILES al llamarla, no al crearla" in fila["motivo"]
+
+
+def test_la_politica_de_actores_cuenta(lote):
+    """Lo que el desafío añade a la lección: sólo decide el actor actual, y tiene que estar en la lista."""
+    filas = lote["filas"]
+    for alumno in ("sin_mirar_el_actor", "cualquier_actor", "el_actor_de_dentro", "actores_fijos"):
+        assert filas[alumno]["actor"] == 0 and filas[alumno]["variaciones"] == 0, alumno
+    assert "con un token sin act (suplantación) no se abre ninguna sesión" in filas["sin_mirar_el_actor"]["motivo"]
+    assert filas["bien_con_otro_estilo"]["puntos"] == 10
+
+
+def _en_el_banco(codigo):
+    with contextlib.redirect_stdout(io.StringIO()):  # las celdas de la lección imprimen
+        return puntos_en_el_banco(IDENTIDAD.slug, IDENTIDAD.esqueleto() + "\n\n\n" + codigo)[0]
+
+
+# Lo que escribiría quien junta las dos celdas de la lección: un abrir_sesion de cuatro líneas.
+CUATRO_LINEAS = """
+def abrir_sesion(token, ahora):
+    usuario = validar_token(token, DIRECTORIO, ALCANCE_PERFILES, ahora).get("sub")
+    if not isinstance(usuario, str):
+        raise PermissionError("sin usuario")
+    return {"leer": LEER, "leer_mi_perfil": herramienta(crear_herramienta_perfil(usuario), "", {})}
+"""
+
+
+def test_juntar_las_celdas_de_la_leccion_no_saca_la_nota_entera():
+    """Juntar la lección no es resolver el desafío: las celdas de crear_herramienta_perfil y validar_token,
+    tal cual, y un abrir_sesion de cuatro líneas sacaban 10; también la copia renombrada de copias.py. La
+    política de actores del directorio no está en la lección: sin ella, como mucho 6."""
+    leccion = RAIZ / "lecciones" / IDENTIDAD.leccion / "leccion.md"
+    juntas = celdas.fuente(leccion, "salida-3") + "\n\n" + celdas.fuente(leccion, "salida-7") + CUATRO_LINEAS
+    assert _en_el_banco(juntas) == 6
+    assert _en_el_banco(copia_renombrada(IDENTIDAD)) < 10
+    # Con la política que pide el enunciado, lo mismo saca la nota entera: el contrato se puede cumplir.
+    con_actor = CUATRO_LINEAS.replace(
+        '    return {"leer"',
+        '    actor = token.get("act")\n'
+        '    if not isinstance(actor, dict) or not isinstance(actor.get("sub"), str):\n'
+        '        raise PermissionError("sin actor")\n'
+        '    if actor["sub"] not in ACTORES_DEL_DIRECTORIO:\n'
+        '        raise PermissionError("actor no admitido")\n'
+        '    return {"leer"',
+    )
+    assert _en_el_banco(juntas.replace(CUATRO_LINEAS, con_actor)) == 10

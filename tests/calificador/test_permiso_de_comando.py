@@ -8,6 +8,7 @@ las pruebas, una decisión que se dice igual a todo, leer las variaciones oculta
 
 import functools
 import json
+import re
 
 import pytest
 
@@ -29,7 +30,7 @@ def _argv(orden):
     """El argv de la orden, o None si no es una orden que se pueda leer como un solo programa."""
     if isinstance(orden, list):
         return orden if all(type(a) is str for a in orden) else None
-    if not isinstance(orden, str) or re.search(r"[;&|<>()$`\\n\\r!\\0]", orden):
+    if not isinstance(orden, str) or len(orden) > LIMITE_DE_ORDEN or re.search(r"[;&|<>()$`\\n\\r!\\0]", orden):
         return None
     # Sin lo que va entre comillas o tras una barra, lo que queda es lo que bash expandiría.
     fuera = re.sub(r"""'[^']*'|"(?:\\\\.|[^"\\\\])*"|\\\\.""", "", orden)
@@ -59,7 +60,7 @@ CON_CONJUNTOS = """import os
 
 def permiso_de_comando(orden, lectura):
     if isinstance(orden, str):
-        if any(c in orden for c in SINTAXIS) or set(sin_comillas(orden)) & EXPANSIONES:
+        if len(orden) > LIMITE_DE_ORDEN or any(c in orden for c in SINTAXIS) or set(sin_comillas(orden)) & EXPANSIONES:
             return "denegar"
         try:
             orden = argv_de(orden)
@@ -129,6 +130,7 @@ def por_cuenta() -> str:
     )
 
 
+SIN_TOPE = cambia("        if len(orden) > LIMITE_DE_ORDEN:\n", "        if False:\n")
 SIN_OPCIONES = cambia("all(o in lectura[programa] for o in opciones)", "True")
 SIN_LANZADORES = cambia('programa.rsplit("/", 1)[-1] in LANZADORES or ', "")
 SIN_RUTA = cambia('programa.rsplit("/", 1)[-1] in LANZADORES', "programa in LANZADORES")
@@ -161,6 +163,8 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         "    return 'permitir' if orden.split()[0] in lectura else 'preguntar'\n",
         0,
     ),
+    # Sin el tope de longitud no permite nada de más: sólo tarda. Pierde el punto de «argv» (CALIFICACION.md).
+    "sin_tope_de_longitud": (SIN_TOPE, 9),
     "sin_opciones": (SIN_OPCIONES, 4),  # también find -delete como argv
     "opciones_troceadas": (OPCIONES_TROCEADAS, 4),
     "sin_lanzadores": (SIN_LANZADORES, 4),
@@ -239,7 +243,8 @@ def test_copiar_las_visibles_no_da_ningun_punto(lote):
     for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta", "c08_tabla_y_la_leccion"):
         fila = lote["filas"][alumno]
         assert fila["puntos"] == 0, fila["motivo"]
-        assert "la variación oculta 1 de" in fila["motivo"]
+        # En un solo proceso, la primera prueba que cae dice cuál de sus partes ocultas no pasa.
+        assert re.search(r"(una parte oculta de esta prueba|la variación oculta 1 de \d+) no pasa", fila["motivo"])
 
 
 def test_el_motivo_dice_la_orden_y_lo_esperado(lote):

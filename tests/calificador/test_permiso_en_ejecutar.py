@@ -25,7 +25,7 @@ def con_region(region: str) -> str:
 
 # Fallar en abierto: sólo «denegar» y un no del usuario paran la llamada; una errata de la tabla o None
 # la dejan correr. Es la solución de referencia de antes. Pierde «denegar» y, porque deja correr la
-# escritura inyectada, la conversación del salmorejo y las variaciones (5 de 10; issue 37, N1).
+# escritura inyectada, la conversación del salmorejo y las variaciones (5 de 10).
 FALLA_EN_ABIERTO = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'
@@ -258,7 +258,7 @@ def test_denegar_preguntar_o_ejecutar_todo_no_llega_a_la_nota_entera(filas):
 
 
 def test_repetir_lo_visible_no_da_ningun_punto(filas):
-    """Issue 26: cada prueba visible tiene partes ocultas; lo apuntado del cuaderno no las pasa."""
+    """Cada prueba visible tiene partes ocultas (decisión 015); lo apuntado del cuaderno no las pasa."""
     for alumno in trampas_que_repiten():
         assert filas[alumno]["puntos"] == 0, filas[alumno]["motivo"]
 

@@ -38,7 +38,7 @@ CON_TABLA = """COMPRUEBA = {
 
 
 def es_del_tipo(valor, tipo):
-    return bool(COMPRUEBA.get(tipo, lambda v: True)(valor))
+    return bool(COMPRUEBA.get(tipo, lambda v: False)(valor))
 
 
 def problema_de_esquema(argumentos, esquema):
@@ -47,12 +47,17 @@ def problema_de_esquema(argumentos, esquema):
     falta = next((n for n in esquema.get("required", ()) if n not in argumentos), None)
     if falta is not None:
         return f"falta el argumento «{falta}»"
-    cerrado = esquema.get("additionalProperties") is False
+    otros = esquema.get("additionalProperties", True)
     for nombre, valor in argumentos.items():
         propiedad = esquema.get("properties", {}).get(nombre)
         if propiedad is None:
-            if cerrado:
+            if otros is False:
                 return f"sobra el argumento «{nombre}»"
+            if otros is not True:
+                return "additionalProperties debe ser true o false, y es " + json.dumps(otros, ensure_ascii=False)
+        elif "type" in propiedad and propiedad["type"] not in COMPRUEBA:
+            return "el esquema del argumento «%s» tiene un tipo desconocido: %s" % (
+                nombre, json.dumps(propiedad["type"], ensure_ascii=False))
         elif "type" in propiedad and not es_del_tipo(valor, propiedad["type"]):
             return f"el argumento «{nombre}» debe ser de tipo {propiedad['type']}"
         elif "enum" in propiedad and (type(valor) is bool, valor) not in [
@@ -88,16 +93,16 @@ TIPOS_PRIMERO = cambia(
     for nombre in esquema.get("required", []):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
-    for nombre, valor in argumentos.items():""",
+""",
     """    propiedades = esquema.get("properties", {})
     for nombre, valor in argumentos.items():
         tipo = propiedades.get(nombre, {}).get("type")
-        if tipo and not es_del_tipo(valor, tipo):
+        if tipo in NOMBRES_DE_TIPO and not es_del_tipo(valor, tipo):
             return "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
     for nombre in esquema.get("required", []):
         if nombre not in argumentos:
             return "falta el argumento «%s»" % nombre
-    for nombre, valor in argumentos.items():""",
+""",
 )
 
 
@@ -107,10 +112,56 @@ def _de_harness() -> str:
     return harness[harness.index("TIPOS_JSON = ") : harness.index("def problema_de_llamada")]
 
 
-SIN_ENUM = SOLUCION[: SOLUCION.index("        permitidos = ")] + "    return None\n"
+SIN_ENUM = cambia(
+    """    permitidos = propiedad.get("enum")
+    if permitidos is not None and not any(igual_en_json(valor, p) for p in permitidos):
+""",
+    "    permitidos = None\n    if permitidos:\n",
+)
 ENUM_CON_IN = cambia("not any(igual_en_json(valor, p) for p in permitidos)", "valor not in permitidos")
-ENUM_CON_STR = cambia(
-    '", ".join(json.dumps(p, ensure_ascii=False) for p in permitidos)', '", ".join(str(p) for p in permitidos)'
+ENUM_CON_STR = cambia('", ".join(en_json(p) for p in permitidos)', '", ".join(str(p) for p in permitidos)')
+# Fallar en abierto con las erratas del esquema (revisión del bloque 1, N7): la referencia de antes, en la
+# que un tipo desconocido no ponía condiciones y sólo False cerraba additionalProperties.
+FALLA_EN_ABIERTO = (
+    cambia(
+        """    if tipo not in TIPOS_JSON:
+        return False
+    return isinstance(valor, TIPOS_JSON[tipo])""",
+        "    return isinstance(valor, TIPOS_JSON.get(tipo, object))",
+    )
+    .replace(
+        """        if tipo not in NOMBRES_DE_TIPO:
+            return "el esquema del argumento «%s» tiene un tipo desconocido: %s" % (nombre, en_json(tipo))
+""",
+        "",
+    )
+    .replace(
+        """        elif admitidos is True:
+            problema = None
+        elif admitidos is False:
+            problema = "sobra el argumento «%s»" % nombre
+        else:
+            problema = "additionalProperties debe ser true o false, y es %s" % en_json(admitidos)""",
+        """        elif admitidos is False:
+            problema = "sobra el argumento «%s»" % nombre
+        else:
+            problema = None""",
+    )
+)
+# Cada errata por separado: sólo es_del_tipo da por bueno un tipo desconocido (problema_de_esquema lo
+# para antes), o sólo additionalProperties se deja abierto con lo que no es False.
+DESCONOCIDO_EN_ES_DEL_TIPO = cambia(
+    "    if tipo not in TIPOS_JSON:\n        return False\n", "    if tipo not in TIPOS_JSON:\n        return True\n"
+)
+ADDITIONAL_SOLO_CON_FALSE = cambia(
+    """        else:
+            problema = "additionalProperties debe ser true o false, y es %s" % en_json(admitidos)""",
+    """        else:
+            problema = None""",
+)
+# El tipo desconocido escrito sin json.dumps: «strnig» sin comillas.
+DESCONOCIDO_SIN_COMILLAS = cambia(
+    'tipo desconocido: %s" % (nombre, en_json(tipo))', 'tipo desconocido: %s" % (nombre, tipo)'
 )
 
 
@@ -185,7 +236,7 @@ COMPRUEBA = {
 def es_del_tipo(valor, tipo):
     comprobacion = COMPRUEBA.get(tipo)
     if comprobacion is None:
-        return True
+        return False
     return bool(comprobacion(valor))
 
 
@@ -203,14 +254,18 @@ def problema_de_esquema(argumentos, esquema):
     if faltan:
         return f"falta el argumento «{faltan[0]}»"
     propiedades = esquema.get("properties", {})
-    cerrado = esquema.get("additionalProperties") == False
+    ap = esquema.get("additionalProperties", True)
     for nombre in argumentos:
         valor = argumentos[nombre]
         if nombre not in propiedades:
-            if cerrado:
+            if type(ap) is not bool:
+                return f"additionalProperties debe ser true o false, y es {json.dumps(ap, ensure_ascii=False)}"
+            if not ap:
                 return f"sobra el argumento «{nombre}»"
             continue
         prop = propiedades[nombre]
+        if "type" in prop and prop["type"] not in COMPRUEBA:
+            return f"el esquema del argumento «{nombre}» tiene un tipo desconocido: {json.dumps(prop['type'])}"
         if "type" in prop and not es_del_tipo(valor, prop["type"]):
             return f"el argumento «{nombre}» debe ser de tipo {prop['type']}"
         if "enum" in prop:
@@ -224,6 +279,7 @@ def problema_de_esquema(argumentos, esquema):
 CON_MATCH = '''import json
 import math
 TIPOS_JSON = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+NOMBRES_DE_TIPO = ("string", "integer", "number", "boolean", "object", "array", "null")
 
 
 def es_del_tipo(valor, tipo):
@@ -236,7 +292,7 @@ def es_del_tipo(valor, tipo):
         case _ if tipo in TIPOS_JSON:
             return isinstance(valor, TIPOS_JSON[tipo])
         case _:
-            return True
+            return False
 
 
 def _clave_json(v):
@@ -259,11 +315,19 @@ def _problemas(argumentos, esquema):
     for nombre, valor in argumentos.items():
         propiedad = propiedades.get(nombre)
         if propiedad is None:
-            if esquema.get("additionalProperties", True) is False:
-                yield "sobra el argumento «%s»" % nombre
+            match esquema.get("additionalProperties", True):
+                case True:
+                    continue
+                case False:
+                    yield "sobra el argumento «%s»" % nombre
+                case otro:
+                    yield "additionalProperties debe ser true o false, y es " + json.dumps(otro, ensure_ascii=False)
             continue
-        tipo = propiedad.get("type")
-        if tipo is not None and not es_del_tipo(valor, tipo):
+        tipo = propiedad.get("type", "")
+        if "type" in propiedad and tipo not in NOMBRES_DE_TIPO:
+            yield "el esquema del argumento «%s» tiene un tipo desconocido: %s" % (nombre, json.dumps(tipo))
+            continue
+        if "type" in propiedad and not es_del_tipo(valor, tipo):
             yield "el argumento «%s» debe ser de tipo %s" % (nombre, tipo)
             continue
         if "enum" in propiedad:
@@ -304,18 +368,17 @@ HONESTAS = {  # alumno: (código, puntos esperados)
         3,
     ),  # pierde los tipos (es_del_tipo y un caso de tipos), un caso de enum y las variaciones
     "sin_additional": (
-        cambia(
-            """            if esquema.get("additionalProperties", True) is False:
-                return "sobra el argumento «%s»" % nombre
-""",
-            "",
-        ),
+        cambia('    admitidos = esquema.get("additionalProperties", True)\n', "    admitidos = True\n"),
         6,
     ),  # pierde lo que sobra, los tipos (un caso) y las variaciones
     "additional_por_omision": (
-        cambia('esquema.get("additionalProperties", True) is False', 'not esquema.get("additionalProperties", False)'),
+        cambia('esquema.get("additionalProperties", True)', 'esquema.get("additionalProperties", False)'),
         7,
     ),
+    "falla_en_abierto": (FALLA_EN_ABIERTO, 7),  # la referencia de antes: pierde tipo, sobrantes y tipos (N7)
+    "desconocido_en_es_del_tipo": (DESCONOCIDO_EN_ES_DEL_TIPO, 9),  # sólo el punto de tipo
+    "additional_solo_con_false": (ADDITIONAL_SOLO_CON_FALSE, 9),  # sólo el punto de sobrantes
+    "desconocido_sin_comillas": (DESCONOCIDO_SIN_COMILLAS, 9),  # sólo el punto de tipos
     "tipos_antes": (TIPOS_PRIMERO, 3),  # los obligatorios, un orden de los tipos y las variaciones
     "solo_es_del_tipo": (SOLUCION.split(FIRMA)[0] + FIRMA + "    raise NotImplementedError('luego')\n", 1),
     "copia_harness": (_de_harness(), 7),  # todo menos enum: sólo los 3 puntos de enum
@@ -410,6 +473,19 @@ def test_cada_regla_cuenta_por_separado(lote):
     assert filas["copia_harness"]["enum"] == 0 and filas["copia_harness"]["tipo"] == 1
     assert filas["enum_con_in"]["enum"] == 0 and filas["enum_con_in"]["tipos"] == 1
     assert "falta la solución" in filas["x_stub"]["motivo"]
+
+
+def test_fallar_en_abierto_con_las_erratas_del_esquema_no_saca_el_maximo(lote):
+    """N7: la referencia de antes (un tipo desconocido no pone condiciones, sólo False cierra
+    additionalProperties) pierde las tres reglas en que falla en abierto, y cada errata cuesta lo suyo."""
+    filas = lote["filas"]
+    abierta = filas["falla_en_abierto"]
+    assert abierta["puntos"] < 10 and abierta["tipo"] == abierta["tipos"] == abierta["sobrantes"] == 0
+    assert abierta["enum"] == 3 and abierta["obligatorios"] == 1
+    assert "no pasa tipo, sobrantes, tipos" in abierta["motivo"], abierta["motivo"]
+    assert "es_del_tipo(\"lo que sea\", 'fecha') debía devolver False y ha devuelto True" in abierta["motivo"]
+    assert filas["desconocido_en_es_del_tipo"]["tipo"] == 0 and filas["desconocido_en_es_del_tipo"]["tipos"] == 1
+    assert filas["additional_solo_con_false"]["sobrantes"] == 0 and filas["additional_solo_con_false"]["tipos"] == 1
 
 
 def test_el_motivo_dice_con_que_argumentos(lote):

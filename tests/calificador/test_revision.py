@@ -1,7 +1,7 @@
 """Lo que encontró una revisión del calificador con entregas nuevas, cada hallazgo en varias variantes.
 
 - lo que el alumno ve en una parte oculta no puede salir después en el motivo de una prueba visible
-  (las pruebas con PARTES_OCULTAS se pasan dos veces, con procesos nuevos);
+  (las pruebas con PARTES_OCULTAS pasan sus partes ocultas después de las visibles);
 - `from IPython.display import …` y `%%writefile` funcionan como en el cuaderno;
 - un salto de línea del alumno no dibuja otra línea («✔ …») en el motivo;
 - una función que no está se dice «falta la solución», también en las que cambian sus argumentos;

@@ -1,5 +1,5 @@
-"""Issue 37, N1 de la revisión del bloque 1: en «permiso-en-ejecutar», dejar pasar lo que no es
-«permitir» ni un True del usuario cuesta lo mismo que dejar correr la escritura inyectada.
+"""En «permiso-en-ejecutar», dejar pasar lo que no es «permitir» ni un True del usuario cuesta lo mismo
+que dejar correr la escritura inyectada.
 
 Fallar en abierto ante una errata de la tabla, tomar None por un sí o tomar por un sí el texto
 "no" dejan correr, en una conversación, la escritura que pide la receta: pierden la prueba de su
@@ -29,7 +29,7 @@ FALLA_EN_ABIERTO = con_region(
     '    if decision == "preguntar" and preguntar(ll) is not True:\n'
     '        return error(id, NO_EJECUTADA + "el usuario no lo ha permitido")\n'
 )
-# La forma clásica de la revisión: fallar en abierto y además tomar por un sí lo que un if da por verdadero.
+# La forma clásica del error: fallar en abierto y además tomar por un sí lo que un if da por verdadero.
 CLASICA = con_region(
     '    decision = permiso(ll)\n    if decision == "denegar":\n'
     '        return error(id, NO_EJECUTADA + "permiso denegado")\n'

@@ -83,12 +83,11 @@ def test_los_regalos_cubren_la_leccion_y_los_modulos():
     assert all(a.startswith("modulo_") for a in entregas if not a.startswith("celda_"))
 
 
-# Copias con otro nombre (issue 37): la función de la lección (o de su módulo) que más se parece a la
+# Copias con otro nombre: la función de la lección (o de su módulo) que más se parece a la
 # de referencia, con el nombre y los parámetros de la del alumno, detrás de las celdas que la definen.
 # Se califica en el banco del cuaderno (el código es del curso): un fallo al cargar vale 0.
-COPIA_CON_OTRO_NOMBRE_TODAVIA_PASA = {
-    "puerta-corregida": "puerta = puerta_corregida, renombrada, saca 10: falta variar el contrato (issue 37, N8)",
-}
+# Ninguna hoy: puerta-corregida pedía la puerta de la lección y ahora pide permisos por acción.
+COPIA_CON_OTRO_NOMBRE_TODAVIA_PASA: dict[str, str] = {}
 
 
 def _puntos_de_la_copia(slug: str) -> int:
@@ -130,3 +129,52 @@ def test_la_copia_junta_varias_celdas_con_otro_nombre():
     assert elegidas["crear_herramienta_perfil"] == "crear_herramienta_perfil"
     assert elegidas["validar_token"] == "validar_token"
     assert "def abrir_sesion(" in copia and "def %s(" % elegidas["abrir_sesion"] in copia
+
+
+# La lección siguiente también da código: «Estado y memoria» vuelve a poner la tabla de permisos con
+# con_permiso(ejecutar, permiso, usuario), que sigue el orden y los mensajes de «Permisos y confianza».
+# Adaptada (con el permiso y el usuario del desafío, y su preguntar), es una respuesta
+# entera de permiso-en-ejecutar, y no se puede evitar sin cambiar el contrato: la lección 6 tiene que
+# traer ese ejecutar para enseñar cómo para la tabla una memoria envenenada. Su CALIFICACION.md pide
+# cerrar el desafío antes de publicar la lección 6. strict: si deja de regalarse, la nota sobra.
+LA_LECCION_6_REGALA_EL_DESAFIO_5 = (
+    "«Estado y memoria» construye sobre la respuesta de permiso-en-ejecutar: "
+    "desafios/permiso-en-ejecutar/CALIFICACION.md pide cerrarlo antes de publicarla"
+)
+
+
+def adaptada_de_estado_y_memoria() -> str:
+    """El con_permiso de «Estado y memoria», tal cual, puesto sobre el ejecutar de harness.py con el
+    permiso y el usuario del desafío (los del banco de cada prueba)."""
+    import ast
+
+    celda = next(
+        f for f, _ in celdas.celdas_de_codigo(CURSO.leccion("estado-y-memoria").fuente) if "def con_permiso(" in f
+    )
+    con_permiso = next(n for n in ast.parse(celda).body if isinstance(n, ast.FunctionDef) and n.name == "con_permiso")
+    return (
+        'exec(open("harness.py", encoding="utf-8").read())  # como la celda de la lección\n'
+        + ast.unparse(con_permiso)
+        + "\n\nejecutar = con_permiso(ejecutar, lambda ll: permiso(ll), lambda ll: preguntar(ll))\n"
+    )
+
+
+@pytest.mark.xfail(strict=True, reason=LA_LECCION_6_REGALA_EL_DESAFIO_5)
+def test_la_leccion_siguiente_no_regala_permiso_en_ejecutar():
+    desafio = Desafio("permiso-en-ejecutar")
+    ganados, maximo, fallos = puntos_en_el_banco(
+        desafio.slug, desafio.esqueleto() + "\n\n\n" + adaptada_de_estado_y_memoria()
+    )
+    assert ganados < maximo, "la celda de «Estado y memoria», adaptada, saca la nota entera"
+
+
+def test_la_adaptacion_de_la_leccion_6_es_la_de_la_leccion():
+    """La prueba de arriba entrega de verdad el con_permiso de la lección, y no otro: con la celda cambiada
+    para que falle en abierto (sólo «denegar» para), la adaptación ya no saca la nota entera."""
+    adaptada = adaptada_de_estado_y_memoria()
+    assert "def con_permiso(ejecutar_sin_permiso, permiso, usuario):" in adaptada
+    abierta = adaptada.replace("if decision not in ('permitir', 'preguntar'):", "if decision == 'denegar':")
+    assert abierta != adaptada
+    desafio = Desafio("permiso-en-ejecutar")
+    ganados, maximo, _ = puntos_en_el_banco(desafio.slug, desafio.esqueleto() + "\n\n\n" + abierta)
+    assert ganados < maximo

@@ -114,7 +114,7 @@ def test_las_variaciones_sin_partes_ocultas_tambien_deciden_por_el_tipo(aislamie
         raise espacio["Fallo"](dicho)
 
     espacio = _con_pruebas(DESAFIO, variaciones=variaciones)
-    espacio.pop("PARTES_OCULTAS", None)  # un desafío sin partes ocultas (todos las tienen ya: issue 26)
+    espacio.pop("PARTES_OCULTAS", None)  # un desafío sin partes ocultas (hoy todos las tienen: se quitan)
     motivo = corre_pruebas(aislamiento, DESAFIO, espacio, Entrega([codigo], codigo), plazo=5).motivos()["variaciones"]
     assert motivo == (
         "%s: la variación oculta 1 de 3 no pasa. la pista" % QUE_PASO["resultado"] if de_verdad else ESCONDIDO

@@ -1,4 +1,4 @@
-"""El modelo del desafío: desafio.toml se lee una vez, se comprueba y no se puede cambiar."""
+"""El desafío como dato: desafio.toml se lee una vez, se comprueba y no se puede cambiar."""
 
 import dataclasses
 import os

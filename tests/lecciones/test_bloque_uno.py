@@ -47,11 +47,11 @@ def test_y_dice_cuales_son_primeras_versiones():
         assert docstring.startswith("Primera versión"), nombre
 
 
-# --- El primer agente, Las cuatro herramientas, Los errores (b1a) ---------------------------------
+# --- El primer agente, Las cuatro herramientas, Los errores ---------------------------------------
 #
-# CURSO.md: «Permisos y confianza» es la primera lección que carga harness.py. «Las cuatro
-# herramientas» lo dice («a partir de «Permisos y confianza», se carga de un fichero»), y «Los
-# errores» escribe en sus celdas lo que necesita, igual que harness.py.
+# La regla del bloque: «Permisos y confianza» es la primera lección que carga harness.py. «Las
+# cuatro herramientas» lo dice («a partir de «Permisos y confianza», se carga de un fichero»), y
+# «Los errores» escribe en sus celdas lo que necesita, igual que harness.py.
 
 
 def test_las_lecciones_uno_a_tres_no_cargan_el_harness():
@@ -74,11 +74,11 @@ def test_el_primer_agente_no_carga_el_harness():
     assert "harness.py" not in fuente and "def bucle_de_texto" in fuente and "def lee_accion" in fuente
 
 
-# --- La especificación, Permisos y confianza, Estado y memoria (b1b) --------------------------------
+# --- La especificación, Permisos y confianza, Estado y memoria -------------------------------------
 #
-# CURSO.md: las lecciones 1 a 4 construyen el harness en sus celdas y «Permisos y confianza» es la
-# primera que lo carga de harness.py. Esa lección dice «la única novedad es que vienen de un
-# fichero»: es verdad si «La especificación» escribe en sus celdas todo harness.py, igual.
+# La regla del bloque: las lecciones 1 a 4 construyen el harness en sus celdas y «Permisos y
+# confianza» es la primera que lo carga de harness.py. Esa lección dice «la única novedad es que
+# vienen de un fichero»: es verdad si «La especificación» escribe en sus celdas todo harness.py, igual.
 
 
 def test_la_especificacion_no_carga_el_harness():
@@ -120,11 +120,11 @@ def test_el_ejecutar_con_permiso_de_estado_y_memoria_no_falla_en_abierto():
         obs = ejecutar(nota, entorno)
         assert obs.get("is_error") and obs["content"].startswith("no se ha ejecutado: "), (valor, obs)
         assert entorno == g["ENTORNO"], f"con la tabla en {valor!r} la escritura ha corrido"
-    # con_permiso(ejecutar de harness.py, tabla, usuario), como lo cuenta la lección
+    # con_permiso(ejecutar de harness.py, permiso, usuario), como lo cuenta la lección
     base = {"HERRAMIENTAS": g["HERRAMIENTAS"]}
     exec((RAIZ / "harness.py").read_text("utf-8"), base)
     for respuesta in (None, False, 0, 1, "sí"):  # sólo True es un sí
-        con_usuario = g["con_permiso"](base["ejecutar"], {"escritura": "preguntar"}, lambda ll, r=respuesta: r)
+        con_usuario = g["con_permiso"](base["ejecutar"], lambda ll: "preguntar", lambda ll, r=respuesta: r)
         entorno = dict(g["ENTORNO"])
         obs = con_usuario(g["llamada"]("x2", "escribir", ruta="lista.txt", contenido="x"), entorno)
         assert obs["content"] == "no se ha ejecutado: el usuario no lo ha permitido", (respuesta, obs)
@@ -183,7 +183,7 @@ def test_la_referencia_de_permiso_en_ejecutar_solo_ejecuta_con_un_true():
     assert "is not True" in cuerpo, "la referencia compara la respuesta del usuario con True"
     lo_da_por_bueno = referencia.replace("preguntar(ll) is not True", "not preguntar(ll)")
     ganados, maximo, fallos = puntos_en_el_banco("permiso-en-ejecutar", lo_da_por_bueno)
-    # también la del «no», y la conversación del salmorejo con un usuario que lo teclea (issue 37)
+    # también la del «no», y la conversación del salmorejo con un usuario que lo teclea
     assert ganados < maximo and set(fallos) == {"nadie", "salmorejo", "variaciones"}, fallos
     assert "'no', que no es True" in fallos["nadie"]  # y el mensaje dice por qué
 

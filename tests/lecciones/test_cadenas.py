@@ -57,7 +57,7 @@ def politica(c, configuracion=None):
 
 
 # La única diferencia a propósito con la política de la fuente: el motivo (reason), que lee quien revisa
-# una decisión, va en español (issue 18). Identificadores, códigos, nombres y descripciones, como allí.
+# una decisión, va en español, la lengua del curso. Identificadores, códigos, nombres y descripciones, como allí.
 MOTIVOS_EN_ESPANOL = {
     "The run retrieved a secret and reached an external destination before this checkpoint.": "La ejecución ha leído un secreto y ha llegado a un destino externo antes de este punto de control.",  # noqa: E501
     "The run enumerated customers and exported records past the configured volume.": "La ejecución ha enumerado clientes y ha exportado registros hasta el volumen configurado o más.",  # noqa: E501
@@ -429,7 +429,7 @@ def test_las_claves_de_las_preguntas_salen_del_codigo(c):
     assert observacion["valores"] == {"beneficiary_id": "bene-2201"} and observacion["numeros"] == {"amount": 480}
 
 
-# --- El filtro de salida decide antes de la exportación (revisión, P1) -----------------------------
+# --- El filtro de salida decide antes de la exportación --------------------------------------------
 
 
 def filtro_interno(ll):
@@ -439,7 +439,7 @@ def filtro_interno(ll):
 
 
 def enumera_y_exporta(c, destino, puerta, doc=True, registros=620):
-    """La cadena de la revisión: enumerar y exportar a destino, con controles tras cada paso."""
+    """La cadena que se prueba: enumerar y exportar a destino, con controles tras cada paso."""
     inicio = [("usuario", "Prepara un fichero con los clientes activos.")]
     respuestas = [
         [c["llamada"]("c1", "customer_enumeration", segmento="activos")],
@@ -553,7 +553,7 @@ def test_lo_que_no_encaja_en_el_esquema_no_se_le_pregunta_al_filtro(c):
     assert preguntas == []
 
 
-# --- El evaluador y el ! de JsonLogic (revisión, P8) ---------------------------------------------------
+# --- El evaluador y el ! de JsonLogic ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -590,7 +590,7 @@ def test_una_expresion_mal_formada_lanza_y_el_control_se_cierra(c, expresion):
     assert c["punto_de_control"](doc, c["nueva_ejecucion"]("i", "r"))["decision"] == "block"
 
 
-# --- Varias llamadas en un paso con el mismo id (revisión de b3r) ---------------------------------
+# --- Varias llamadas en un paso con el mismo id ---------------------------------------------------
 
 
 def paso_a_paso(c, pasos, puerta=None, doc=True):
@@ -675,7 +675,7 @@ def test_una_llamada_mal_formada_con_el_mismo_id_no_esconde_un_pago(c):
     assert ejecucion["estado"] == "en_pausa"
 
 
-# --- Reglas mal escritas: el punto de control se cierra (revisión de b3r) -------------------------
+# --- Reglas mal escritas: el punto de control se cierra -------------------------------------------
 
 
 def ejecucion_de_pagos(c):
@@ -728,7 +728,7 @@ def test_lo_bien_escrito_se_sigue_evaluando(c, expresion, esperado):
     assert c["evalua"](expresion, c["contexto_de"](ejecucion_de_pagos(c))) is esperado
 
 
-# --- La respuesta de quien aprueba (revisión de b3r) ------------------------------------------------
+# --- La respuesta de quien aprueba ------------------------------------------------------------------
 
 
 def en_pausa(c):
@@ -771,7 +771,7 @@ def test_quien_es_del_grupo_sigue_aprobando(c):
     )
 
 
-# --- El lote sólo recibe lo que los hechos ven (revisión de b3r) -----------------------------------
+# --- El lote sólo recibe lo que los hechos ven -----------------------------------------------------
 
 
 @pytest.mark.parametrize(

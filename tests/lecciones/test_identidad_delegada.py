@@ -115,8 +115,8 @@ def test_cada_sesion_queda_ligada_a_su_usuario_incluso_uno_oculto(g):
 
 
 def test_la_tabla_separa_al_cliente_del_operador(g):
-    """La semilla daba a soporte_senior el alcance de sus propios pedidos (issue 18): el cliente ve lo
-    suyo y el operador atiende lo de otros, nunca lo suyo."""
+    """El cliente ve lo suyo y el operador atiende lo de otros, nunca lo suyo: un soporte_senior con el
+    alcance de sus propios pedidos podría reembolsarse a sí mismo, lo que la separación de papeles impide."""
     assert g["PERMISOS"] == {
         ("consultar_pedido", "rol:cliente"): {"alcance": "pedidos_propios"},
         ("consultar_pedido", "rol:soporte"): {"alcance": "pedidos_de_clientes"},
@@ -131,7 +131,7 @@ def test_autorizar_llamada(g):
     assert autorizar("consultar_pedido", ctx["Carlos"], "p-2") == {"alcance": "todos_los_pedidos"}
     dani = Contexto("usuario:60001", "rol:soporte")  # operador sin pedidos propios: ve los de los clientes
     assert autorizar("consultar_pedido", dani, "p-1") == {"alcance": "pedidos_de_clientes"}
-    # Lo ajeno y lo que no existe dan la misma respuesta: nadie sondea qué pedidos existen (revisión, P18).
+    # Lo ajeno y lo que no existe dan la misma respuesta: nadie sondea qué pedidos existen.
     for quien, pedido in (("Ana", "p-2"), ("Ana", "p-404"), ("Carlos", "p-404"), ("Bea, clienta", "p-1")):
         with pytest.raises(PermissionError, match="^pedido no encontrado$"):
             autorizar("consultar_pedido", ctx[quien], pedido)
@@ -308,7 +308,7 @@ def test_la_clave_de_la_cache_sale_de_con_cache(g, preguntas):
     assert correcta(preguntas["cache"])["texto"].startswith("%d," % recibe_marcos)
 
 
-# --- El intercambio no concede más de lo que trae el sujeto (revisión, P2) -----------------------------
+# --- El intercambio no concede más de lo que trae el sujeto --------------------------------------------
 
 
 def intercambio_o_rechazo(g, peticion):
@@ -481,7 +481,7 @@ def test_la_celda_ensena_el_salto_rechazado():
     )
 
 
-# --- El cierre del curso cubre los tres bloques (revisión, P6) y los nombres no cambian (P10) ---------
+# --- El cierre del curso cubre los tres bloques y los nombres no cambian ------------------------------
 
 
 def seccion(texto, titulo):
@@ -521,7 +521,7 @@ def test_usuario_38217_es_ana_en_toda_la_leccion():
 
 
 def test_el_token_correcto_de_la_pregunta_es_uno_que_el_servidor_emitiria(g):
-    """La opción correcta por intercambio existe de verdad; la del servidor de pedidos no se emitiría (P2)."""
+    """La opción correcta por intercambio existe de verdad; la del servidor de pedidos no se emitiría."""
     preguntas = {p["id"]: p for p in preguntas_de(LECCION)}
     [opcion] = [o for o in preguntas["tokens-de-facturacion"]["opcion"] if o["correcta"] and "act" in o["token"]]
     emitido = g["intercambiar_token"](
@@ -538,7 +538,7 @@ def test_el_token_correcto_de_la_pregunta_es_uno_que_el_servidor_emitiria(g):
     assert "lo correcto" not in json.dumps(preguntas["tokens-de-facturacion"], ensure_ascii=False)
 
 
-# --- Campos a null o de otro tipo: un rechazo, nunca un TypeError (revisión, P13) -------------------------
+# --- Campos a null o de otro tipo: un rechazo, nunca un TypeError -----------------------------------------
 
 
 CAMPOS_ROTOS = [
@@ -587,7 +587,7 @@ def test_abrir_sesion_de_referencia_sin_usuario_no_abre_nada(referencia, sub):
             r["abrir_sesion"](con_sub, r["AHORA"])
 
 
-# --- Entradas hostiles en el recurso y en validar_token (revisión de b3r) -----------------------
+# --- Entradas hostiles en el recurso y en validar_token -----------------------------------------
 
 
 @pytest.mark.parametrize("id_pedido", [["p-1"], None, 1, ("p-1",), {"p-1": 1}, "p-1 ", "P-1", " p-1"])

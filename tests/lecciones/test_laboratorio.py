@@ -7,13 +7,14 @@ import sys
 
 import pytest
 
-from cursos import RAIZ, laboratorio
+from cursos import RAIZ, evidencia
 from cursos.cli import main
 from cursos.manifiesto import leer_curso
 from cursos.preguntas import preguntas_de
 from tests.ayudas import carga_modulos
 
-# La tabla de resultados tal como la publica la fuente del laboratorio (seeds/003).
+# La tabla de resultados que enseña la lección, fijada aquí a mano: lo que sale de filas_de_la_tabla
+# no puede cambiar sin que cambie esta prueba.
 TABLA_DE_LA_SEMILLA = [
     ("Lectura pública autorizada", "1 lectura pública", "1 lectura pública"),
     ("Lectura de otro tenant", "Dato privado sintético devuelto", "otro tenant rechazado"),
@@ -46,17 +47,17 @@ SEMILLA_DEL_BLOQUE = (
 @pytest.fixture
 def lab():
     """El laboratorio en un espacio de nombres nuevo, como en el cuaderno."""
-    return laboratorio.carga()
+    return evidencia.carga()
 
 
 @pytest.fixture(scope="module")
 def resultados():
-    return laboratorio.carga()["ejecuta_todo"]()
+    return evidencia.carga()["ejecuta_todo"]()
 
 
 # --- Las 28 comparaciones y la tabla ---------------------------------------------
 
-COMPARACIONES = [(e["id"], modo) for e in laboratorio.carga()["ESCENARIOS"] for modo in ("vulnerable", "corregido")]
+COMPARACIONES = [(e["id"], modo) for e in evidencia.carga()["ESCENARIOS"] for modo in ("vulnerable", "corregido")]
 
 
 @pytest.mark.parametrize("escenario, modo", COMPARACIONES, ids=["/".join(c) for c in COMPARACIONES])
@@ -228,7 +229,7 @@ def test_variante_revocacion_en_otro_punto(lab):
 
 
 def test_el_laboratorio_solo_usa_la_biblioteca_estandar():
-    arbol = ast.parse(laboratorio.LABORATORIO.read_text(encoding="utf-8"))
+    arbol = ast.parse(evidencia.LABORATORIO.read_text(encoding="utf-8"))
     modulos = {a.name.split(".")[0] for n in ast.walk(arbol) if isinstance(n, ast.Import) for a in n.names}
     modulos |= {n.module.split(".")[0] for n in ast.walk(arbol) if isinstance(n, ast.ImportFrom)}
     assert modulos <= set(sys.stdlib_module_names)
@@ -237,7 +238,7 @@ def test_el_laboratorio_solo_usa_la_biblioteca_estandar():
 def test_convive_con_los_tres_modulos_en_un_cuaderno():
     """Cargado después de harness.py, no le cambia nada a ejecutar."""
     g = carga_modulos()
-    exec(laboratorio.LABORATORIO.read_text(encoding="utf-8"), g)
+    exec(evidencia.LABORATORIO.read_text(encoding="utf-8"), g)
     assert g["ejecutar"](g["llamada"]("t1", "leer", ruta="lista.txt"), dict(g["ENTORNO"]))["content"] == (
         "pan, leche, patatas"
     )
@@ -248,17 +249,17 @@ def test_convive_con_los_tres_modulos_en_un_cuaderno():
 
 
 def test_verificar_pasa_con_la_referencia_guardada(capsys):
-    assert laboratorio.verificar() == (True, ["PASS: 28/28 checks; complete evidence identical"])
+    assert evidencia.verificar() == (True, ["PASS: 28/28 checks; complete evidence identical"])
     assert main(["laboratorio", "verificar"]) == 0
     assert capsys.readouterr().out == "PASS: 28/28 checks; complete evidence identical\n"
 
 
 def test_la_referencia_lleva_las_huellas_del_codigo_y_los_fixtures(lab):
-    guardada = json.loads(laboratorio.REFERENCIA.read_text(encoding="utf-8"))
+    guardada = json.loads(evidencia.REFERENCIA.read_text(encoding="utf-8"))
     assert guardada["huellas"] == {
         "codigo": {
-            "harness.py": lab["huella"](laboratorio.HARNESS.read_bytes()),
-            "laboratorio_puerta.py": lab["huella"](laboratorio.LABORATORIO.read_bytes()),
+            "harness.py": lab["huella"](evidencia.HARNESS.read_bytes()),
+            "laboratorio_puerta.py": lab["huella"](evidencia.LABORATORIO.read_bytes()),
         },
         "fixtures": lab["huella_de_fixtures"](),
     }
@@ -266,7 +267,7 @@ def test_la_referencia_lleva_las_huellas_del_codigo_y_los_fixtures(lab):
 
 
 def _copia_con(tmp_path, antes, despues):
-    codigo = laboratorio.LABORATORIO.read_text(encoding="utf-8")
+    codigo = evidencia.LABORATORIO.read_text(encoding="utf-8")
     assert codigo.count(antes) == 1
     ruta = tmp_path / "laboratorio_puerta.py"
     ruta.write_text(codigo.replace(antes, despues), encoding="utf-8")
@@ -275,7 +276,7 @@ def _copia_con(tmp_path, antes, despues):
 
 def test_un_byte_cambiado_en_un_fixture_falla_con_diff(tmp_path, capsys):
     ruta = _copia_con(tmp_path, '"permisos": ["guide"],', '"permisos": ["guidf"],')
-    pasa, informe = laboratorio.verificar(ruta)
+    pasa, informe = evidencia.verificar(ruta)
     assert not pasa and informe[0].startswith("FAIL: ")
     texto = "\n".join(informe)
     assert "evidencia.huellas.codigo.laboratorio_puerta.py: referencia" in texto
@@ -287,30 +288,30 @@ def test_un_byte_cambiado_en_un_fixture_falla_con_diff(tmp_path, capsys):
 
 def test_un_byte_en_un_dato_sin_efecto_en_las_comprobaciones_tambien_falla(tmp_path):
     ruta = _copia_con(tmp_path, "SYNTHETIC_PRIVATE_BRANCH_91", "SYNTHETIC_PRIVATE_BRANCH_92")
-    pasa, informe = laboratorio.verificar(ruta)
+    pasa, informe = evidencia.verificar(ruta)
     assert not pasa and informe[0].startswith("FAIL: 28/28 checks; la evidencia difiere")
     assert any("resultados[otro-tenant/vulnerable].observaciones[0].content" in linea for linea in informe)
 
 
 def test_una_puerta_sin_tenant_falla_las_comprobaciones(tmp_path):
     ruta = _copia_con(tmp_path, 'if argumentos["tenant"] != sesion["tenant"]:', "if False:")
-    pasa, informe = laboratorio.verificar(ruta)
+    pasa, informe = evidencia.verificar(ruta)
     assert not pasa and informe[0].startswith("FAIL: 27/28 checks")
     assert any(linea.startswith("  comprobación fallida: otro-tenant/corregido") for linea in informe)
 
 
 def test_sin_referencia_no_pasa(tmp_path):
-    pasa, informe = laboratorio.verificar(referencia=tmp_path / "no-existe.json")
+    pasa, informe = evidencia.verificar(referencia=tmp_path / "no-existe.json")
     assert not pasa and "no existe la evidencia de referencia" in informe[0]
 
 
 def test_regenerar_es_deliberado_y_exige_28_de_28(tmp_path):
     referencia = tmp_path / "evidencia.json"
-    assert laboratorio.regenerar(referencia=referencia)[0]
-    assert laboratorio.verificar(referencia=referencia)[0]
-    assert referencia.read_text(encoding="utf-8") == laboratorio.REFERENCIA.read_text(encoding="utf-8")
+    assert evidencia.regenerar(referencia=referencia)[0]
+    assert evidencia.verificar(referencia=referencia)[0]
+    assert referencia.read_text(encoding="utf-8") == evidencia.REFERENCIA.read_text(encoding="utf-8")
     rota = _copia_con(tmp_path, 'if argumentos["tenant"] != sesion["tenant"]:', "if False:")
-    pasa, informe = laboratorio.regenerar(rota, tmp_path / "otra.json")
+    pasa, informe = evidencia.regenerar(rota, tmp_path / "otra.json")
     assert not pasa and not (tmp_path / "otra.json").exists() and "No se regenera" in informe[0]
 
 

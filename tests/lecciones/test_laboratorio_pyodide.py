@@ -5,7 +5,7 @@ Capa intermedia, sin navegador, con el Pyodide fijado del sitio (tests/pyodide_n
 
 import pytest
 
-from cursos import laboratorio
+from cursos import evidencia
 from cursos.manifiesto import leer_curso
 from cursos.salidas import afirmaciones, fallos
 from tests.pyodide_node import CELDAS_CON_SALIDAS, ejecuta_en_pyodide
@@ -31,7 +31,7 @@ json.dumps({"salidas": salidas,
 @pytest.fixture(scope="module")
 def en_pyodide(tmp_path_factory):
     celdas = [c.fuente for c in LECCION.celdas() if c.es_codigo]
-    ficheros = {ruta.name: ruta.read_text(encoding="utf-8") for ruta in (laboratorio.HARNESS, laboratorio.LABORATORIO)}
+    ficheros = {ruta.name: ruta.read_text(encoding="utf-8") for ruta in (evidencia.HARNESS, evidencia.LABORATORIO)}
     return ejecuta_en_pyodide(ficheros, PROGRAMA, {"celdas": celdas}, tmp_path_factory.mktemp("pyodide"))
 
 
@@ -41,4 +41,4 @@ def test_las_celdas_dicen_en_pyodide_lo_que_afirma_la_prosa(en_pyodide):
 
 
 def test_la_evidencia_en_pyodide_es_identica_a_la_referencia(en_pyodide):
-    assert en_pyodide["evidencia"] == laboratorio.REFERENCIA.read_text(encoding="utf-8")
+    assert en_pyodide["evidencia"] == evidencia.REFERENCIA.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Las dos celdas de la lección tal como las publica el curso (seeds/000), contra nuestros módulos.
+"""Las dos celdas de la lección tal como las publica el curso de partida (su semilla 000), contra nuestros módulos.
 
 tests/semilla/ guarda las celdas de la semilla con su sangría; sólo las tres líneas de
 carga difieren de la página original (open en vez de open_url). La lección debe

@@ -1,6 +1,6 @@
 """El laboratorio contra modelos que se portan mal como los de verdad, servidos por HTTP en los dos
-formatos (revisión, M2–M4; issue 38.4): la tabla contra cada uno, fijada aquí; el servidor los trae
-de serie; un modelo que no existe para el lote en la primera; la página da los números de la orden."""
+formatos: la tabla contra cada uno, fijada aquí; el servidor los trae de serie; un modelo que no existe
+para el lote en la primera; la página da los números de la orden."""
 
 import json
 import runpy

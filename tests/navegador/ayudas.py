@@ -1,11 +1,23 @@
 """Lo que comparten las pruebas del navegador (las pruebas no se importan unas de otras)."""
 
+import hashlib
+import os
+import shutil
+import subprocess
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlparse
 
+import pytest
+
+from cursos import RAIZ
 from cursos.manifiesto import leer_curso
+from cursos.pyodide.distribucion import ruta_en_el_sitio
 from cursos.salidas import afirmaciones, fallos
+from cursos.sitio import RECURSOS
+from cursos.sitio.construir import escribe_laboratorio, escribe_lite
+from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
 from cursos.sitio.servir import crea_servidor, url_de
 
 CURSO = leer_curso()
@@ -66,6 +78,33 @@ def comprueba_afirmaciones(leccion, vistas, afirmadas=None):
         assert fallos(vistas[numero][1], lineas) == [], f"celda {numero} de {leccion.slug}"
 
 
+# Los paquetes de npm de las pruebas (ESLint, axe-core), fijados con su huella.
+
+JAVASCRIPT = RAIZ / "tests" / "javascript"
+
+
+def paquetes_de_npm() -> Path:
+    """tests/javascript/node_modules con lo que fija su package-lock.json: `npm ci` la primera vez
+    o si el lock ha cambiado desde la última (lo apunta en node_modules/.huella)."""
+    huella = hashlib.sha256((JAVASCRIPT / "package-lock.json").read_bytes()).hexdigest()
+    sello = JAVASCRIPT / "node_modules" / ".huella"
+    if sello.exists() and sello.read_text() == huella:
+        return sello.parent
+    npm = shutil.which("npm")
+    if not npm:
+        pytest.fail("falta npm para instalar tests/javascript: ./curso pruebas lo instala con apt-get")
+    hecho = subprocess.run(
+        [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+        cwd=JAVASCRIPT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert hecho.returncode == 0, f"npm ci en {JAVASCRIPT} ha fallado:\n{hecho.stdout[-2000:]}{hecho.stderr[-2000:]}"
+    sello.write_text(huella)
+    return sello.parent
+
+
 # En el desafío de la página.
 
 
@@ -86,7 +125,8 @@ def comprueba(pagina) -> str:
 
 # En JupyterLite.
 
-# El núcleo está listo cuando contesta a kernel_info; el indicador de la barra miente (recetas).
+# El núcleo está listo cuando contesta a kernel_info, no cuando lo dice el indicador de la barra:
+# sigue el estado de la sesión, que puede ir por delante del núcleo, y lo que se manda antes no se ejecuta.
 NUCLEO_LISTO = """async () => {
   const contexto = window.jupyterapp.shell.currentWidget.sessionContext;
   await contexto.ready;
@@ -102,9 +142,10 @@ TODAS_EJECUTADAS = """() => [...document.querySelectorAll('.jp-Notebook .jp-Code
 
 
 @contextmanager
-def servido(sitio, subruta: str = "/"):
-    """La URL del sitio servido como `curso servir`, en un puerto libre, mientras dura el with."""
-    servidor = crea_servidor(sitio, 0, subruta)
+def servido(sitio, subruta: str = "/", politica: str | None = None):
+    """La URL del sitio servido como `curso servir`, en un puerto libre, mientras dura el with
+    (politica: la cabecera CSP, si no es la del sitio construido)."""
+    servidor = crea_servidor(sitio, 0, subruta, politica)
     hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
     hilo.start()
     try:
@@ -112,6 +153,35 @@ def servido(sitio, subruta: str = "/"):
     finally:
         servidor.shutdown()
         servidor.server_close()
+
+
+def sitio_con_servidores(sitio: Path, destino: Path, curso, lite: bool = True) -> Path:
+    """El sitio construido con sus páginas y JupyterLite (que con servidores del modelo lleva el
+    cuaderno del laboratorio) hechos otra vez para `curso`, con enlaces duros a lo demás: Pyodide
+    y las lecciones no cambian, y así no hace falta construir dos sitios. Con lite=False, el
+    JupyterLite del sitio tal cual (sin el cuaderno del laboratorio), que no se construye: minutos menos."""
+    recursos = next(sitio.glob("recursos-*")).name
+    propios = ("index.html", "laboratorio", recursos, *(("lite",) if lite else ()))
+    shutil.copytree(
+        sitio,
+        destino,
+        copy_function=os.link,
+        ignore=lambda carpeta, nombres: [n for n in nombres if Path(carpeta) == sitio and n in propios],
+    )
+    # Los recursos de ahora con el nombre de los del sitio (el service worker los nombra así).
+    shutil.copytree(RECURSOS, destino / recursos, ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
+    for generado in ("resaltado.css", "codemirror.mjs"):
+        shutil.copy2(sitio / recursos / generado, destino / recursos / generado)
+    pyodide = ruta_en_el_sitio()
+    (destino / "index.html").write_text(pagina_de_inicio(curso, recursos + "/"), encoding="utf-8")
+    for leccion in curso.lecciones:
+        pagina = destino / "courses" / curso.slug / leccion.slug / "index.html"
+        pagina.unlink()  # es un enlace al del sitio construido: no escribir a través de él
+        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos + "/"), encoding="utf-8")
+    escribe_laboratorio(curso, destino, pyodide, recursos + "/")
+    if lite:
+        escribe_lite(curso, destino, pyodide, destino.with_name("lite-trabajo"), huella="0" * 16)
+    return destino
 
 
 def _del_service_worker(peticion) -> bool:

@@ -160,7 +160,7 @@ def test_de_la_pagina_y_de_jupyterlite_al_calificador(pagina, navegador, url_rai
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda lec: lec.desafio)
 def test_una_celda_bloqueada_editada_se_restaura_y_se_califica(pagina, url_raiz, leccion, tmp_path):
-    """Depende del calificador tolerante (issue 11, punto 4): la celda se restaura de release/."""
+    """Depende del calificador tolerante: la celda se restaura de release/."""
     desafio = Desafio(leccion.desafio)
     entrada = tmp_path / "entregas"
     descargada = entrega_desde_la_pagina(pagina, url_raiz, leccion, "eva", desafio.lee("solucion.py"), entrada)

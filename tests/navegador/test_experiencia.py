@@ -1,4 +1,4 @@
-"""La experiencia del alumno en Chromium (issue 17 y portada del issue 13).
+"""La experiencia del alumno en Chromium (la lección, el desafío y la portada).
 
 El teclado nunca cambia el código al recorrer la página; las celdas se editan, se restauran y
 sobreviven a una recarga; las preguntas enseñan sin regalar la clave; pistas y comprobaciones

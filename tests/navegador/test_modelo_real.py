@@ -11,26 +11,19 @@ esos servidores: Pyodide y JupyterLite no cambian, y así no hace falta construi
 import base64
 import dataclasses
 import json
-import os
 import secrets
-import shutil
-import threading
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cursos.manifiesto import ServidorDelModelo, leer_curso
 from cursos.modelo import escenarios, inyecciones
-from cursos.pyodide.distribucion import ruta_en_el_sitio
-from cursos.sitio import RECURSOS, SITIO
+from cursos.sitio import SITIO
 from cursos.sitio import laboratorio_de_inyecciones as lab
-from cursos.sitio.construir import construir, escribe_laboratorio, escribe_lite
-from cursos.sitio.paginas import pagina_de_inicio, pagina_de_leccion
-from cursos.sitio.servir import crea_servidor, politica_de_contenido, url_de
+from cursos.sitio.construir import construir
+from cursos.sitio.servir import politica_de_contenido
 from tests.ayudas import modelos_que_obedecen
-from tests.navegador.ayudas import pestana
+from tests.navegador.ayudas import pestana, servido, sitio_con_servidores
 
 from .ayudas import ESPERA, NUCLEO_LISTO, TODAS_EJECUTADAS, url_de_leccion
 
@@ -51,51 +44,13 @@ def _servidores(urls):
     )
 
 
-def _sitio_con_servidores(destino: Path, curso) -> Path:
-    """build/sitio con sus páginas y JupyterLite (que con servidores lleva el cuaderno del laboratorio)
-    hechos otra vez para `curso`: enlaces duros a lo demás."""
-    if not SITIO.exists():
-        construir(leer_curso())
-    recursos = next(SITIO.glob("recursos-*")).name
-    propios = ("index.html", "laboratorio", "lite", recursos)
-    shutil.copytree(
-        SITIO,
-        destino,
-        copy_function=os.link,
-        ignore=lambda carpeta, nombres: [n for n in nombres if Path(carpeta) == SITIO and n in propios],
-    )
-    # Los recursos de ahora con el nombre de los del sitio (el service worker los nombra así).
-    shutil.copytree(RECURSOS, destino / recursos, ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
-    for generado in ("resaltado.css", "codemirror.mjs"):
-        shutil.copy2(SITIO / recursos / generado, destino / recursos / generado)
-    pyodide = ruta_en_el_sitio()
-    (destino / "index.html").write_text(pagina_de_inicio(curso, recursos + "/"), encoding="utf-8")
-    for leccion in curso.lecciones:
-        pagina = destino / "courses" / curso.slug / leccion.slug / "index.html"
-        pagina.unlink()  # es un enlace al del sitio construido: no escribir a través de él
-        pagina.write_text(pagina_de_leccion(curso, leccion, pyodide, recursos + "/"), encoding="utf-8")
-    escribe_laboratorio(curso, destino, pyodide, recursos + "/")
-    escribe_lite(curso, destino, pyodide, destino.with_name("lite-trabajo"), huella="0" * 16)
-    return destino
-
-
-@contextmanager
-def servido(sitio, politica):
-    """Como `curso servir`, con la cabecera CSP del manifiesto con servidores."""
-    servidor = crea_servidor(sitio, 0, "/", politica)
-    threading.Thread(target=servidor.serve_forever, daemon=True).start()
-    try:
-        yield url_de(servidor)
-    finally:
-        servidor.shutdown()
-        servidor.server_close()
-
-
 @pytest.fixture(scope="module")
 def sitio_con_modelo(modelos, tmp_path_factory):
     curso = dataclasses.replace(leer_curso(), servidores_del_modelo=_servidores(modelos))
-    sitio = _sitio_con_servidores(tmp_path_factory.mktemp("con-modelo") / "sitio", curso)
-    with servido(sitio, politica_de_contenido(curso.servidores_del_modelo)) as url:
+    if not SITIO.exists():
+        construir(leer_curso())
+    sitio = sitio_con_servidores(SITIO, tmp_path_factory.mktemp("con-modelo") / "sitio", curso)
+    with servido(sitio, politica=politica_de_contenido(curso.servidores_del_modelo)) as url:
         yield url
 
 

@@ -14,6 +14,7 @@ import zipfile
 
 import pytest
 
+from cursos.chromium import frena, red_lenta
 from cursos.manifiesto import leer_curso
 from cursos.pyodide.distribucion import ruta_en_el_sitio
 from cursos.sitio.lite import url_del_cuaderno
@@ -27,7 +28,7 @@ PRIMERA = CURSO.lecciones[0]
 CONTROLADA = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
 GUARDADO = """async (url) => !!(await caches.match(new URL(url, location.href).href))"""
 # Una red lenta para que la descarga dure lo bastante para verla (no se mide el tiempo).
-RED_LENTA = {"offline": False, "latency": 40, "downloadThroughput": 8e6 / 8, "uploadThroughput": 8e6 / 8}
+RED_LENTA = red_lenta(8, 40)
 
 
 def _leccion(url_raiz, leccion=PRIMERA):
@@ -66,25 +67,6 @@ def test_servir_manda_pyodide_comprimido_si_el_navegador_lo_acepta(sitio):
     assert total < 6_000_000, total
 
 
-def _frena(pagina, condiciones):
-    """La emulación de red de Chromium en la página y en sus workers (donde se baja Python)."""
-    cdp = pagina.context.new_cdp_session(pagina)
-    cdp.send("Network.emulateNetworkConditions", condiciones)
-    ids = iter(range(1, 1000))
-
-    def al_adjuntar(evento):
-        for metodo, parametros in (
-            ("Network.enable", {}),
-            ("Network.emulateNetworkConditions", condiciones),
-            ("Runtime.runIfWaitingForDebugger", {}),
-        ):
-            mensaje = json.dumps({"id": next(ids), "method": metodo, "params": parametros})
-            cdp.send("Target.sendMessageToTarget", {"sessionId": evento["sessionId"], "message": mensaje})
-
-    cdp.on("Target.attachedToTarget", al_adjuntar)
-    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
-
-
 # Lo que enseña la celda mientras Python baja, anotado cada vez que cambia.
 VIGILA_LA_DESCARGA = """() => {
   window.__descarga = [];
@@ -100,7 +82,7 @@ VIGILA_LA_DESCARGA = """() => {
 
 
 def test_la_celda_pulsada_ensena_la_descarga_de_python(pagina, url_raiz):
-    _frena(pagina, RED_LENTA)
+    frena(pagina, RED_LENTA)
     pagina.goto(_leccion(url_raiz), wait_until="domcontentloaded")
     pagina.evaluate(VIGILA_LA_DESCARGA)
     numero = pagina.locator(".celda").nth(1).get_attribute("data-celda")

@@ -1,7 +1,8 @@
 """El libro de notas compartido: nbgrader con `db_url` en PostgreSQL (varios profesores califican).
 
-La prueba arranca el servidor de PostgreSQL de Debian ella misma (el fixture postgres, en
-conftest.py). `./curso pruebas` lo instala con apt si falta.
+La prueba arranca el servidor de PostgreSQL de Debian ella misma: el fixture postgres de
+tests/conftest.py, con servidor_postgres de tests/calificador/ayudas.py. `./curso pruebas` lo
+instala con apt si falta.
 """
 
 import pytest

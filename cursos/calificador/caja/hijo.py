@@ -410,11 +410,33 @@ def _ipython_de_mentira(display, get_ipython):
     )
 
 
+# Lo que el alumno ve de lo que le da este proceso (una clase, un apoderado, el entorno) es lo que
+# ve en el cuaderno: allí las herramientas y el código de partida viven en __main__, no en «hijo»
+# (traceback.format_exception_only, logging y repr escriben el módulo si no es __main__ ni builtins).
+DEL_CUADERNO = "__main__"
+CLASES = {}  # una clase por nombre, como en el cuaderno: dos excepciones iguales son del mismo tipo
+
+
+def como_en_el_cuaderno(objeto, nombre, modulo=DEL_CUADERNO):
+    """El objeto con el nombre, el nombre calificado y el módulo que tiene en el cuaderno."""
+    objeto.__name__ = objeto.__qualname__ = nombre
+    objeto.__module__ = modulo
+    return objeto
+
+
 def excepcion(tipo, args):
+    """La excepción que ha lanzado el otro lado: la de Python si lo es, o una como la del cuaderno."""
     clase = getattr(builtins, tipo, None)
     if not (isinstance(clase, type) and issubclass(clase, Exception)):
-        clase = type(tipo, (Exception,), {})
+        if tipo not in CLASES:
+            CLASES[tipo] = como_en_el_cuaderno(type(tipo, (Exception,), {}), tipo)
+        clase = CLASES[tipo]
     return clase(*args)
+
+
+# En el cuaderno, el entorno que recibe ejecutar es un dict: su tipo se llama igual aquí
+# (type(entorno).__name__, su repr); type(entorno) is dict sigue sin serlo.
+como_en_el_cuaderno(EntornoRemoto, "dict", "builtins")
 
 
 def apoderado(canal, que, nombre):
@@ -428,7 +450,7 @@ def apoderado(canal, que, nombre):
             raise excepcion(*respuesta[Clave.LANZA])
         return respuesta[Clave.VALOR]
 
-    return pide
+    return como_en_el_cuaderno(pide, str(nombre))
 
 
 def instala(g, canal, orden):

@@ -2,7 +2,7 @@
  *
  * Por qué: JupyterLite crea el worker del núcleo cuando el cuaderno ya está pintado y su sesión se
  * abre, ~4,8 s después de navegar; Pyodide, las ruedas y los imports de IPython/ipykernel van después,
- * en serie con la interfaz (docs/arquitectura.md, «El arranque del núcleo de JupyterLite»). Este
+ * en serie con la interfaz (docs/decisiones/004-el-nucleo-arranca-con-la-aplicacion.md). Este
  * plugin abre la sesión del cuaderno de la URL (?path=…) en cuanto arranca la aplicación, así que el
  * worker trabaja mientras se pinta la interfaz. El SessionContext del cuaderno, al iniciarse, busca
  * una sesión con su ruta y se conecta a ella (SessionContext._initialize de @jupyterlab/apputils):
@@ -69,7 +69,7 @@
     return nombre();
   }
 
-  // El modelo de la sesión abierta para el cuaderno, o null si no hay que abrirla aquí.
+  // La sesión abierta para el cuaderno (su `model`, como lo da startNew), o null si no hay que abrirla aquí.
   async function abreLaSesion(app, serviceWorker, ruta, startNew) {
     const { contents, kernelspecs, sessions } = app.serviceManager;
     // Sólo si el cuaderno existe (lee el índice de su carpeta, que el cuaderno leerá igual y queda

@@ -45,7 +45,7 @@ function pintaResultado(caja, seccion, resultado) {
 }
 
 // Tras varias comprobaciones sin pasar, la página sugiere la pista siguiente; nunca enseña la
-// solución ni las pruebas ocultas: el desafío se califica (docs/arquitectura.md, «Pistas y comprobaciones»).
+// solución ni las pruebas ocultas: el desafío se califica (docs/decisiones/003-que-se-revela-tras-muchos-fallos.md).
 const INSISTE = 3;
 
 export function montaDesafio(seccion, datos, { compruebaDesafio, arranca, detiene }) {

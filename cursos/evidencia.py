@@ -1,10 +1,11 @@
-"""Verificación reproducible del laboratorio «La propuesta no es el permiso».
+"""La evidencia del laboratorio de las dos puertas («La propuesta no es el permiso»), reproducible.
 
-Vuelve a ejecutar los 14 escenarios en los dos modos con laboratorio_puerta.py (y harness.py),
-construye el JSON completo de la evidencia (huellas SHA-256 del código y de los
-fixtures, las 28 comprobaciones y cada resultado) y lo compara con la
-referencia guardada en el repositorio. Cualquier byte distinto en el código o
-en los fixtures cambia la evidencia, y la diferencia se enseña en español.
+`./curso laboratorio` (cursos/ordenes/laboratorio.py) vuelve a ejecutar aquí los 14 escenarios
+en los dos modos con laboratorio_puerta.py (y harness.py), construye el JSON completo de la
+evidencia (huellas SHA-256 del código y de los fixtures, las 28 comprobaciones y cada resultado)
+y lo compara con la referencia guardada en el repositorio. Cualquier byte distinto en el código o
+en los fixtures cambia la evidencia, y la diferencia se enseña en español. (El otro laboratorio,
+el de inyecciones contra un modelo de verdad, está en cursos/modelo/.)
 """
 
 import json

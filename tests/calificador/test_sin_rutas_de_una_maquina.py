@@ -1,4 +1,4 @@
-"""Issue 37, N17 de la revisión del bloque 1: lo que se reparte no cita ficheros de la máquina de nadie.
+"""Lo que se reparte no cita ficheros de la máquina de nadie.
 
 Los comentarios de pistas.toml, ocultas.py o las lecciones los lee el profesor: una ruta absoluta de
 la máquina de un autor es una referencia muerta. Se citan rutas del repositorio.

@@ -1,7 +1,7 @@
-"""Issue 37: el peso de cada prueba sigue lo que su lección dice que importa, y CALIFICACION.md dice por qué.
+"""El peso de cada prueba sigue lo que su lección dice que importa, y CALIFICACION.md dice por qué.
 
 - Cada desafío explica sus pesos en una sección «Por qué estos pesos» de su CALIFICACION.md.
-- «problema-de-esquema» (revisión del bloque 1, N8): `enum`, que la lección no enseña, sólo decide
+- «problema-de-esquema»: `enum`, que la lección no enseña, sólo decide
   los puntos de su prueba; una entrega perfecta en lo demás no pierde además «tipos» ni las variaciones.
 """
 
@@ -14,12 +14,12 @@ from tests.ayudas import puntos_en_el_banco
 DESAFIOS = sorted(p.name for p in (RAIZ / "desafios").iterdir() if (p / "desafio.toml").is_file())
 ESQUEMA = "problema-de-esquema"
 SOLUCION_ESQUEMA = Desafio(ESQUEMA).lee("solucion.py")
-COMPARA_ENUM = "        if permitidos is not None and not any(igual_en_json(valor, p) for p in permitidos):\n"
-SIN_ENUM = SOLUCION_ESQUEMA.replace(COMPARA_ENUM, "        if False:\n")
+COMPARA_ENUM = "    if permitidos is not None and not any(igual_en_json(valor, p) for p in permitidos):\n"
+SIN_ENUM = SOLUCION_ESQUEMA.replace(COMPARA_ENUM, "    if False:\n")
 # Compara enum por el texto JSON: «2.0» no es «2», pero true tampoco es 1.
 ENUM_POR_TEXTO = SOLUCION_ESQUEMA.replace(
     COMPARA_ENUM,
-    "        if permitidos is not None and json.dumps(valor) not in [json.dumps(p) for p in permitidos]:\n",
+    "    if permitidos is not None and json.dumps(valor) not in [json.dumps(p) for p in permitidos]:\n",
 )
 
 
