@@ -7,6 +7,7 @@ genera siempre; no se edita. Lo usan el reparto (cursos/profesor/fuente.py), el 
 """
 
 import ast
+import re
 
 import nbformat
 
@@ -44,9 +45,25 @@ def _texto(fuente: str, grade_id: str) -> nbformat.NotebookNode:
     return celda
 
 
-def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool) -> str:
-    """El código de la celda de una prueba; con ocultas=False, lo que ve el alumno."""
+def tiene_partes_ocultas(desafio: Desafio) -> bool:
+    """Si ocultas.py define PARTES_OCULTAS (los casos ocultos de cada prueba visible)."""
+    return re.search(rf"^{contrato.PARTES_OCULTAS}\s*[:=]", desafio.lee("ocultas.py"), re.M) is not None
+
+
+def celda_de_prueba(desafio: Desafio, nombre: str, *, ocultas: bool, primera: bool = False) -> str:
+    """El código de la celda de una prueba; con ocultas=False, lo que ve el alumno.
+
+    La primera prueba carga ocultas.py en una región oculta antes de pasarse: así nbgrader también
+    pasa las partes ocultas (PARTES_OCULTAS) de cada prueba visible, como el calificador del curso,
+    y no sólo las variaciones de la última celda.
+    """
     if nombre != contrato.PRUEBA_DE_VARIACIONES:
+        if ocultas and primera and tiene_partes_ocultas(desafio):
+            return (
+                "### BEGIN HIDDEN TESTS\n"
+                + desafio.lee("ocultas.py").rstrip("\n")
+                + f'\n### END HIDDEN TESTS\ncomprueba("{nombre}")'
+            )
         return f'comprueba("{nombre}")'
     if not ocultas:
         return desafio.aviso_ocultas.rstrip("\n")
@@ -100,10 +117,9 @@ def cuaderno_fuente(desafio: Desafio, *, ocultas: bool = True) -> nbformat.Noteb
         ),
         _codigo(desafio.pruebas(), CELDA_PRUEBAS),
     ]
-    for nombre, puntos in desafio.puntos().items():
-        celdas.append(
-            _codigo(celda_de_prueba(desafio, nombre, ocultas=ocultas), id_de_prueba(nombre), nota=True, puntos=puntos)
-        )
+    for orden, (nombre, puntos) in enumerate(desafio.puntos().items()):
+        codigo = celda_de_prueba(desafio, nombre, ocultas=ocultas, primera=orden == 0)
+        celdas.append(_codigo(codigo, id_de_prueba(nombre), nota=True, puntos=puntos))
     cuaderno = nbformat.v4.new_notebook(cells=celdas)
     cuaderno.metadata["kernelspec"] = KERNEL
     cuaderno.metadata["language_info"] = {"name": "python"}

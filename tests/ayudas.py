@@ -322,3 +322,16 @@ def capas_de(item) -> set[str]:
     if fixtures & FIXTURES_LENTOS:
         capas.add("lento")
     return capas
+
+
+# Qué paquete de cursos/ puede importar de cuál: lo vigila tests/test_importaciones.py en el código
+# y tests/test_documentacion.py en la columna «importa de» de docs/arquitectura.md.
+PUEDE_IMPORTAR = {
+    "cursos.ordenes": {"*"},
+    "cursos.sitio": {"cursos.modelo", "cursos.pyodide", "cursos.profesor"},  # de profesor/, sólo reparto
+    "cursos.profesor": {"cursos.calificador", "cursos.pyodide"},
+    "cursos.calificador": {"cursos.pyodide"},
+    "cursos.modelo": set(),
+    "cursos.pyodide": set(),
+    "cursos.widgets": set(),
+}

@@ -7,6 +7,7 @@ import re
 import typing
 
 from cursos import RAIZ, esquemas
+from tests.ayudas import PUEDE_IMPORTAR
 
 GUIAS = [
     RAIZ / "README.md",
@@ -232,3 +233,15 @@ def test_cada_clave_de_desafio_toml_se_usa():
         if isinstance(nodo, ast.Attribute)
     }
     assert [clave for clave in esquemas.claves(esquemas.DesafioToml) if clave not in atributos] == []
+
+
+def test_el_mapa_de_la_arquitectura_dice_lo_mismo():
+    """La columna «importa de» de docs/arquitectura.md nombra los paquetes de PUEDE_IMPORTAR
+    (tests/test_importaciones.py, que vigila el código)."""
+    texto = (RAIZ / "docs" / "arquitectura.md").read_text(encoding="utf-8")
+    filas = dict(re.findall(r"^\| `cursos/(\w+)/` \|.*\| ([^|]+) \|$", texto, re.M))
+    # widgets/ va en la fila del navegador, con recursos/ y arranque/, que no son paquetes.
+    assert set(filas) == {p.split(".")[1] for p in PUEDE_IMPORTAR} - {"widgets"}, filas
+    for nombre, columna in filas.items():
+        dice = {"*"} if columna.startswith("de todo") else {f"cursos.{p}" for p in re.findall(r"`(\w+)/`", columna)}
+        assert dice == PUEDE_IMPORTAR[f"cursos.{nombre}"], (nombre, columna)

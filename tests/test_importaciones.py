@@ -17,9 +17,9 @@ Cada paquete tiene un papel, y la carpeta dice quién puede importar a quién:
 """
 
 import ast
-import re
 
 from cursos import RAIZ
+from tests.ayudas import PUEDE_IMPORTAR
 
 
 def _modulo(ruta) -> str:
@@ -147,15 +147,6 @@ def test_la_regla_de_las_ordenes_ve_quien_las_importa():
 
 # Los paquetes que puede importar cada paquete de cursos/ (los módulos de arriba, cursos/*.py, los
 # importa cualquiera); «*»: todos. Es la columna «importa de» del mapa de docs/arquitectura.md.
-PUEDE_IMPORTAR = {
-    "cursos.ordenes": {"*"},
-    "cursos.sitio": {"cursos.modelo", "cursos.pyodide", "cursos.profesor"},  # de profesor/, sólo reparto
-    "cursos.profesor": {"cursos.calificador", "cursos.pyodide"},
-    "cursos.calificador": {"cursos.pyodide"},
-    "cursos.modelo": set(),
-    "cursos.pyodide": set(),
-    "cursos.widgets": set(),
-}
 
 
 def fuera_de_su_columna(aristas: dict[str, set[str]]) -> list[str]:
@@ -198,17 +189,6 @@ def test_la_regla_del_mapa_ve_quien_se_sale_de_su_columna():
         "cursos.manifiesto → cursos.profesor.reparto",
         "cursos.modelo.inyecciones → cursos.sitio.paginas",
     ]
-
-
-def test_el_mapa_de_la_arquitectura_dice_lo_mismo():
-    """La columna «importa de» de docs/arquitectura.md nombra los paquetes de PUEDE_IMPORTAR."""
-    texto = (RAIZ / "docs" / "arquitectura.md").read_text(encoding="utf-8")
-    filas = dict(re.findall(r"^\| `cursos/(\w+)/` \|.*\| ([^|]+) \|$", texto, re.M))
-    # widgets/ va en la fila del navegador, con recursos/ y arranque/, que no son paquetes.
-    assert set(filas) == {p.split(".")[1] for p in PUEDE_IMPORTAR} - {"widgets"}, filas
-    for nombre, columna in filas.items():
-        dice = {"*"} if columna.startswith("de todo") else {f"cursos.{p}" for p in re.findall(r"`(\w+)/`", columna)}
-        assert dice == PUEDE_IMPORTAR[f"cursos.{nombre}"], (nombre, columna)
 
 
 def test_la_caja_no_importa_nada_de_fuera_de_la_caja():

@@ -2,7 +2,7 @@
 
 Entrada única: califica.califica_entrega(desafio, repartido, entrega, aislamiento, plazo) -> Resultados.
 No importa nada del flujo del profesor (cursos/profesor/) ni del sitio (cursos/sitio/); el Python
-del navegador lo toma de cursos/pyodide/. El modelo del desafío (cursos/desafio.py, el contrato de
+del navegador lo toma de cursos/pyodide/. El desafío como dato (cursos/desafio.py, el contrato de
 sus pruebas en cursos/contrato.py y su cuaderno en cursos/cuaderno_del_desafio.py) no está aquí:
 lo usan también el sitio y los cuadernos.
 

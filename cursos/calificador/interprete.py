@@ -7,7 +7,7 @@ mismo código (un f-string de PEP 701, `def f[T]`, `itertools.batched`...).
 
 La carpeta que ve el proceso del alumno (de sólo lectura) tiene el núcleo de Pyodide,
 lanzador.mjs y una instantánea de memoria del intérprete sin paquetes con hijo.py ya cargado
-(las instantáneas sólo funcionan sin paquetes, ver docs/arquitectura.md; el calificador no
+(las instantáneas sólo funcionan sin paquetes, ver docs/decisiones/007-sin-instantaneas-de-pyodide.md; el calificador no
 necesita ninguno). Se prepara la primera vez, en build/descargas/, y se reutiliza; la
 instantánea, otra vez cada vez que cambia hijo.py.
 """

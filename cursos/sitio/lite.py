@@ -33,8 +33,8 @@ APLICACIONES = ["lab", "notebooks", "tree"]
 EXTENSIONES = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]
 # En la aplicación Notebook (la que abren las lecciones) sobran estas extensiones: nadie las usa en
 # un cuaderno del curso y cada una cuesta al arrancar (sus ajustes se validan, sus plugins se
-# activan) antes de pintar el cuaderno. Medido en docs/arquitectura.md. Sólo ahí: JupyterLab
-# (lite/lab/) y el explorador (lite/tree/) siguen completos.
+# activan) antes de pintar el cuaderno (medido en docs/decisiones/006-extensiones-quitadas-del-cuaderno.md).
+# Sólo ahí: JupyterLab (lite/lab/) y el explorador (lite/tree/) siguen completos.
 SOBRAN_EN_EL_CUADERNO = [
     "@jupyterlab/console-extension",
     "@jupyter-notebook/console-extension",  # consolas

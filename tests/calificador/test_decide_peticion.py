@@ -9,6 +9,7 @@ ejecución que recibe.
 
 import functools
 import json
+import re
 
 import pytest
 
@@ -215,7 +216,8 @@ def test_copiar_las_visibles_no_da_ningun_punto(lote):
     for alumno in ("c01_copia_las_visibles", "c02_contesta_por_cuenta", "c08_tabla_y_la_leccion"):
         fila = lote["filas"][alumno]
         assert fila["puntos"] == 0, fila["motivo"]
-        assert "la variación oculta 1 de" in fila["motivo"]
+        # En un solo proceso, la primera prueba que cae dice cuál de sus partes ocultas no pasa.
+        assert re.search(r"(una parte oculta de esta prueba|la variación oculta 1 de \d+) no pasa", fila["motivo"])
 
 
 def test_cada_prueba_visible_tiene_su_parte_oculta():

@@ -38,7 +38,7 @@ def test_en_las_dos_puertas_el_documento_llega_como_resultado_de_una_herramienta
 
 
 def test_la_leccion_y_su_tabla_no_cambian():
-    """El texto de cada escenario sigue siendo el de la semilla 003, con su <tool-call>."""
+    """El texto de cada escenario sigue siendo el de la lección `la-propuesta-no-es-el-permiso`, con su <tool-call>."""
     espacio = escenarios.partida_de("puerta-corregida")
     assert len(espacio["ESCENARIOS"]) == 14
     assert sum("<tool-call>" in e["texto"] for e in espacio["ESCENARIOS"]) == 13

@@ -87,10 +87,11 @@ def test_el_cuaderno_y_la_devolucion_solo_llevan_lo_entregado(curso_calificado, 
         assert sin_solucion.lo_que_trae(DESAFIO, _texto_de(_calificado(curso, alumno))) == []
         assert "no trae la solución del alumno" in calificado  # falta, y se ve que falta
         devolucion = _devolucion(curso, alumno).read_text(encoding="utf-8")
-        assert "BEGIN SOLUTION" not in devolucion and "Tu solución" not in devolucion
+        # Sin la sección del código (el motivo sí puede nombrar la celda «Tu solución»).
+        assert "BEGIN SOLUTION" not in devolucion and "<h2>Tu solución</h2>" not in devolucion
         assert "0 de 10" in devolucion
     # Lo que el alumno escribió sí se le enseña, aunque sea igual que la solución (o lleve las marcas).
-    assert "Tu solución" in _devolucion(curso, "maria.sanchez").read_text(encoding="utf-8")
+    assert "<h2>Tu solución</h2>" in _devolucion(curso, "maria.sanchez").read_text(encoding="utf-8")
     assert "BEGIN SOLUTION" in _devolucion(curso, "ana.garcia").read_text(encoding="utf-8")
     assert "10 de 10" in _devolucion(curso, "maria.sanchez").read_text(encoding="utf-8")
 
@@ -102,7 +103,7 @@ def test_el_cuaderno_y_la_devolucion_solo_llevan_lo_entregado(curso_calificado, 
         textos = {n.split("_")[0]: z.read(n).decode("utf-8") for n in z.namelist()}
     assert set(textos) == {"Nicolás Peña", "Inés López", "María Sánchez", "Ana García"}
     assert "BEGIN SOLUTION" not in textos["Nicolás Peña"] + textos["Inés López"]
-    assert "Tu solución" in textos["María Sánchez"]
+    assert "<h2>Tu solución</h2>" in textos["María Sánchez"]
 
 
 def test_devolver_no_escribe_una_devolucion_que_lleve_la_solucion(curso_calificado, capsys):
