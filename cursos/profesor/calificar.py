@@ -82,16 +82,17 @@ def anota_en_el_libro(lote: Lote, e: Entregada) -> None:
     motivo = "; ".join(filter(None, [aviso, e.resultados.motivo]))
     puntos = lote.desafio.puntos()
     try:
-        libro.anota(
+        e.fila = libro.anota(
             lote.gradebook,
             lote.desafio,
             e.alumno,
             {p: f[p] for p in puntos},
+            zona=lote.zona,
             hora=hora,
             motivo=motivo,
             penalizador=lote.penalizador,
         )
-        e.fila, e.anotada = libro.fila_del_libro(lote.gradebook, lote.desafio, e.alumno, lote.zona), True
+        e.anotada = True
     except Exception as error:  # p. ej. un nombre que la base de datos no acepta: los demás siguen
         print(f"» {e.alumno}: no se ha podido anotar en el libro ({type(error).__name__}: {error})", file=sys.stderr)
         e.fila = {**f, "motivo": f"NO ANOTADA EN EL LIBRO ({type(error).__name__}); {motivo}"}

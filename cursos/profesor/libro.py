@@ -15,11 +15,10 @@ El CSV sale de aquí (`tabla`): todos los alumnos del libro, también los que no
 """
 
 import sys
-import warnings
 from datetime import datetime
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Comment, Grade, Gradebook, MissingEntry, Student, SubmittedAssignment, SubmittedNotebook
 
 from cursos.contrato import id_de_prueba, prueba_del_id
 from cursos.desafio import Desafio
@@ -93,29 +92,22 @@ def anota(
     alumno: str,
     puntos: dict[str, float],
     *,
+    zona,
     hora: datetime | None = None,
     motivo: str = "",
     penalizador=None,
-) -> None:
-    """puntos: {prueba: puntos}. Una transacción por alumno: o todo o nada.
+) -> dict:
+    """puntos: {prueba: puntos}. Una sola transacción por alumno: o todo o nada (el alumno, la
+    entrega y sus notas). Devuelve su fila del libro (fila_del_libro), leída en esa transacción.
 
     hora: la de timestamp.txt (None si no hay, como en nbgrader). penalizador: el
     AssignLatePenalties del curso (CursoNbgrader.penalizador()); sin él no se penaliza.
+    zona: la del curso (CursoNbgrader.zona()), para la hora de la fila.
     """
-    cuaderno = desafio.cuaderno.removesuffix(".ipynb")
     try:
-        try:
-            libro.find_student(alumno)
-        except MissingEntry:  # update_or_create_student escribiría aunque ya exista
-            libro.add_student(alumno)
-        try:
-            entrega = libro.find_submission(desafio.slug, alumno)
-            entrega.timestamp = hora  # también None: como autograde, la hora es la de ahora en submitted/
-        except MissingEntry:
-            with warnings.catch_warnings():  # SAWarning de nbgrader al crear la entrega: inofensivo
-                warnings.simplefilter("ignore")
-                entrega = libro.add_submission(desafio.slug, alumno, timestamp=hora)
-        nb = libro.find_submission_notebook(cuaderno, desafio.slug, alumno)
+        estudiante = _alumno_del_libro(libro, alumno)
+        entrega = _entrega_del_libro(libro, desafio, estudiante, hora)
+        nb = entrega.notebooks[0]
         notas = {n.name: n for n in nb.grades}
         for prueba, valor in puntos.items():
             notas[id_de_prueba(prueba)].auto_score = valor
@@ -125,10 +117,50 @@ def anota(
                 comentario.auto_comment = motivo or PASA
         _penaliza(libro, entrega, nb, alumno, penalizador)
         _con_nota_final(libro, desafio, entrega)
+        libro.db.flush()
+        fila = fila_del_libro(libro, desafio, estudiante, zona)
         libro.db.commit()
+        return fila
     except Exception:
         libro.db.rollback()
         raise
+
+
+def _alumno_del_libro(libro: Gradebook, alumno: str) -> Student:
+    """El alumno del libro; si no está, se añade sin confirmar (Gradebook.add_student confirmaría)."""
+    try:
+        return libro.find_student(alumno)
+    except MissingEntry:
+        estudiante = Student(id=alumno)
+        libro.db.add(estudiante)
+        return estudiante
+
+
+def _entrega_del_libro(libro: Gradebook, desafio: Desafio, estudiante: Student, hora: datetime | None):
+    """La entrega del alumno; si no está, una nueva con la forma del desafío repartido, como la crea
+    Gradebook.add_submission (un cuaderno con una nota por celda de prueba y un comentario por
+    celda de solución), pero sin confirmar: así va en la misma transacción que sus notas."""
+    try:
+        entrega = libro.find_submission(desafio.slug, estudiante.id)
+        entrega.timestamp = hora  # también None: como autograde, la hora es la de ahora en submitted/
+        return entrega
+    except MissingEntry:
+        pass
+    with libro.db.no_autoflush:  # se añade entera al final, como en add_submission
+        entrega = SubmittedAssignment(
+            assignment=libro.find_assignment(desafio.slug), student=estudiante, timestamp=hora
+        )
+        for cuaderno in entrega.assignment.notebooks:
+            nb = SubmittedNotebook(notebook=cuaderno, assignment=entrega)
+            for celda in cuaderno.grade_cells:
+                Grade(cell=celda, notebook=nb)
+            for celda in cuaderno.solution_cells:
+                Comment(cell=celda, notebook=nb)
+            for celda in cuaderno.task_cells:
+                Comment(cell=celda, notebook=nb)
+                Grade(cell=celda, notebook=nb)
+    libro.db.add(entrega)
+    return entrega
 
 
 def _penaliza(libro: Gradebook, entrega, nb, alumno: str, penalizador) -> None:
