@@ -111,7 +111,7 @@ def escribe_el_calificado(lote: Lote, e: Entregada) -> None:
 
 def escribe_la_devolucion(lote: Lote, e: Entregada) -> None:
     """feedback/: con los comentarios de formgrader que ya estén en el libro (recalificar no los quita)."""
-    comentarios = retroalimentacion.comentarios_del_libro(lote.gradebook, lote.desafio, e.alumno) if e.anotada else None
+    comentarios = e.fila["comentarios"] if e.anotada else None
     retroalimentacion.escribe(
         lote.rutas, lote.desafio, e.fila, e.resultados.motivos(), e.resultados.solucion, comentarios
     )

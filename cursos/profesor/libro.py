@@ -232,7 +232,13 @@ def fila_del_libro(libro: Gradebook, desafio: Desafio, alumno, tz) -> dict:
         "extras": {
             p: _numero(notas[id_de_prueba(p)].extra_credit) for p in pruebas if notas[id_de_prueba(p)].extra_credit
         },
+        "comentarios": comentarios_del_profesor(nb),
     }
+
+
+def comentarios_del_profesor(nb) -> dict[str, str]:
+    """{celda: comentario} que el profesor escribió en formgrader (para la devolución)."""
+    return {c.name: c.manual_comment for c in sorted(nb.comments, key=lambda c: c.name) if c.manual_comment}
 
 
 def motivo_de_la_nota(nb, desafio: Desafio) -> str:

@@ -240,12 +240,6 @@ def de_lo_calificado(rutas: Carpetas, desafio: Desafio, alumno: str) -> tuple[di
     return resultados, solucion
 
 
-def comentarios_del_libro(libro_, desafio: Desafio, alumno: str) -> dict[str, str]:
-    """{celda: comentario} que el profesor escribió en formgrader."""
-    nb = libro_.find_submission(desafio.slug, alumno).notebooks[0]
-    return {c.name: c.manual_comment for c in sorted(nb.comments, key=lambda c: c.name) if c.manual_comment}
-
-
 def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) -> Devolucion:
     """Escribe la devolución de cada entrega del libro (salvo con comprobar: sólo dice cuáles están
     atrasadas), los ficheros para subir a Moodle y a Canvas, y el CSV del curso y los de notas del
@@ -263,7 +257,7 @@ def devuelve(curso_nbgrader: Path, desafio: Desafio, comprobar: bool = False) ->
             resultados, solucion = de_lo_calificado(rutas, desafio, f["alumno"])
             if not resultados:
                 hecho.sin_calificar.append(f["alumno"])
-            comentarios = comentarios_del_libro(gradebook, desafio, f["alumno"])
+            comentarios = f["comentarios"]
             aviso = aviso_para_el_profesor(rutas, desafio, f["alumno"])
             texto = pagina(desafio, f, resultados, solucion, comentarios, aviso)
             ruta = ruta_de(rutas, desafio, f["alumno"])
