@@ -9,12 +9,16 @@ en Chromium, está en tests/navegador/test_guia_en_el_navegador.py.
 """
 
 import json
+import subprocess
+import sys
 
+from cursos import RAIZ
 from tests.guia_de_autores import bloques, copia_siguiendo_la_guia, en_la_copia
 
 # Las rápidas que no son del curso sino de esta copia del repositorio: su guion ./curso y su .venv,
 # Pyodide descargado y sus documentos (la copia no los trae). Las demás, que recorren todo
-# lo que dice el manifiesto, se pasan en la copia: seguir la guía no deja ninguna en rojo.
+# lo que dice el manifiesto, se recogen en la copia (abajo, cuáles se pasan): seguir la guía no deja
+# ninguna en rojo.
 NO_SON_DEL_CURSO = [
     "tests/test_guion_curso.py",
     "tests/test_capas.py",
@@ -133,8 +137,23 @@ def test_seguir_la_guia_da_una_leccion_que_se_ejecuta_y_un_desafio_que_se_califi
     assert len(a_cero) >= lote["minimo"] and {a: puntos[a] for a in a_cero} == dict.fromkeys(a_cero, 0)
     assert puntos["x_stub"] == 0 and puntos["zz_honesta_despues"] == puntos[lote["editada"]] == 10
     assert lote["lee_ocultas"] in lote["trampas"] and lote["no_la_encuentra"] and lote["desvela"] == []
-    # Las pruebas de todo el curso (las rápidas: manifiesto, referencias, celdas, pistas…), en la copia.
-    ignora = [f"--ignore={fichero}" for fichero in NO_SON_DEL_CURSO]
+    # Las rápidas del curso (manifiesto, referencias, celdas, pistas…), en la copia: las nuevas y las que miran
+    # el curso entero. Las parametrizadas que ya están aquí con el mismo id (la misma prueba sobre una lección
+    # que la guía no toca, p. ej. ejecutar otra lección en Pyodide) ya las pasa la capa rápida: no se repiten.
+    opciones = ["--rapidas", "-q", "-p", "no:cacheprovider", *(f"--ignore={f}" for f in NO_SON_DEL_CURSO), "tests"]
+    aqui = subprocess.run([sys.executable, "-c", RECOGE, *opciones], cwd=RAIZ, capture_output=True, text=True)
+    assert aqui.returncode == 0, aqui.stdout[-3000:] + aqui.stderr[-3000:]
+    en_la_guia = ids_recogidos(en_la_copia(copia, RECOGE, *opciones))
+    nuevas = sorted(i for i in en_la_guia if "[" not in i or i not in ids_recogidos(aqui.stdout))
+    assert any("saludo" in i for i in nuevas) and len(nuevas) < len(en_la_guia)
     pytest = "import sys, pytest; print('\\nsale con', int(pytest.main(sys.argv[1:])))"
-    salida = en_la_copia(copia, pytest, "--rapidas", "-q", "-p", "no:cacheprovider", *ignora, "tests")
+    salida = en_la_copia(copia, pytest, *opciones[:-1], *nuevas)
     assert salida.splitlines()[-1] == "sale con 0", salida[-4000:]
+
+
+RECOGE = "import sys, pytest; sys.exit(pytest.main(['--collect-only', *sys.argv[1:]]))"
+
+
+def ids_recogidos(salida: str) -> set[str]:
+    """Los ids de lo que escribe pytest --collect-only -q (una línea por prueba)."""
+    return {linea for linea in salida.splitlines() if "::" in linea}

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
@@ -44,13 +45,19 @@ def version_del_alumno(desafio: Desafio, cache: Path = CACHE) -> Path:
     release = Carpetas.de(carpeta).del_desafio("release", desafio.slug)  # la configuración de Jupyter cuenta
     if (release / desafio.cuaderno).is_file():
         return release
-    temporal = carpeta.with_name(carpeta.name + ".nuevo")
-    shutil.rmtree(temporal, ignore_errors=True)
+    # Una carpeta temporal propia: dos procesos (p. ej. dos trabajadores de pytest) pueden hacer
+    # la misma a la vez; el primero que la renombra gana y el otro tira la suya.
+    cache.mkdir(parents=True, exist_ok=True)
+    temporal = Path(tempfile.mkdtemp(prefix=f"{carpeta.name}.", suffix=".nuevo", dir=cache))
     genera_version_del_alumno(desafio, temporal)
     for vieja in cache.glob(f"{desafio.slug}-*"):  # las de fuentes anteriores ya no sirven
-        if vieja.name.removeprefix(f"{desafio.slug}-").isalnum():
+        sufijo = vieja.name.removeprefix(f"{desafio.slug}-")
+        if vieja != carpeta and sufijo.isalnum():
             shutil.rmtree(vieja, ignore_errors=True)
-    temporal.rename(carpeta)
+    try:
+        temporal.rename(carpeta)
+    except OSError:  # otro proceso la ha dejado ya, con la misma huella: vale la suya
+        shutil.rmtree(temporal, ignore_errors=True)
     return release
 
 

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -70,16 +71,28 @@ def paquete_pyodide() -> Path:
         )
     destino = DESCARGAS / f"pyodide-{version}"
     tgz = DESCARGAS / f"pyodide-{version}.tgz"
+    # Se descarga y se desempaqueta en una carpeta temporal que se renombra al final: dos procesos
+    # a la vez (la construcción y las pruebas, o dos trabajadores de pytest) no se pisan.
     if not tgz.exists():
         DESCARGAS.mkdir(parents=True, exist_ok=True)
         if shutil.which("npm") is None:
             raise ErrorDeDistribucion("hace falta npm para descargar Pyodide: instálalo (apt-get install npm)")
-        _ejecuta(["npm", "pack", "--silent", f"pyodide@{version}"], cwd=DESCARGAS)
+        with tempfile.TemporaryDirectory(dir=DESCARGAS) as temporal:
+            _ejecuta(["npm", "pack", "--silent", f"pyodide@{version}"], cwd=Path(temporal))
+            Path(temporal, tgz.name).replace(tgz)
     _comprueba(tgz, datos["sha512"], "sha512")
     if not (destino / "package" / "pyodide.mjs").exists():
-        shutil.rmtree(destino, ignore_errors=True)
-        with tarfile.open(tgz) as tar:
-            tar.extractall(destino, filter="data")
+        with tempfile.TemporaryDirectory(dir=DESCARGAS) as temporal:
+            nuevo = Path(temporal, destino.name)
+            with tarfile.open(tgz) as tar:
+                tar.extractall(nuevo, filter="data")
+            if not (destino / "package" / "pyodide.mjs").exists():  # uno a medias, de una vez anterior
+                shutil.rmtree(destino, ignore_errors=True)
+            try:
+                nuevo.rename(destino)
+            except OSError:  # otro proceso lo ha desempaquetado a la vez: vale el suyo
+                if not (destino / "package" / "pyodide.mjs").exists():
+                    raise
     return destino / "package"
 
 
