@@ -223,6 +223,11 @@ class Vigilante:
         # quizá ya bajó: lo que no está falla con ERR_CACHE_MISS sin salir a ninguna red.
         if peticion.failure == "net::ERR_CACHE_MISS" and _del_service_worker(peticion):
             return
+        # Cancelada por el propio navegador (la prueba recarga o sale de la página con un fetch a
+        # medias, p. ej. el de lite/jupyter-lite.json al registrar el service worker): no es un
+        # fallo del sitio. Lo que falta de verdad llega como HTTP 404, y lo cortado, como ERR_FAILED.
+        if peticion.failure == "net::ERR_ABORTED":
+            return
         self.problemas.append(f"fallida: {peticion.url} ({peticion.failure})")
 
     def _consola(self, mensaje):
