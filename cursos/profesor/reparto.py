@@ -45,8 +45,8 @@ def version_del_alumno(desafio: Desafio, cache: Path = CACHE) -> Path:
     release = Carpetas.de(carpeta).del_desafio("release", desafio.slug)  # la configuración de Jupyter cuenta
     if (release / desafio.cuaderno).is_file():
         return release
-    # Una carpeta temporal propia: dos procesos (p. ej. dos trabajadores de pytest) pueden hacer
-    # la misma a la vez; el primero que la renombra gana y el otro tira la suya.
+    # Una carpeta temporal propia: dos procesos (p. ej. la construcción del sitio y una prueba) pueden
+    # hacer la misma a la vez; el primero que la renombra gana y el otro tira la suya.
     cache.mkdir(parents=True, exist_ok=True)
     temporal = Path(tempfile.mkdtemp(prefix=f"{carpeta.name}.", suffix=".nuevo", dir=cache))
     genera_version_del_alumno(desafio, temporal)

@@ -72,7 +72,7 @@ def paquete_pyodide() -> Path:
     destino = DESCARGAS / f"pyodide-{version}"
     tgz = DESCARGAS / f"pyodide-{version}.tgz"
     # Se descarga y se desempaqueta en una carpeta temporal que se renombra al final: dos procesos
-    # a la vez (la construcción y las pruebas, o dos trabajadores de pytest) no se pisan.
+    # a la vez (la construcción del sitio y las pruebas rápidas, en .ci/run) no se pisan.
     if not tgz.exists():
         DESCARGAS.mkdir(parents=True, exist_ok=True)
         if shutil.which("npm") is None:
