@@ -131,12 +131,31 @@ def _instantanea(carpeta: Path, node: str, programa: str) -> str:
         )
         if hecho.returncode != 0 or not hecha.is_file():
             raise SinInterprete("no se ha podido hacer la instantánea de Pyodide: " + hecho.stderr[-500:])
+        _cache_de_codigo(carpeta, node, hecha, obra)
         hecha.chmod(0o644)
         hecha.replace(carpeta / nombre)  # de una vez: quien la lea a la vez ve la entera o ninguna
-    for vieja in carpeta.glob("instantanea-*.bin"):  # las de otro hijo.py ya no sirven (31 MB cada una)
-        if vieja.name != nombre:
+    for vieja in [*carpeta.glob("instantanea-*.bin"), *carpeta.glob("instantanea-*.v8")]:
+        if vieja.stem != Path(nombre).stem:  # las de otro hijo.py ya no sirven (31 MB cada una)
             vieja.unlink(missing_ok=True)
     return nombre
+
+
+def _cache_de_codigo(carpeta: Path, node: str, instantanea: Path, obra: str) -> None:
+    """instantanea-<huella>.v8, al lado: la caché de código de V8 de pyodide.asm.mjs (lanzador.mjs --cache).
+
+    Se hace con las opciones de Node de la caja, y sólo se guarda si V8 la acepta con ellas. Va antes
+    que la instantánea (quien ve la instantánea ve ya su caché). Es sólo una ayuda: si no se puede
+    hacer, cada proceso compila ese JavaScript, como antes, y la nota es la misma.
+    """
+    hecha = instantanea.with_suffix(".v8")
+    como_en_la_caja = ["--experimental-permission", f"--allow-fs-read={carpeta}/*", f"--allow-fs-write={obra}/*"]
+    lanzador = [node, *OPCIONES_NODE, *como_en_la_caja, str(carpeta / "lanzador.mjs"), str(carpeta)]
+    hecho = subprocess.run(
+        [*lanzador, "--cache", str(instantanea), str(hecha)], capture_output=True, timeout=300, cwd=obra
+    )
+    if hecho.returncode == 0 and hecha.is_file():
+        hecha.chmod(0o644)
+        hecha.replace(carpeta / hecha.name)
 
 
 @functools.cache

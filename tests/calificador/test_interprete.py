@@ -170,7 +170,8 @@ def test_la_instantanea_trae_hijo_py_y_nada_de_ningun_alumno(aislamiento):
 
 def test_la_instantanea_se_hace_desde_cero_con_las_opciones_de_la_caja(aislamiento, tmp_path):
     """En una copia de la carpeta sin instantánea, con las mismas opciones de Node que la caja: una
-    opción que rompa el arranque de Pyodide falla aquí, y no sólo en una máquina recién instalada."""
+    opción que rompa el arranque de Pyodide falla aquí, y no sólo en una máquina recién instalada.
+    Al lado, la caché de código de pyodide.asm.mjs, que sólo se guarda si V8 la acepta con esas opciones."""
     import shutil
 
     from cursos.calificador.aislamiento import HIJO
@@ -182,6 +183,7 @@ def test_la_instantanea_se_hace_desde_cero_con_las_opciones_de_la_caja(aislamien
     shutil.copytree(interprete[Interprete.CARPETA], copia, ignore=shutil.ignore_patterns("instantanea-*"))
     nombre = _instantanea(copia, interprete[Interprete.NODE], HIJO)
     assert nombre == interprete[Interprete.INSTANTANEA] and (copia / nombre).stat().st_size > 10_000_000
+    assert (copia / nombre).with_suffix(".v8").stat().st_size > 100_000
 
 
 def _hijos(pid: int) -> list[int]:
