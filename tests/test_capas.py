@@ -49,9 +49,9 @@ def pasos_de_pytest() -> dict[str, list[str]]:
         capa: [
             o.strip('"')
             for o in re.findall(r'"[^"]*"|\S+', orden.removeprefix("./curso pruebas"))
-            if o not in ("-q", "--sin-ruff") and not o.startswith("--timeout=")
+            if o not in ("-q", "--sin-ruff") and not o.startswith(("--timeout=", "--durations="))
         ]  # la muestra se lee de la lista que pytest escribe con un solo -q; --sin-ruff es de ./curso, y
-        # --timeout (el tope de cada prueba) no elige pruebas
+        # --timeout (el tope de cada prueba) y --durations (las más lentas, al final) no eligen pruebas
         for capa, orden in pasos
         if orden.startswith("./curso pruebas")
     }
