@@ -43,7 +43,7 @@ def recoge(opciones: list[str]) -> set[str]:
 
 def pasos_de_pytest() -> dict[str, list[str]]:
     """{capa: opciones de pytest} de cada paso de .ci/run que llama a ./curso pruebas."""
-    pasos = re.findall(r'^(?:paso|de_fondo) "([^"]+)" (.+)$', (RAIZ / ".ci" / "run").read_text(encoding="utf-8"), re.M)
+    pasos = re.findall(r'^paso "([^"]+)" (.+)$', (RAIZ / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     assert "ruff" in dict(pasos)
     return {
         capa: [

@@ -92,9 +92,7 @@ def test_pruebas_pasa_ruff_antes_salvo_con_sin_ruff(llamadas):
 
 def test_ci_pasa_ruff_una_vez_y_las_capas_sin_ruff():
     pasos = [
-        linea
-        for linea in (RAIZ / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-        if linea.startswith(("paso ", "de_fondo "))
+        linea for linea in (RAIZ / ".ci" / "run").read_text(encoding="utf-8").splitlines() if linea.startswith("paso ")
     ]
     capas = [p for p in pasos if "./curso pruebas" in p]
     assert len(capas) == 3 and all("--sin-ruff" in p for p in capas), capas
